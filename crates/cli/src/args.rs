@@ -1,0 +1,112 @@
+//! Command-line flags as typed but not yet validated (see `job.rs` for validation).
+
+use clap::{Args, Parser, Subcommand};
+
+/// dbio: storage benchmark and analyzer for database workloads.
+#[derive(Debug, Parser)]
+#[command(name = "dbio", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run an I/O workload on files or block devices and report IOPS, bandwidth and latency.
+    #[command(after_help = RUN_EXAMPLES)]
+    Run(RunArgs),
+}
+
+const RUN_EXAMPLES: &str = "\
+Examples:
+  dbio run                                   default: 8 KiB random, 70 % read, QD 32, 30 s on ./dbio-testfile (1 GiB, created)
+  dbio run --rw randread --bs 4k --qd 32 --duration 60s --target /mnt/data/dbio.dat --size 8GiB
+  dbio run --rw write --bs 60k --qd 1 --sync dsync --target /mnt/log/dbio.dat          log-style commits
+  dbio run --rw randrw --mix 70 --bs 8k:70,64k:20,256k:10 --threads 4 --json result.json
+  dbio run --rw randread --rate 20000 --duration 30s            open loop, latency from scheduled starts
+  dbio run --rw randread --target /dev/nvme1n1                   reads never need --destroy-data
+  dbio run --rw randwrite --target /dev/nvme1n1 --destroy-data   writing to a device needs it
+
+Sizes are binary (k = KiB = 1024). Exit status: 0 done, 1 I/O error (partial result kept),
+2 bad input, 130 interrupted (partial result kept).";
+
+/// Flags of `dbio run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// File or block device to test; repeat for several (I/O is spread across them).
+    /// A missing file is created, sized and prefilled with incompressible data.
+    #[arg(long = "target", short = 't', value_name = "PATH", default_value = "./dbio-testfile")]
+    pub targets: Vec<String>,
+    /// Size of a file dbio creates (default 1GiB; an existing file keeps its size).
+    #[arg(long, value_name = "SIZE")]
+    pub size: Option<String>,
+    /// Access pattern.
+    #[arg(long, value_name = "PATTERN", default_value = "randrw", value_parser = ["read", "write", "randread", "randwrite", "randrw"])]
+    pub rw: String,
+    /// Share of reads in percent, for randrw.
+    #[arg(long, value_name = "PCT", default_value_t = 70)]
+    pub mix: u32,
+    /// Block size, or a weighted distribution like 8k:70,64k:20,256k:10.
+    #[arg(long, value_name = "SIZE[:W],...", default_value = "8k")]
+    pub bs: String,
+    /// Alignment of offsets (default: the smallest block size).
+    #[arg(long, value_name = "SIZE")]
+    pub align: Option<String>,
+    /// Outstanding I/Os per thread.
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    pub qd: u32,
+    /// Worker threads, each with its own queue.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: u32,
+    /// How long to measure, after the ramp (e.g. 30s, 5m).
+    #[arg(long, value_name = "TIME", conflicts_with_all = ["ops", "bytes"])]
+    pub duration: Option<String>,
+    /// Warm-up before measuring; excluded from the results.
+    #[arg(long, value_name = "TIME", default_value = "0s")]
+    pub ramp: String,
+    /// Stop after this many I/Os in total instead of after a time.
+    #[arg(long, value_name = "N", conflicts_with = "bytes")]
+    pub ops: Option<u64>,
+    /// Stop after this many bytes in total instead of after a time.
+    #[arg(long, value_name = "SIZE")]
+    pub bytes: Option<String>,
+    /// Start of the region to use on each target.
+    #[arg(long, value_name = "SIZE", default_value = "0")]
+    pub offset: String,
+    /// Length of the region (default: to the end of the target).
+    #[arg(long, value_name = "SIZE")]
+    pub range: Option<String>,
+    /// Write durability: dsync (O_DSYNC), fdatasync:N or fsync:N (a flush every N writes).
+    #[arg(long, value_name = "MODE")]
+    pub sync: Option<String>,
+    /// Open loop: issue this many IOPS in total, latency measured from each scheduled start.
+    #[arg(long, value_name = "IOPS")]
+    pub rate: Option<u64>,
+    /// I/O engine.
+    #[arg(long, value_name = "ENGINE", default_value = "uring", value_parser = ["uring", "psync", "null"])]
+    pub engine: String,
+    /// Use the page cache instead of O_DIRECT (results are labelled buffered).
+    #[arg(long)]
+    pub buffered: bool,
+    /// io_uring: polled completions (needs a device with poll queues).
+    #[arg(long)]
+    pub hipri: bool,
+    /// io_uring: a kernel thread polls the submission queue.
+    #[arg(long)]
+    pub sqpoll: bool,
+    /// Data written and prefilled: random (incompressible, default) or zeros.
+    #[arg(long, value_name = "KIND", default_value = "random", value_parser = ["random", "zeros"])]
+    pub data: String,
+    /// Allow writing to a block device or to an existing file dbio did not create.
+    #[arg(long)]
+    pub destroy_data: bool,
+    /// Seed of the random choices, to repeat a run exactly.
+    #[arg(long, value_name = "N", default_value_t = 0x6462_696f)]
+    pub seed: u64,
+    /// Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    /// No progress display and no summary (errors and warnings still go to stderr).
+    #[arg(long, short)]
+    pub quiet: bool,
+}

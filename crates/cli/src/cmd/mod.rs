@@ -1,0 +1,3 @@
+//! One module per dbio command.
+
+pub mod run;

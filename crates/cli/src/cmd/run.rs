@@ -1,0 +1,61 @@
+//! `dbio run`: validate, run, then print and write the result (also when interrupted).
+
+use crate::args::RunArgs;
+use crate::exit::Exit;
+use crate::job::job_spec;
+use crate::output::{print_out, write_file_atomic};
+use crate::progress::Progress;
+use dbio_model::Outcome;
+use dbio_runner::RunError;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Runs `dbio run` and returns its exit status.
+pub fn run(a: RunArgs) -> Exit {
+    let spec = match job_spec(&a) {
+        Ok(s) => s,
+        Err(m) => return Exit::usage(format!("dbio run: {m}")),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // A second Ctrl-C ends dbio at once; the first asks the run to stop and report.
+        let _ = signal_hook::flag::register_conditional_shutdown(sig, 130, stop.clone());
+        let _ = signal_hook::flag::register(sig, stop.clone());
+    }
+    let mut progress = Progress::new(a.quiet);
+    let result = dbio_runner::run(&spec, stop, &mut |ev| progress.on(ev));
+    progress.finish();
+    let r = match result {
+        Ok(r) => r,
+        Err(RunError::Interrupted) => return Exit::Interrupted.with("dbio run: interrupted before measuring began; nothing was measured"),
+        Err(e) => return Exit::usage(format!("dbio run: {e}")),
+    };
+    let json_to_stdout = a.json.as_deref() == Some("-");
+    if let Some(path) = a.json.as_deref() {
+        let json = dbio_report::json::to_json(&r);
+        if json_to_stdout {
+            print_out(&json);
+        } else if let Err(e) = write_file_atomic(path, json.as_bytes()) {
+            eprintln!("dbio run: cannot write the JSON result to {path}: {e}");
+            eprint!("{}", dbio_report::text::summary(&r));
+            return Exit::Failure;
+        }
+    }
+    let summary = dbio_report::text::summary(&r);
+    if json_to_stdout {
+        if !a.quiet {
+            eprint!("{summary}");
+        }
+    } else if a.quiet {
+        for w in &r.warnings {
+            eprintln!("warning: {}", w.message);
+        }
+    } else {
+        print_out(&summary);
+    }
+    match r.outcome {
+        Outcome::Complete => Exit::Ok,
+        Outcome::Interrupted => Exit::Interrupted,
+        Outcome::IoError(e) => Exit::Failure.with(format!("dbio run: {e}")),
+    }
+}

@@ -1,0 +1,19 @@
+//! dbio: a storage benchmark and analyzer for database workloads. This binary is thin:
+//! flags in, a command run, an exit status out.
+
+mod args;
+mod cmd;
+mod exit;
+mod job;
+mod output;
+mod progress;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = args::Cli::parse();
+    match cli.command {
+        args::Command::Run(a) => cmd::run::run(a).into(),
+    }
+}

@@ -1,0 +1,18 @@
+//! Writing results: stdout that tolerates a closed pipe, and files replaced atomically.
+
+use std::io::Write;
+
+/// Prints to stdout; a closed pipe (`dbio run | head`) is not an error.
+pub fn print_out(s: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(s.as_bytes()).and_then(|_| out.flush());
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so a reader never sees half a file.
+pub fn write_file_atomic(path: &str, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = format!("{path}.tmp");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}

@@ -1,0 +1,88 @@
+//! The live display on stderr: prefill progress (bytes, rate, time left) and, while
+//! measuring, IOPS, MB/s and p99 of the last second with the time left. Hidden when stderr
+//! is not a terminal or with --quiet.
+
+use dbio_runner::Event;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::time::Duration;
+
+/// The progress display of one run.
+pub struct Progress {
+    quiet: bool,
+    bar: Option<ProgressBar>,
+    prefill_of: String,
+}
+
+impl Progress {
+    /// A display that shows nothing when `quiet`.
+    pub fn new(quiet: bool) -> Self {
+        Progress {
+            quiet,
+            bar: None,
+            prefill_of: String::new(),
+        }
+    }
+
+    fn new_bar(&mut self, len: Option<u64>, template: &str) -> &ProgressBar {
+        self.finish();
+        let bar = match len {
+            Some(n) => ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
+            None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+        };
+        bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+        bar.enable_steady_tick(Duration::from_millis(250));
+        self.bar.insert(bar)
+    }
+
+    /// Shows one runner event.
+    pub fn on(&mut self, ev: Event) {
+        if self.quiet {
+            if let Event::Notice(m) = ev {
+                eprintln!("dbio: {m}");
+            }
+            return;
+        }
+        match ev {
+            Event::Prefill { target, done, total } => {
+                if self.prefill_of != target {
+                    self.prefill_of = target.to_string();
+                    let bar = self.new_bar(
+                        Some(total),
+                        "prefill {prefix} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}, {eta} left",
+                    );
+                    bar.set_prefix(target.to_string());
+                }
+                if let Some(b) = &self.bar {
+                    b.set_position(done);
+                }
+            }
+            Event::Measuring { planned_secs } => {
+                let bar = match planned_secs {
+                    Some(s) => self.new_bar(Some((s * 10.0).ceil() as u64), "{elapsed} [{bar:30}] {msg} ({eta} left)"),
+                    None => self.new_bar(None, "{spinner} {elapsed} {msg}"),
+                };
+                bar.set_message("starting");
+            }
+            Event::Tick { point, elapsed } => {
+                if let Some(b) = &self.bar {
+                    b.set_position((elapsed * 10.0) as u64);
+                    b.set_message(format!(
+                        "read {:.0} IOPS, write {:.0} IOPS, {:.1} MB/s, p99 {:.0} µs",
+                        point.read_iops, point.write_iops, point.mb_s, point.p99_us
+                    ));
+                }
+            }
+            Event::Notice(m) => match &self.bar {
+                Some(b) => b.println(format!("dbio: {m}")),
+                None => eprintln!("dbio: {m}"),
+            },
+        }
+    }
+
+    /// Removes the display.
+    pub fn finish(&mut self) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! The engine interface: workers queue operations on buffer slots, submit them in batches
+//! and reap completions. One engine per worker thread, never shared.
+
+use crate::error::IoError;
+use crate::{null::NullEngine, psync::PsyncEngine, uring::UringEngine};
+use dbio_model::EngineKind;
+use std::os::fd::RawFd;
+use std::time::Duration;
+
+/// What an operation does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpKind {
+    Read,
+    Write,
+    Fdatasync,
+    Fsync,
+}
+
+/// One operation on a target, using the buffer of `slot` (reads and writes).
+/// Its completion is reported with the same slot.
+#[derive(Debug, Clone, Copy)]
+pub struct Op {
+    pub kind: OpKind,
+    /// Index into the engine's targets.
+    pub target: u32,
+    pub offset: u64,
+    pub len: u32,
+    pub slot: u32,
+}
+
+/// What an engine is built from.
+pub struct EngineSetup<'a> {
+    /// Open file descriptors of the targets, in target order.
+    pub fds: &'a [RawFd],
+    /// Number of buffer slots (the most operations in flight).
+    pub slots: u32,
+    /// Bytes per slot: the largest block size.
+    pub slot_len: usize,
+    /// io_uring: polled completions.
+    pub hipri: bool,
+    /// io_uring: kernel submission thread.
+    pub sqpoll: bool,
+}
+
+/// A per-worker I/O engine.
+pub trait Engine: Send {
+    /// Submits `ops` and, when `wait` > 0, waits until at least `wait` completions are ready
+    /// or `timeout` passes. An error here is an error of the engine itself, not of one I/O.
+    fn submit(&mut self, ops: &[Op], wait: u32, timeout: Option<Duration>) -> Result<(), IoError>;
+    /// Hands every ready completion to `f` as (slot, result): bytes done, or a negative errno.
+    fn reap<F: FnMut(u32, i32)>(&mut self, f: F);
+    /// The buffer of `slot`, `slot_len` bytes long.
+    fn buf(&mut self, slot: u32) -> &mut [u8];
+    /// Features in use, for the result.
+    fn features(&self) -> Vec<String>;
+}
+
+/// One of the engines, chosen at run time; workers match on it once and then run monomorphised code.
+pub enum AnyEngine {
+    Uring(UringEngine),
+    Psync(PsyncEngine),
+    Null(NullEngine),
+}
+
+/// Builds the engine of `kind`. For `Uring`, an io_uring that cannot be set up is an error
+/// the caller may answer by falling back to psync.
+pub fn open_engine(kind: EngineKind, setup: &EngineSetup) -> Result<AnyEngine, std::io::Error> {
+    Ok(match kind {
+        EngineKind::Uring => AnyEngine::Uring(UringEngine::new(setup)?),
+        EngineKind::Psync => AnyEngine::Psync(PsyncEngine::new(setup)),
+        EngineKind::Null => AnyEngine::Null(NullEngine::new(setup)),
+    })
+}
+
+/// Where in an engine's buffer memory an operation's bytes live. Each slot has a read half
+/// and a write half, `slot_len` bytes each: writes always come from the write half, so data
+/// read from the target never goes back out in a write.
+#[inline]
+pub fn buf_start(slot: u32, kind: OpKind, slot_len: usize) -> usize {
+    let half = usize::from(kind == OpKind::Write);
+    (2 * slot as usize + half) * slot_len
+}

@@ -1,0 +1,259 @@
+//! Targets: opening, creating and sizing files, ownership markers, safety checks, prefill.
+//!
+//! dbio never destroys data it was not clearly given (design.md, "Safety"): writing to a block
+//! device, or to an existing file dbio did not create, needs `--destroy-data`.
+
+mod open;
+mod owner;
+mod prefill;
+mod safety;
+pub(crate) mod sys;
+
+pub use open::open_target;
+pub use owner::mark_prefilled;
+pub use prefill::prefill;
+pub use safety::detect_signatures;
+
+use dbio_model::units::format_size;
+use thiserror::Error;
+
+/// Size of a test file dbio creates when the user gave no `--size`.
+pub const DEFAULT_FILE_SIZE: u64 = 1 << 30;
+
+/// Sizes of created files and of prefill writes are rounded up to this (O_DIRECT alignment).
+pub const SIZE_ALIGN: u64 = 4096;
+
+/// What a target is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetKind {
+    /// A regular file.
+    File,
+    /// A block device.
+    Block,
+}
+
+/// How the run means to use a target.
+#[derive(Debug, Clone, Default)]
+pub struct TargetOptions {
+    /// The run will write.
+    pub write: bool,
+    /// Open with O_DIRECT.
+    pub direct: bool,
+    /// Open with O_DSYNC.
+    pub dsync: bool,
+    /// `--size` as given by the user.
+    pub size: Option<u64>,
+    /// `--destroy-data`: the user allows overwriting a device or a file dbio did not create.
+    pub destroy_data: bool,
+}
+
+/// An opened target, ready for a run (after [`prefill`] when `needs_prefill`).
+#[derive(Debug)]
+pub struct OpenTarget {
+    /// The path as the user gave it.
+    pub path: String,
+    /// Opened read-write when the run writes or the target needs a prefill, else read-only.
+    pub file: std::fs::File,
+    /// File or block device.
+    pub kind: TargetKind,
+    /// Bytes the run may use: the file size, or the device size (or `--size` when smaller).
+    pub size: u64,
+    /// dbio created this file, now or in an earlier run.
+    pub owned: bool,
+    /// The content is not yet written by dbio; call [`prefill`] then [`mark_prefilled`].
+    pub needs_prefill: bool,
+    /// Block devices: what was found on it (mounts, holders, signatures), in plain words.
+    pub found: Option<String>,
+}
+
+/// Why a target could not be opened; its Display is one line naming the path,
+/// what was wrong and what to do.
+#[derive(Debug, Error)]
+pub enum TargetError {
+    /// The directory of a file to create does not exist.
+    #[error("cannot create {path}: directory {dir} does not exist; create it or choose another --target")]
+    NoParent {
+        /// The target path as given.
+        path: String,
+        /// The missing directory.
+        dir: String,
+    },
+    /// Not enough free space for the file to create or grow.
+    #[error(
+        "no space for {path}: {} needed, {} free on its file system; use a smaller --size or another place",
+        format_size(*needed),
+        format_size(*free)
+    )]
+    NoSpace {
+        /// The target path as given.
+        path: String,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes free.
+        free: u64,
+    },
+    /// A write run on an existing file dbio did not create, without `--destroy-data`.
+    #[error("refusing to write to {path}: it exists and dbio did not create it; pass --destroy-data to overwrite its contents, or give a new path")]
+    ForeignFile {
+        /// The target path as given.
+        path: String,
+    },
+    /// A write run on a block device without `--destroy-data`.
+    #[error("refusing to write to block device {path} (found: {found}); pass --destroy-data to overwrite it")]
+    BlockDevice {
+        /// The target path as given.
+        path: String,
+        /// What is on the device, in plain words.
+        found: String,
+    },
+    /// The file system refused O_DIRECT.
+    #[error(
+        "{path}: O_DIRECT is not supported on this file system{}; pass --buffered",
+        fs_hint(fs)
+    )]
+    NoDirect {
+        /// The target path as given.
+        path: String,
+        /// The file system, when known.
+        fs: Option<String>,
+    },
+    /// `--size` differs from the size of an existing file dbio did not create.
+    #[error(
+        "{path} exists with size {} and dbio did not create it, so it will not resize it to {}; drop --size or choose another path",
+        format_size(*size),
+        format_size(*wanted)
+    )]
+    ForeignResize {
+        /// The target path as given.
+        path: String,
+        /// Its size in bytes.
+        size: u64,
+        /// The `--size` asked for.
+        wanted: u64,
+    },
+    /// `--size` is larger than the block device.
+    #[error(
+        "block device {path} has {}, less than --size {}; drop --size or use a smaller one",
+        format_size(*size),
+        format_size(*wanted)
+    )]
+    DeviceTooSmall {
+        /// The target path as given.
+        path: String,
+        /// Its size in bytes.
+        size: u64,
+        /// The `--size` asked for.
+        wanted: u64,
+    },
+    /// The path is a directory.
+    #[error("{path} is a directory; give a file or block device path")]
+    IsDirectory {
+        /// The target path as given.
+        path: String,
+    },
+    /// The path is a character device, FIFO or socket.
+    #[error(
+        "{path} is a {what}, not a regular file or block device; give a file or block device path"
+    )]
+    Unsupported {
+        /// The target path as given.
+        path: String,
+        /// What it is instead.
+        what: &'static str,
+    },
+    /// The block device is mounted or held exclusively by someone else (EBUSY on O_EXCL).
+    #[error(
+        "cannot open {path}: device busy (mounted or in use); unmount it or choose another device"
+    )]
+    Busy {
+        /// The target path as given.
+        path: String,
+    },
+    /// Any other OS error, e.g. `cannot open /x: Permission denied (os error 13)`.
+    #[error("cannot {action} {path}: {source}")]
+    Os {
+        /// What dbio was doing, e.g. "open".
+        action: &'static str,
+        /// The target path as given.
+        path: String,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+fn fs_hint(fs: &Option<String>) -> String {
+    match fs {
+        Some(name) => format!(" ({name})"),
+        None => String::new(),
+    }
+}
+
+impl TargetError {
+    /// Shorthand for [`TargetError::Os`].
+    pub(crate) fn os(action: &'static str, path: &str, source: std::io::Error) -> Self {
+        TargetError::Os {
+            action,
+            path: path.to_string(),
+            source,
+        }
+    }
+}
+
+/// Rounds `n` up to a multiple of [`SIZE_ALIGN`] (saturating).
+pub(crate) fn round_up(n: u64) -> u64 {
+    n.checked_next_multiple_of(SIZE_ALIGN)
+        .unwrap_or(u64::MAX - u64::MAX % SIZE_ALIGN)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_one_line_and_say_what_to_do() {
+        let e = TargetError::NoSpace {
+            path: "/mnt/x/dbio-testfile".into(),
+            needed: 1 << 30,
+            free: 200 << 20,
+        };
+        assert_eq!(
+            e.to_string(),
+            "no space for /mnt/x/dbio-testfile: 1 GiB needed, 200 MiB free on its file system; \
+             use a smaller --size or another place"
+        );
+        let e = TargetError::NoDirect {
+            path: "/data/file".into(),
+            fs: Some("tmpfs".into()),
+        };
+        assert_eq!(
+            e.to_string(),
+            "/data/file: O_DIRECT is not supported on this file system (tmpfs); pass --buffered"
+        );
+        let e = TargetError::ForeignResize {
+            path: "/data/file".into(),
+            size: 100 << 20,
+            wanted: 1 << 30,
+        };
+        assert!(e.to_string().starts_with(
+            "/data/file exists with size 100 MiB and dbio did not create it, so it will not resize it to 1 GiB"
+        ));
+        let e = TargetError::os(
+            "open",
+            "/x",
+            std::io::Error::from_raw_os_error(libc::EACCES),
+        );
+        assert_eq!(
+            e.to_string(),
+            "cannot open /x: Permission denied (os error 13)"
+        );
+    }
+
+    #[test]
+    fn rounding() {
+        assert_eq!(round_up(0), 0);
+        assert_eq!(round_up(1), 4096);
+        assert_eq!(round_up(4096), 4096);
+        assert_eq!(round_up(4097), 8192);
+        assert_eq!(round_up(u64::MAX), u64::MAX - 4095);
+    }
+}

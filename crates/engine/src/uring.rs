@@ -1,0 +1,151 @@
+//! The io_uring engine, built the way fio's t/io_uring is: one ring per worker thread,
+//! single issuer with deferred task work, registered files and buffers, batched
+//! submit-and-wait in one system call, and nothing allocated per I/O.
+
+use crate::buffer::AlignedBuf;
+use crate::engine::{buf_start, Engine, EngineSetup, Op, OpKind};
+use crate::error::IoError;
+use io_uring::{opcode, squeue, types, IoUring};
+use std::time::Duration;
+
+/// An io_uring with its registered buffers; see the module docs.
+pub struct UringEngine {
+    ring: IoUring,
+    bufs: AlignedBuf,
+    slot_len: usize,
+    features: Vec<String>,
+    registered_bufs: bool,
+    fds: Vec<i32>,
+}
+
+/// Builds a ring with the fastest task-run mode this kernel accepts.
+fn build_ring(entries: u32, setup: &EngineSetup, features: &mut Vec<String>) -> std::io::Result<IoUring> {
+    let base = || {
+        let mut b = IoUring::builder();
+        b.setup_cqsize(entries * 2);
+        if setup.hipri {
+            b.setup_iopoll();
+        }
+        b
+    };
+    if setup.sqpoll {
+        // SQPOLL excludes SINGLE_ISSUER's deferred task work: the kernel thread is the issuer.
+        let ring = base().setup_sqpoll(1000).build(entries)?;
+        features.push("sqpoll".into());
+        return Ok(ring);
+    }
+    if let Ok(ring) = base().setup_single_issuer().setup_defer_taskrun().build(entries) {
+        features.push("single-issuer".into());
+        features.push("defer-taskrun".into());
+        return Ok(ring);
+    }
+    if let Ok(ring) = base().setup_coop_taskrun().setup_taskrun_flag().build(entries) {
+        features.push("coop-taskrun".into());
+        return Ok(ring);
+    }
+    base().build(entries)
+}
+
+impl UringEngine {
+    /// Sets up the ring and registers the targets and buffers.
+    pub fn new(setup: &EngineSetup) -> std::io::Result<Self> {
+        // Room for every slot plus a flush per slot, so pushes never find the SQ full.
+        let entries = (setup.slots * 2).next_power_of_two().max(8);
+        let mut features = Vec::new();
+        let ring = build_ring(entries, setup, &mut features)?;
+        if setup.hipri {
+            features.push("iopoll".into());
+        }
+        ring.submitter().register_files(setup.fds)?;
+        features.push("registered-files".into());
+        let mut bufs = AlignedBuf::new(2 * setup.slot_len * setup.slots as usize);
+        let base = bufs.as_mut_ptr();
+        let iovecs: Vec<libc::iovec> = (0..setup.slots as usize)
+            .map(|i| libc::iovec {
+                // SAFETY: each slot's two halves lie inside the allocation of 2 * slots * slot_len bytes.
+                iov_base: unsafe { base.add(2 * i * setup.slot_len) }.cast(),
+                iov_len: 2 * setup.slot_len,
+            })
+            .collect();
+        // SAFETY: the iovecs point into `bufs`, which lives as long as the ring (both are fields
+        // of self, and the ring is dropped first, unregistering them).
+        let registered_bufs = setup.slots <= u16::MAX as u32 && unsafe { ring.submitter().register_buffers(&iovecs) }.is_ok();
+        if registered_bufs {
+            features.push("registered-buffers".into());
+        }
+        Ok(UringEngine {
+            ring,
+            bufs,
+            slot_len: setup.slot_len,
+            features,
+            registered_bufs,
+            fds: setup.fds.to_vec(),
+        })
+    }
+
+    fn entry(&mut self, op: &Op) -> squeue::Entry {
+        let fd = types::Fixed(op.target);
+        let ud = op.slot as u64;
+        // SAFETY: the op's half of its slot lies inside `bufs` (slot < slots, len <= slot_len).
+        let ptr = unsafe { self.bufs.as_mut_ptr().add(buf_start(op.slot, op.kind, self.slot_len)) };
+        match op.kind {
+            OpKind::Read if self.registered_bufs => opcode::ReadFixed::new(fd, ptr, op.len, op.slot as u16)
+                .offset(op.offset)
+                .build(),
+            OpKind::Write if self.registered_bufs => opcode::WriteFixed::new(fd, ptr, op.len, op.slot as u16)
+                .offset(op.offset)
+                .build(),
+            OpKind::Read => opcode::Read::new(fd, ptr, op.len).offset(op.offset).build(),
+            OpKind::Write => opcode::Write::new(fd, ptr, op.len).offset(op.offset).build(),
+            OpKind::Fdatasync => opcode::Fsync::new(fd).flags(types::FsyncFlags::DATASYNC).build(),
+            OpKind::Fsync => opcode::Fsync::new(fd).build(),
+        }
+        .user_data(ud)
+    }
+}
+
+impl Engine for UringEngine {
+    #[inline]
+    fn submit(&mut self, ops: &[Op], wait: u32, timeout: Option<Duration>) -> Result<(), IoError> {
+        for op in ops {
+            let e = self.entry(op);
+            // SAFETY: the buffer behind the entry stays valid and untouched by the worker
+            // until its completion is reaped (the worker owns the slot until then).
+            if unsafe { self.ring.submission().push(&e) }.is_err() {
+                // Cannot happen: the SQ has room for twice the slots; submit and retry anyway.
+                self.ring.submit().map_err(|e| IoError::on("io_uring_enter", "ring", e))?;
+                // SAFETY: as above.
+                let _ = unsafe { self.ring.submission().push(&e) };
+            }
+        }
+        let res = match timeout {
+            Some(t) if wait > 0 => {
+                let ts = types::Timespec::from(t);
+                let args = types::SubmitArgs::new().timespec(&ts);
+                self.ring.submitter().submit_with_args(wait as usize, &args)
+            }
+            _ => self.ring.submitter().submit_and_wait(wait as usize),
+        };
+        match res {
+            Ok(_) => Ok(()),
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY) | Some(libc::EAGAIN)) => Ok(()),
+            Err(e) => Err(IoError::on("io_uring_enter", &format!("ring of {} target(s)", self.fds.len()), e)),
+        }
+    }
+
+    #[inline]
+    fn reap<F: FnMut(u32, i32)>(&mut self, mut f: F) {
+        for cqe in self.ring.completion() {
+            f(cqe.user_data() as u32, cqe.result());
+        }
+    }
+
+    fn buf(&mut self, slot: u32) -> &mut [u8] {
+        let start = buf_start(slot, OpKind::Write, self.slot_len);
+        &mut self.bufs.as_mut_slice()[start..start + self.slot_len]
+    }
+
+    fn features(&self) -> Vec<String> {
+        self.features.clone()
+    }
+}

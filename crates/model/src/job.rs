@@ -1,0 +1,138 @@
+//! The validated, typed description of one run: what every part downstream of the CLI reads.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Access pattern of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Rw {
+    Read,
+    Write,
+    RandRead,
+    RandWrite,
+    RandRw,
+}
+
+impl Rw {
+    /// True for the random patterns.
+    pub fn is_random(self) -> bool {
+        matches!(self, Rw::RandRead | Rw::RandWrite | Rw::RandRw)
+    }
+    /// True when the pattern writes at all.
+    pub fn writes(self) -> bool {
+        matches!(self, Rw::Write | Rw::RandWrite | Rw::RandRw)
+    }
+}
+
+/// One entry of the block-size distribution: I/Os of `size` bytes get `weight` shares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BsWeight {
+    pub size: u64,
+    pub weight: u32,
+}
+
+/// When a worker stops measuring.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StopAfter {
+    /// Measure for this many seconds after the ramp.
+    Seconds(f64),
+    /// Stop after this many I/Os in total (all workers).
+    Ops(u64),
+    /// Stop after this many bytes in total (all workers).
+    Bytes(u64),
+}
+
+/// How writes are made durable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "mode", content = "every")]
+pub enum SyncMode {
+    /// Nothing beyond the write itself.
+    None,
+    /// The target is opened with O_DSYNC: every write is durable when it completes.
+    Dsync,
+    /// An fdatasync after every N writes; the Nth write's latency includes it.
+    Fdatasync(u32),
+    /// An fsync after every N writes; the Nth write's latency includes it.
+    Fsync(u32),
+}
+
+/// Which I/O engine does the work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    /// io_uring, one ring per worker (Linux).
+    Uring,
+    /// pread/pwrite, one I/O at a time per worker.
+    Psync,
+    /// Everything but the I/O: measures dbio's own overhead.
+    Null,
+}
+
+/// What the data written (and prefilled) looks like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DataKind {
+    /// Incompressible pseudo-random bytes; every 4 KiB block written is unique.
+    Random,
+    /// All zero bytes: a reducing array will dedupe and compress it away.
+    Zeros,
+}
+
+/// The region of each target that I/O may touch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Region {
+    /// First byte of the region.
+    pub offset: u64,
+    /// Length of the region; None means to the end of the target.
+    pub range: Option<u64>,
+}
+
+/// A run, fully validated: nothing downstream re-checks these values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct JobSpec {
+    /// Files or block devices; I/O is spread evenly across them.
+    pub targets: Vec<String>,
+    /// Size for a file dbio creates or resizes (`--size`); None: 1 GiB, or the existing size.
+    pub file_size: Option<u64>,
+    pub rw: Rw,
+    /// Share of reads in percent (100 for read patterns, 0 for write patterns).
+    pub read_pct: u8,
+    pub bs: Vec<BsWeight>,
+    /// Alignment of every offset, in bytes.
+    pub align: u64,
+    /// Outstanding I/Os per worker.
+    pub qd: u32,
+    pub threads: u32,
+    /// Seconds run before measuring starts (excluded from the results).
+    pub ramp_secs: f64,
+    pub stop: StopAfter,
+    pub region: Region,
+    pub sync: SyncMode,
+    /// Open-loop rate in IOPS for the whole job; None means closed loop by queue depth.
+    pub rate: Option<u64>,
+    pub engine: EngineKind,
+    /// O_DIRECT (true by default).
+    pub direct: bool,
+    /// io_uring polled completions (IORING_SETUP_IOPOLL).
+    pub hipri: bool,
+    /// io_uring kernel submission thread (IORING_SETUP_SQPOLL).
+    pub sqpoll: bool,
+    pub data: DataKind,
+    /// The user allowed writes to a device or a file dbio did not create.
+    pub destroy_data: bool,
+    /// Seed of every pseudo-random choice, so a run can be repeated.
+    pub seed: u64,
+}
+
+impl JobSpec {
+    /// Largest block size in the distribution.
+    pub fn max_bs(&self) -> u64 {
+        self.bs.iter().map(|b| b.size).max().unwrap_or(0)
+    }
+    /// Smallest block size in the distribution.
+    pub fn min_bs(&self) -> u64 {
+        self.bs.iter().map(|b| b.size).min().unwrap_or(0)
+    }
+}

@@ -1,0 +1,159 @@
+//! The result of one run, as written to JSON (schema `schema/run-result.v1.json`).
+
+use crate::histogram::{LatencyHistogram, LatencySummary};
+use crate::job::JobSpec;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Identifier and version of the run-result JSON format.
+pub const RUN_SCHEMA: &str = "dbio.run/1";
+
+/// Everything a run measured and knew about itself.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RunResult {
+    /// Always [`RUN_SCHEMA`].
+    pub schema: String,
+    pub dbio_version: String,
+    /// Start of the measured window, RFC 3339 UTC.
+    pub started_at: String,
+    /// Length of the measured window in seconds (ramp excluded).
+    pub measured_secs: f64,
+    /// How the run ended.
+    pub outcome: Outcome,
+    /// True when the run did not reach its planned end (Ctrl-C or an error).
+    pub partial: bool,
+    pub job: JobSpec,
+    pub engine: EngineInfo,
+    pub data: DataInfo,
+    pub host: HostFacts,
+    pub targets: Vec<TargetFacts>,
+    pub read: Option<DirStats>,
+    pub write: Option<DirStats>,
+    /// fsync/fdatasync calls, when `--sync fsync:N|fdatasync:N` was used.
+    pub flush: Option<DirStats>,
+    /// One row per second of the measured window.
+    pub timeseries: Vec<TimePoint>,
+    pub cpu: CpuStats,
+    pub warnings: Vec<Warning>,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "status", content = "detail")]
+pub enum Outcome {
+    Complete,
+    /// Stopped by SIGINT/SIGTERM.
+    Interrupted,
+    /// Ended by an I/O error; the message names the operation, target, offset and length.
+    IoError(String),
+}
+
+/// The engine that ran and the features it could use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct EngineInfo {
+    /// "uring", "psync" or "null".
+    pub name: String,
+    /// Features in use, e.g. "registered-buffers", "defer-taskrun".
+    pub features: Vec<String>,
+    /// O_DIRECT in use.
+    pub direct: bool,
+}
+
+/// What the bytes on the target and in every write were.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DataInfo {
+    /// "random" or "zeros".
+    pub kind: String,
+    /// Plain-words description, e.g. "incompressible pseudo-random, every 4 KiB block unique".
+    pub description: String,
+    /// Per target: "prefilled by dbio", "existing content", ...
+    pub prefill: Vec<String>,
+}
+
+/// Totals and latency of one direction (read, write or flush).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DirStats {
+    pub ios: u64,
+    pub bytes: u64,
+    pub iops: f64,
+    /// 10^6 bytes per second.
+    pub mb_s: f64,
+    /// 2^20 bytes per second.
+    pub mib_s: f64,
+    /// Latency in nanoseconds from the HDR histogram.
+    pub latency_ns: LatencySummary,
+    pub histogram: LatencyHistogram,
+}
+
+/// One second of the measured window.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TimePoint {
+    /// Seconds since the start of the measured window (end of this interval).
+    pub t: f64,
+    pub read_iops: f64,
+    pub write_iops: f64,
+    /// Read plus write, 10^6 bytes per second.
+    pub mb_s: f64,
+    /// p99 latency of all reads and writes completed in the interval, in µs.
+    pub p99_us: f64,
+}
+
+/// CPU spent by dbio and by the host during the measured window.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CpuStats {
+    /// User CPU seconds of the dbio process (getrusage).
+    pub process_user_s: f64,
+    /// System CPU seconds of the dbio process (getrusage).
+    pub process_sys_s: f64,
+    /// Busy share of the whole host over the window, percent of all CPUs (/proc/stat).
+    pub host_busy_pct: f64,
+    /// I/Os per CPU-second of the dbio process.
+    pub ios_per_cpu_s: f64,
+    pub workers: Vec<WorkerCpu>,
+}
+
+/// CPU use of one worker thread.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct WorkerCpu {
+    pub user_s: f64,
+    pub sys_s: f64,
+    /// (user + sys) / wall time, percent.
+    pub busy_pct: f64,
+    pub ios: u64,
+}
+
+/// Facts of the machine that ran the workload.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+pub struct HostFacts {
+    pub hostname: String,
+    pub cpu_model: String,
+    pub cpus: u32,
+    pub memory_bytes: u64,
+    pub kernel: String,
+}
+
+/// Facts of one target and the block device under it, from sysfs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+pub struct TargetFacts {
+    pub path: String,
+    /// "file" or "block".
+    pub kind: String,
+    pub size_bytes: u64,
+    /// Block device holding the target (the device itself for "block"), e.g. "nvme0n1".
+    pub device: Option<String>,
+    pub logical_block_size: Option<u64>,
+    pub physical_block_size: Option<u64>,
+    pub rotational: Option<bool>,
+    /// Active I/O scheduler, e.g. "none" or "mq-deadline".
+    pub scheduler: Option<String>,
+    pub nr_requests: Option<u64>,
+    /// "write back" or "write through".
+    pub write_cache: Option<String>,
+}
+
+/// Something the reader of a result must know; `code` is stable, `message` says what to try.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Warning {
+    pub code: String,
+    pub message: String,
+}

@@ -1,0 +1,5 @@
+//! Exporters: results in, bytes out. Pure functions, no I/O.
+#![forbid(unsafe_code)]
+
+pub mod json;
+pub mod text;

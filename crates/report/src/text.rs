@@ -1,0 +1,123 @@
+//! The human summary of a run: what ran, a table per direction, CPU, warnings.
+
+use dbio_model::units::format_size;
+use dbio_model::*;
+use std::fmt::Write;
+
+/// One line saying what ran, e.g. `randrw 70 % read, 8 KiB, QD 32 × 1 thread, 30 s on ./dbio-testfile`.
+pub fn describe_job(r: &RunResult) -> String {
+    let j = &r.job;
+    let rw = match j.rw {
+        Rw::RandRw => format!("randrw {} % read", j.read_pct),
+        other => format!("{other:?}").to_lowercase(),
+    };
+    let bs = j
+        .bs
+        .iter()
+        .map(|b| {
+            if j.bs.len() == 1 {
+                format_size(b.size)
+            } else {
+                format!("{} ×{}", format_size(b.size), b.weight)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let length = match j.stop {
+        StopAfter::Seconds(s) => format!("{s} s"),
+        StopAfter::Ops(n) => format!("{n} I/Os"),
+        StopAfter::Bytes(n) => format_size(n),
+    };
+    let threads = if j.threads == 1 { "thread" } else { "threads" };
+    let rate = j.rate.map(|r| format!(", paced at {r} IOPS")).unwrap_or_default();
+    format!(
+        "{rw}, {bs}, QD {} × {} {threads}, {length}{rate} on {}",
+        j.qd,
+        j.threads,
+        j.targets.join(", ")
+    )
+}
+
+fn us(ns: u64) -> String {
+    let v = ns as f64 / 1000.0;
+    if v >= 1000.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// Renders the summary printed at the end of `dbio run`.
+pub fn summary(r: &RunResult) -> String {
+    let mut s = String::new();
+    let status = match &r.outcome {
+        Outcome::Complete => String::new(),
+        Outcome::Interrupted => " [PARTIAL: interrupted]".into(),
+        Outcome::IoError(_) => " [PARTIAL: I/O error]".into(),
+    };
+    let _ = writeln!(s, "dbio run: {}{status}", describe_job(r));
+    let feats = if r.engine.features.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", r.engine.features.join(", "))
+    };
+    let _ = writeln!(
+        s,
+        "engine {}{feats}, {}, data: {}; measured {:.1} s",
+        r.engine.name,
+        if r.engine.direct { "O_DIRECT" } else { "buffered" },
+        r.data.kind,
+        r.measured_secs
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{:<6} {:>10} {:>9} {:>9}  {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}   latency µs",
+        "", "IOPS", "MB/s", "MiB/s", "min", "mean", "p50", "p90", "p99", "p99.9", "p99.99", "max"
+    );
+    for (name, d) in [("read", &r.read), ("write", &r.write), ("flush", &r.flush)] {
+        let Some(d) = d else { continue };
+        let l = &d.latency_ns;
+        let _ = writeln!(
+            s,
+            "{:<6} {:>10.0} {:>9.1} {:>9.1}  {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+            name,
+            d.iops,
+            d.mb_s,
+            d.mib_s,
+            us(l.min),
+            us(l.mean as u64),
+            us(l.p50),
+            us(l.p90),
+            us(l.p99),
+            us(l.p99_9),
+            us(l.p99_99),
+            us(l.max)
+        );
+    }
+    let c = &r.cpu;
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "CPU: dbio {:.2} s user + {:.2} s system ({:.0} I/Os per CPU-second); host {:.0} % busy",
+        c.process_user_s, c.process_sys_s, c.ios_per_cpu_s, c.host_busy_pct
+    );
+    for w in &r.warnings {
+        let _ = writeln!(s, "warning: {}", w.message);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn microseconds_keep_three_figures() {
+        assert_eq!(us(1_234), "1.23");
+        assert_eq!(us(81_234), "81.2");
+        assert_eq!(us(12_345_678), "12346");
+    }
+}

@@ -1,0 +1,116 @@
+//! Merges the workers' per-second intervals into the run's time series.
+
+use crate::worker::Interval;
+use dbio_model::histogram::new_histogram;
+use dbio_model::TimePoint;
+use hdrhistogram::Histogram;
+use std::collections::BTreeMap;
+
+/// One second being gathered from all workers.
+struct Pending {
+    reported: u32,
+    secs: f64,
+    read_ios: u64,
+    write_ios: u64,
+    bytes: u64,
+    hist: Histogram<u64>,
+}
+
+/// Gathers intervals until every worker has reported a second, then yields its point.
+pub struct Collector {
+    workers: u32,
+    pending: BTreeMap<u32, Pending>,
+    points: Vec<TimePoint>,
+}
+
+impl Collector {
+    /// A collector for `workers` workers.
+    pub fn new(workers: u32) -> Self {
+        Collector {
+            workers,
+            pending: BTreeMap::new(),
+            points: Vec::new(),
+        }
+    }
+
+    /// Adds one worker's interval; returns the second's point once all workers gave theirs.
+    pub fn add(&mut self, iv: Interval) -> Option<TimePoint> {
+        let p = self.pending.entry(iv.index).or_insert_with(|| Pending {
+            reported: 0,
+            secs: 0.0,
+            read_ios: 0,
+            write_ios: 0,
+            bytes: 0,
+            hist: new_histogram(),
+        });
+        p.reported += 1;
+        p.secs = p.secs.max(iv.secs);
+        p.read_ios += iv.read_ios;
+        p.write_ios += iv.write_ios;
+        p.bytes += iv.bytes;
+        p.hist.add(&iv.hist).expect("histograms of equal bounds merge");
+        if p.reported < self.workers {
+            return None;
+        }
+        let p = self.pending.remove(&iv.index)?;
+        let point = to_point(iv.index, p);
+        self.points.push(point.clone());
+        Some(point)
+    }
+
+    /// The whole series, including seconds that not every worker reached (the last one).
+    pub fn finish(mut self) -> Vec<TimePoint> {
+        for (i, p) in std::mem::take(&mut self.pending) {
+            self.points.push(to_point(i, p));
+        }
+        self.points.sort_by(|a, b| a.t.total_cmp(&b.t));
+        self.points
+    }
+}
+
+fn to_point(index: u32, p: Pending) -> TimePoint {
+    let secs = if p.secs > 0.0 { p.secs } else { 1.0 };
+    TimePoint {
+        t: index as f64 + secs,
+        read_iops: p.read_ios as f64 / secs,
+        write_iops: p.write_ios as f64 / secs,
+        mb_s: p.bytes as f64 / secs / 1e6,
+        p99_us: if p.hist.is_empty() { 0.0 } else { p.hist.value_at_quantile(0.99) as f64 / 1000.0 },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iv(worker: u32, index: u32, reads: u64, lat_ns: u64) -> Interval {
+        let mut hist = new_histogram();
+        for _ in 0..reads {
+            hist.record(lat_ns).unwrap();
+        }
+        Interval {
+            worker,
+            index,
+            secs: 1.0,
+            read_ios: reads,
+            write_ios: 0,
+            bytes: reads * 4096,
+            hist,
+        }
+    }
+
+    #[test]
+    fn a_second_is_complete_when_every_worker_reported() {
+        let mut c = Collector::new(2);
+        assert!(c.add(iv(0, 0, 1000, 100_000)).is_none());
+        let p = c.add(iv(1, 0, 3000, 200_000)).unwrap();
+        assert_eq!(p.read_iops, 4000.0);
+        assert!((p.mb_s - 4000.0 * 4096.0 / 1e6).abs() < 1e-9);
+        // 75 % of the I/Os took 200 µs: p99 is 200 µs within the histogram's precision.
+        assert!((p.p99_us - 200.0).abs() < 0.2);
+        c.add(iv(0, 1, 10, 1000));
+        let all = c.finish();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[1].read_iops, 10.0);
+    }
+}

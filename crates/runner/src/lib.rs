@@ -1,0 +1,13 @@
+//! The library that runs a dbio job: workload generation, test data, workers, pacing,
+//! latency recording, phases. The CLI (and later the agent) drive it through [`run`].
+#![forbid(unsafe_code)]
+
+pub mod collect;
+pub mod data;
+pub mod hostcpu;
+pub mod pattern;
+pub mod run;
+pub mod warn;
+pub mod worker;
+
+pub use run::{run, Event, RunError};

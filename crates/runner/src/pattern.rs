@@ -1,0 +1,227 @@
+//! Which I/O comes next: direction, size, target and offset, from the job's pattern.
+
+use dbio_engine::OpKind;
+use dbio_model::{JobSpec, Rw};
+use fastrand::Rng;
+
+/// A shuffled deck of choices drawn without replacement and reshuffled as it is dealt, so
+/// every full cycle holds each choice exactly in its share (an exact quota, not a coin flip).
+#[derive(Debug, Clone)]
+pub struct Deck<T: Copy> {
+    cards: Vec<T>,
+    pos: usize,
+}
+
+impl<T: Copy> Deck<T> {
+    /// A deck with `weight` copies of each choice; weights are scaled down (keeping their
+    /// ratio to within 0.1 %) when they add up to more than 10,000 cards.
+    pub fn new(choices: &[(T, u32)]) -> Self {
+        let total: u64 = choices.iter().map(|&(_, w)| w as u64).sum();
+        let scale = if total > 10_000 { 10_000.0 / total as f64 } else { 1.0 };
+        let mut cards = Vec::new();
+        for &(c, w) in choices {
+            let n = ((w as f64 * scale).round() as usize).max(usize::from(w > 0));
+            cards.extend(std::iter::repeat_n(c, n));
+        }
+        assert!(!cards.is_empty(), "a deck needs at least one card with a weight");
+        Deck { cards, pos: 0 }
+    }
+
+    /// The next card: one step of an incremental Fisher–Yates shuffle.
+    #[inline]
+    pub fn draw(&mut self, rng: &mut Rng) -> T {
+        let n = self.cards.len();
+        if n == 1 {
+            return self.cards[0];
+        }
+        let j = rng.usize(self.pos..n);
+        self.cards.swap(self.pos, j);
+        let c = self.cards[self.pos];
+        self.pos += 1;
+        if self.pos == n {
+            self.pos = 0;
+        }
+        c
+    }
+}
+
+/// The next I/O a worker issues (before it gets a buffer slot).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NextIo {
+    pub kind: OpKind,
+    pub target: u32,
+    pub offset: u64,
+    pub len: u32,
+}
+
+/// One block size with the number of aligned positions it can take in the region.
+#[derive(Debug, Clone, Copy)]
+struct SizeSlot {
+    len: u64,
+    positions: u64,
+}
+
+/// A worker's generator of I/Os.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    random: bool,
+    mix: Deck<bool>,
+    sizes: Vec<SizeSlot>,
+    size_deck: Deck<usize>,
+    align: u64,
+    targets: u32,
+    next_target: u32,
+    /// Per target: start and end of this worker's part of the region.
+    start: u64,
+    end: u64,
+    /// Per target: the sequential cursor.
+    cursor: Vec<u64>,
+}
+
+impl Pattern {
+    /// The generator of worker `worker` (of `spec.threads`) over `targets` targets whose
+    /// region is `region_start..region_end` (already checked to hold the largest block).
+    pub fn new(spec: &JobSpec, worker: u32, targets: u32, region_start: u64, region_end: u64) -> Self {
+        let random = spec.rw.is_random();
+        let (start, end) = if random {
+            (region_start, region_end)
+        } else {
+            // Sequential streams: each worker walks its own slice, like several DSS streams.
+            let slice = ((region_end - region_start) / spec.threads as u64 / spec.align * spec.align).max(spec.max_bs());
+            let s = (region_start + slice * worker as u64).min(region_end - spec.max_bs());
+            (s, (s + slice).min(region_end))
+        };
+        let sizes = spec
+            .bs
+            .iter()
+            .map(|b| SizeSlot {
+                len: b.size,
+                positions: (end - start - b.size) / spec.align + 1,
+            })
+            .collect::<Vec<_>>();
+        let size_deck = Deck::new(&spec.bs.iter().enumerate().map(|(i, b)| (i, b.weight)).collect::<Vec<_>>());
+        let read_pct = match spec.rw {
+            Rw::Read | Rw::RandRead => 100,
+            Rw::Write | Rw::RandWrite => 0,
+            Rw::RandRw => spec.read_pct as u32,
+        };
+        Pattern {
+            random,
+            mix: Deck::new(&[(true, read_pct), (false, 100 - read_pct)]),
+            sizes,
+            size_deck,
+            align: spec.align,
+            targets,
+            next_target: worker % targets,
+            start,
+            end,
+            cursor: vec![start; targets as usize],
+        }
+    }
+
+    /// The next I/O.
+    #[inline]
+    pub fn next(&mut self, rng: &mut Rng) -> NextIo {
+        let kind = if self.mix.draw(rng) { OpKind::Read } else { OpKind::Write };
+        let size = self.sizes[self.size_deck.draw(rng)];
+        let target = if self.targets == 1 {
+            0
+        } else if self.random {
+            rng.u32(0..self.targets)
+        } else {
+            let t = self.next_target;
+            self.next_target = (t + 1) % self.targets;
+            t
+        };
+        let offset = if self.random {
+            self.start + rng.u64(0..size.positions) * self.align
+        } else {
+            let c = &mut self.cursor[target as usize];
+            if *c + size.len > self.end {
+                *c = self.start;
+            }
+            let o = *c;
+            *c += size.len;
+            o
+        };
+        NextIo {
+            kind,
+            target,
+            offset,
+            len: size.len as u32,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dbio_model::*;
+
+    pub(crate) fn spec(rw: Rw, read_pct: u8, bs: &[(u64, u32)]) -> JobSpec {
+        JobSpec {
+            targets: vec!["t".into()],
+            file_size: None,
+            rw,
+            read_pct,
+            bs: bs.iter().map(|&(size, weight)| BsWeight { size, weight }).collect(),
+            align: bs.iter().map(|b| b.0).min().unwrap(),
+            qd: 1,
+            threads: 1,
+            ramp_secs: 0.0,
+            stop: StopAfter::Ops(1000),
+            region: Region { offset: 0, range: None },
+            sync: SyncMode::None,
+            rate: None,
+            engine: EngineKind::Null,
+            direct: true,
+            hipri: false,
+            sqpoll: false,
+            data: DataKind::Random,
+            destroy_data: false,
+            seed: 1,
+        }
+    }
+
+    #[test]
+    fn deck_holds_exact_quota_every_cycle() {
+        let mut d = Deck::new(&[(true, 70), (false, 30)]);
+        let mut rng = Rng::with_seed(3);
+        for _ in 0..50 {
+            let reads = (0..100).filter(|_| d.draw(&mut rng)).count();
+            assert_eq!(reads, 70);
+        }
+    }
+
+    #[test]
+    fn random_offsets_are_aligned_and_inside_region() {
+        let s = spec(Rw::RandRw, 70, &[(8192, 70), (65536, 20), (262144, 10)]);
+        let mut p = Pattern::new(&s, 0, 1, 1 << 20, 5 << 20);
+        let mut rng = Rng::with_seed(9);
+        let mut sizes = std::collections::HashMap::new();
+        for _ in 0..10_000 {
+            let io = p.next(&mut rng);
+            assert_eq!(io.offset % 8192, 0);
+            assert!(io.offset >= 1 << 20 && io.offset + io.len as u64 <= 5 << 20);
+            *sizes.entry(io.len).or_insert(0) += 1;
+        }
+        assert_eq!(sizes[&8192], 7000);
+        assert_eq!(sizes[&65536], 2000);
+    }
+
+    #[test]
+    fn sequential_streams_walk_their_own_slices() {
+        let mut s = spec(Rw::Read, 100, &[(4096, 1)]);
+        s.threads = 2;
+        let mut a = Pattern::new(&s, 0, 1, 0, 1 << 20);
+        let mut b = Pattern::new(&s, 1, 1, 0, 1 << 20);
+        let mut rng = Rng::with_seed(1);
+        let offs: Vec<u64> = (0..3).map(|_| a.next(&mut rng).offset).collect();
+        assert_eq!(offs, vec![0, 4096, 8192]);
+        assert_eq!(b.next(&mut rng).offset, 512 << 10);
+        for _ in 0..200 {
+            a.next(&mut rng);
+        }
+        assert!(a.next(&mut rng).offset < 512 << 10, "stream wraps inside its slice");
+    }
+}

@@ -1,0 +1,94 @@
+//! Warnings a result carries: each says what happened and what to try.
+
+use dbio_engine::target::{OpenTarget, TargetKind};
+use dbio_model::*;
+
+fn w(code: &str, message: String) -> Warning {
+    Warning {
+        code: code.to_string(),
+        message,
+    }
+}
+
+/// io_uring could not be set up; psync runs instead.
+pub fn uring_unavailable(e: &std::io::Error) -> Warning {
+    w(
+        "uring-unavailable",
+        format!("io_uring is not available here ({e}); fell back to the psync engine, which does one I/O at a time per thread"),
+    )
+}
+
+/// psync ignores the queue depth.
+pub fn psync_qd(qd: u32) -> Warning {
+    w(
+        "psync-queue-depth",
+        format!("the psync engine does one I/O at a time per thread, so --qd {qd} acts as 1; use --threads for concurrency"),
+    )
+}
+
+/// A run writes to a device or a file dbio did not create (allowed by --destroy-data).
+pub fn destroying(t: &OpenTarget) -> Warning {
+    let what = match (t.kind, &t.found) {
+        (TargetKind::Block, Some(f)) => format!("block device {} ({f})", t.path),
+        (TargetKind::Block, None) => format!("block device {}", t.path),
+        (TargetKind::File, _) => format!("{}, a file dbio did not create", t.path),
+    };
+    w(
+        "destroying-data",
+        format!("--destroy-data: writing over the contents of {what}"),
+    )
+}
+
+/// Warnings that follow from what the run measured.
+pub fn after_run(spec: &JobSpec, cpu: &CpuStats, outcome: &Outcome, behind: bool, secs: f64, ios: u64) -> Vec<Warning> {
+    let mut out = Vec::new();
+    let busy: Vec<&WorkerCpu> = cpu.workers.iter().filter(|c| c.busy_pct > 90.0).collect();
+    if !busy.is_empty() && spec.engine != EngineKind::Null {
+        let per_core = if cpu.process_user_s + cpu.process_sys_s > 0.0 { cpu.ios_per_cpu_s } else { 0.0 };
+        out.push(w(
+            "load-generator-bound",
+            format!(
+                "{} of {} worker thread(s) were busy over 90 % of the run: the load generator, not the storage, may be the limit ({:.0} IOPS per core achieved); add --threads or lower the queue depth per thread",
+                busy.len(),
+                cpu.workers.len(),
+                per_core
+            ),
+        ));
+    }
+    if cpu.host_busy_pct > 90.0 {
+        out.push(w(
+            "host-cpu-bound",
+            format!(
+                "the host's CPUs were {:.0} % busy: results may be limited by host CPU rather than storage",
+                cpu.host_busy_pct
+            ),
+        ));
+    }
+    if let (Some(rate), true) = (spec.rate, behind) {
+        out.push(w(
+            "rate-not-kept",
+            format!(
+                "could not keep the requested rate of {rate} IOPS (achieved {:.0}); latency is measured from each I/O's scheduled start, so it includes the queueing delay",
+                if secs > 0.0 { ios as f64 / secs } else { 0.0 }
+            ),
+        ));
+    }
+    if spec.data == DataKind::Zeros {
+        out.push(w(
+            "zero-data",
+            "data is all zeros: an array that dedupes or compresses will flatter these figures; use the default random data for honest numbers".into(),
+        ));
+    }
+    if !spec.direct {
+        out.push(w(
+            "buffered",
+            "buffered I/O (--buffered): the page cache serves part of the I/O, so these are not device figures".into(),
+        ));
+    }
+    match outcome {
+        Outcome::Complete => {}
+        Outcome::Interrupted => out.push(w("partial", "interrupted: the figures cover only the part that ran".into())),
+        Outcome::IoError(e) => out.push(w("io-error", format!("the run ended early on an I/O error: {e}"))),
+    }
+    out
+}

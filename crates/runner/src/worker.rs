@@ -1,0 +1,424 @@
+//! One worker thread: it owns an engine, keeps its queue full (or paces to a rate), and
+//! records every completion in HDR histograms, sending one histogram per second.
+
+use crate::data::{fill_random, Stamper};
+use crate::pattern::Pattern;
+use dbio_engine::sys::{thread_cpu, CpuTimes};
+use dbio_engine::{Engine, IoError, Op, OpKind};
+use dbio_model::histogram::new_histogram;
+use dbio_model::{DataKind, SyncMode};
+use fastrand::Rng;
+use hdrhistogram::Histogram;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long a wait for completions may block before the worker looks at the clock and the
+/// stop flag again: Ctrl-C is honoured well within a second even on a stalled device.
+const MAX_WAIT: Duration = Duration::from_millis(100);
+
+/// What ends a worker's measuring, besides the clock and the stop flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quota {
+    None,
+    Ops(u64),
+    Bytes(u64),
+}
+
+/// Everything a worker needs to run.
+pub struct WorkerPlan {
+    pub id: u32,
+    pub qd: u32,
+    pub pattern: Pattern,
+    pub sync: SyncMode,
+    pub data: DataKind,
+    pub seed: u64,
+    /// Target names, for error messages.
+    pub targets: Arc<Vec<String>>,
+    /// When measuring starts (after the ramp); also the origin of the per-second intervals.
+    pub measure_from: Instant,
+    /// When issuing stops, for time-based runs.
+    pub measure_until: Option<Instant>,
+    pub quota: Quota,
+    /// Open loop: one I/O every this long (this worker's share of the rate).
+    pub pace: Option<Duration>,
+    pub stop: Arc<AtomicBool>,
+    pub intervals: Sender<Interval>,
+}
+
+/// One second (or the last part of one) of one worker's completions.
+pub struct Interval {
+    pub worker: u32,
+    pub index: u32,
+    /// Length of the interval in seconds (1.0 but for the last).
+    pub secs: f64,
+    pub read_ios: u64,
+    pub write_ios: u64,
+    pub bytes: u64,
+    /// Latency of reads and writes completed in the interval.
+    pub hist: Histogram<u64>,
+}
+
+/// Totals of one direction.
+pub struct DirTotals {
+    pub ios: u64,
+    pub bytes: u64,
+    pub hist: Histogram<u64>,
+}
+
+impl DirTotals {
+    fn new() -> Self {
+        DirTotals {
+            ios: 0,
+            bytes: 0,
+            hist: new_histogram(),
+        }
+    }
+}
+
+/// What a worker hands back when it ends.
+pub struct WorkerReport {
+    pub read: DirTotals,
+    pub write: DirTotals,
+    pub flush: DirTotals,
+    /// CPU of this thread while measuring.
+    pub cpu: CpuTimes,
+    /// Wall time from the start of measuring to the end of the drain.
+    pub wall_s: f64,
+    /// I/Os issued while measuring.
+    pub issued: u64,
+    /// Paced runs: the worker fell behind its schedule.
+    pub behind: bool,
+    pub error: Option<IoError>,
+}
+
+/// State of one buffer slot while its I/O is in flight.
+#[derive(Clone, Copy)]
+struct Slot {
+    kind: OpKind,
+    target: u32,
+    offset: u64,
+    len: u32,
+    measured: bool,
+    /// A write that a flush must follow before it counts as done.
+    flush_after: bool,
+    /// The write is done and its flush is in flight.
+    flushing: bool,
+    start: Instant,
+    flush_start: Instant,
+}
+
+/// Everything the completion path touches, apart from the engine.
+struct State {
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    inflight: u32,
+    totals: [DirTotals; 3],
+    interval: Histogram<u64>,
+    iv_reads: u64,
+    iv_writes: u64,
+    iv_bytes: u64,
+    error: Option<IoError>,
+    flush_kind: OpKind,
+}
+
+const READ: usize = 0;
+const WRITE: usize = 1;
+const FLUSH: usize = 2;
+
+impl State {
+    #[inline]
+    fn complete(&mut self, slot: u32, res: i32, now: Instant, targets: &[String], resubmit: &mut Vec<Op>) {
+        let s = &mut self.slots[slot as usize];
+        let is_flush = s.flushing;
+        if res < 0 || (!is_flush && res as u32 != s.len) {
+            if self.error.is_none() {
+                let (op, err) = if res < 0 {
+                    (op_name(if is_flush { self.flush_kind } else { s.kind }), std::io::Error::from_raw_os_error(-res))
+                } else {
+                    let what = if s.kind == OpKind::Read { "short read" } else { "short write" };
+                    (op_name(s.kind), std::io::Error::other(format!("{what}: {res} of {} bytes", s.len)))
+                };
+                self.error = Some(IoError::at(op, &targets[s.target as usize], s.offset, s.len as u64, err));
+            }
+            self.release(slot);
+            return;
+        }
+        if s.flush_after && !is_flush {
+            // The write is done; its flush follows on the same slot.
+            s.flushing = true;
+            s.flush_start = now;
+            resubmit.push(Op {
+                kind: self.flush_kind,
+                target: s.target,
+                offset: 0,
+                len: 0,
+                slot,
+            });
+            return;
+        }
+        if s.measured {
+            let lat = now.saturating_duration_since(s.start).as_nanos() as u64;
+            let dir = if s.kind == OpKind::Read { READ } else { WRITE };
+            let t = &mut self.totals[dir];
+            t.ios += 1;
+            t.bytes += s.len as u64;
+            t.hist.saturating_record(lat);
+            self.interval.saturating_record(lat);
+            if dir == READ {
+                self.iv_reads += 1;
+            } else {
+                self.iv_writes += 1;
+            }
+            self.iv_bytes += s.len as u64;
+            if is_flush {
+                let f = &mut self.totals[FLUSH];
+                f.ios += 1;
+                f.hist
+                    .saturating_record(now.saturating_duration_since(s.flush_start).as_nanos() as u64);
+            }
+        }
+        self.release(slot);
+    }
+
+    #[inline]
+    fn release(&mut self, slot: u32) {
+        self.free.push(slot);
+        self.inflight -= 1;
+    }
+}
+
+fn op_name(kind: OpKind) -> &'static str {
+    match kind {
+        OpKind::Read => "pread",
+        OpKind::Write => "pwrite",
+        OpKind::Fdatasync => "fdatasync",
+        OpKind::Fsync => "fsync",
+    }
+}
+
+/// Runs one worker to its end and reports what it measured.
+pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
+    let WorkerPlan {
+        id,
+        qd,
+        mut pattern,
+        sync,
+        data,
+        seed,
+        targets,
+        measure_from,
+        measure_until,
+        quota,
+        pace,
+        stop,
+        intervals,
+    } = plan;
+    let mut rng = Rng::with_seed(seed ^ (id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut stamper = Stamper::new(seed, id);
+    if data == DataKind::Random {
+        for slot in 0..qd {
+            fill_random(engine.buf(slot), &mut rng);
+        }
+    }
+    let (flush_kind, flush_every) = match sync {
+        SyncMode::Fdatasync(n) => (OpKind::Fdatasync, n),
+        SyncMode::Fsync(n) => (OpKind::Fsync, n),
+        SyncMode::None | SyncMode::Dsync => (OpKind::Fdatasync, 0),
+    };
+    let t0 = Instant::now();
+    let idle = Slot {
+        kind: OpKind::Read,
+        target: 0,
+        offset: 0,
+        len: 0,
+        measured: false,
+        flush_after: false,
+        flushing: false,
+        start: t0,
+        flush_start: t0,
+    };
+    let mut st = State {
+        slots: vec![idle; qd as usize],
+        free: (0..qd).rev().collect(),
+        inflight: 0,
+        totals: [DirTotals::new(), DirTotals::new(), DirTotals::new()],
+        interval: new_histogram(),
+        iv_reads: 0,
+        iv_writes: 0,
+        iv_bytes: 0,
+        error: None,
+        flush_kind,
+    };
+    let mut ops: Vec<Op> = Vec::with_capacity(qd as usize * 2);
+    let mut writes_since_flush = 0u32;
+    let mut issued = 0u64;
+    let mut issued_bytes = 0u64;
+    let mut stopping = false;
+    let mut measuring = t0 >= measure_from;
+    let mut cpu0 = thread_cpu();
+    let mut next_tick = measure_from + Duration::from_secs(1);
+    let mut tick_index = 0u32;
+    let mut next_due = t0;
+    let mut behind = false;
+    let mut now = t0;
+
+    loop {
+        // Issue until the queue is full, the schedule says wait, or there is nothing left to do.
+        if !stopping {
+            while let Some(&slot) = st.free.last() {
+                let may = match quota {
+                    _ if !measuring => true,
+                    Quota::None => true,
+                    Quota::Ops(n) => issued < n,
+                    Quota::Bytes(n) => issued_bytes < n,
+                };
+                if !may {
+                    stopping = true;
+                    break;
+                }
+                let start = match pace {
+                    Some(iv) => {
+                        if next_due > now {
+                            break;
+                        }
+                        let due = next_due;
+                        next_due += iv;
+                        due
+                    }
+                    None => now,
+                };
+                st.free.pop();
+                let io = pattern.next(&mut rng);
+                let mut flush_after = false;
+                if io.kind == OpKind::Write {
+                    if data == DataKind::Random {
+                        stamper.stamp(&mut engine.buf(slot)[..io.len as usize]);
+                    }
+                    if flush_every > 0 {
+                        writes_since_flush += 1;
+                        if writes_since_flush == flush_every {
+                            writes_since_flush = 0;
+                            flush_after = true;
+                        }
+                    }
+                }
+                if measuring {
+                    issued += 1;
+                    issued_bytes += io.len as u64;
+                }
+                st.slots[slot as usize] = Slot {
+                    kind: io.kind,
+                    target: io.target,
+                    offset: io.offset,
+                    len: io.len,
+                    measured: measuring,
+                    flush_after,
+                    flushing: false,
+                    start,
+                    flush_start: start,
+                };
+                st.inflight += 1;
+                ops.push(Op {
+                    kind: io.kind,
+                    target: io.target,
+                    offset: io.offset,
+                    len: io.len,
+                    slot,
+                });
+            }
+        }
+        if st.inflight == 0 {
+            if stopping {
+                break;
+            }
+            if let Some(_iv) = pace {
+                // Nothing in flight and nothing due yet: sleep until the next I/O is due.
+                let wait = next_due.saturating_duration_since(Instant::now()).min(MAX_WAIT);
+                std::thread::sleep(wait);
+                now = Instant::now();
+                if stop.load(Ordering::Relaxed) {
+                    stopping = true;
+                }
+                continue;
+            }
+        }
+        let submit_at = Instant::now();
+        if pace.is_none() {
+            for op in &ops {
+                let s = &mut st.slots[op.slot as usize];
+                if op.kind == OpKind::Read || op.kind == OpKind::Write {
+                    s.start = submit_at;
+                }
+            }
+        }
+        let (wait, timeout) = match pace {
+            Some(_) if next_due > submit_at || st.free.is_empty() => {
+                (1, Some(next_due.saturating_duration_since(submit_at).clamp(Duration::from_micros(1), MAX_WAIT)))
+            }
+            Some(_) => (0, None),
+            None => (1, Some(MAX_WAIT)),
+        };
+        let wait = if st.inflight == 0 { 0 } else { wait };
+        if let Err(e) = engine.submit(&ops, wait, timeout) {
+            st.error.get_or_insert(e);
+            break;
+        }
+        ops.clear();
+        now = Instant::now();
+        engine.reap(|slot, res| st.complete(slot, res, now, &targets, &mut ops));
+
+        if !measuring && now >= measure_from {
+            measuring = true;
+            cpu0 = thread_cpu();
+            // Anything recorded during the ramp is discarded.
+            st.totals = [DirTotals::new(), DirTotals::new(), DirTotals::new()];
+            st.interval.reset();
+            (st.iv_reads, st.iv_writes, st.iv_bytes) = (0, 0, 0);
+        }
+        while measuring && now >= next_tick {
+            send_interval(&mut st, &intervals, id, tick_index, 1.0);
+            tick_index += 1;
+            next_tick += Duration::from_secs(1);
+        }
+        if st.error.is_some() || stop.load(Ordering::Relaxed) || measure_until.is_some_and(|u| now >= u) {
+            stopping = true;
+        }
+    }
+    let end = Instant::now();
+    let last_secs = (end.saturating_duration_since(next_tick - Duration::from_secs(1))).as_secs_f64();
+    if measuring && (last_secs > 0.0 || st.iv_reads + st.iv_writes > 0) {
+        send_interval(&mut st, &intervals, id, tick_index, last_secs.min(1.0));
+    }
+    let wall_s = end.saturating_duration_since(measure_from).as_secs_f64();
+    if let Some(iv) = pace {
+        let expected = wall_s / iv.as_secs_f64();
+        behind = (issued as f64) < expected * 0.99 - 1.0;
+    }
+    let [read, write, flush] = st.totals;
+    WorkerReport {
+        read,
+        write,
+        flush,
+        cpu: if measuring { thread_cpu().since(cpu0) } else { CpuTimes::default() },
+        wall_s,
+        issued,
+        behind,
+        error: st.error,
+    }
+}
+
+fn send_interval(st: &mut State, tx: &Sender<Interval>, worker: u32, index: u32, secs: f64) {
+    let hist = std::mem::replace(&mut st.interval, new_histogram());
+    let _ = tx.send(Interval {
+        worker,
+        index,
+        secs,
+        read_ios: st.iv_reads,
+        write_ios: st.iv_writes,
+        bytes: st.iv_bytes,
+        hist,
+    });
+    (st.iv_reads, st.iv_writes, st.iv_bytes) = (0, 0, 0);
+}
