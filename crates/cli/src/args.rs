@@ -35,7 +35,12 @@ Sizes are binary (k = KiB = 1024). Exit status: 0 done, 1 I/O error (partial res
 pub struct RunArgs {
     /// File or block device to test; repeat for several (I/O is spread across them).
     /// A missing file is created, sized and prefilled with incompressible data.
-    #[arg(long = "target", short = 't', value_name = "PATH", default_value = "./dbio-testfile")]
+    #[arg(
+        long = "target",
+        short = 't',
+        value_name = "PATH",
+        default_value = "./dbio-testfile"
+    )]
     pub targets: Vec<String>,
     /// Size of a file dbio creates (default 1GiB; an existing file keeps its size).
     #[arg(long, value_name = "SIZE")]

@@ -30,7 +30,9 @@ pub fn parse_bs(v: &str) -> Result<Vec<BsWeight>, String> {
         };
         let size = size("bs", s)?;
         if size == 0 || size > MAX_BS {
-            return Err(format!("--bs: {part} is out of range; use 512 bytes to 256 MiB"));
+            return Err(format!(
+                "--bs: {part} is out of range; use 512 bytes to 256 MiB"
+            ));
         }
         if w == 0 {
             return Err(format!("--bs: {part} has weight 0; leave it out instead"));
@@ -53,7 +55,11 @@ pub fn parse_sync(v: &str) -> Result<SyncMode, String> {
         None => 1,
         Some(n) => match n.parse::<u32>() {
             Ok(n) if n >= 1 => n,
-            _ => return Err(format!("--sync {v}: N must be a whole number of writes, 1 or more")),
+            _ => {
+                return Err(format!(
+                    "--sync {v}: N must be a whole number of writes, 1 or more"
+                ))
+            }
         },
     };
     match mode {
@@ -61,7 +67,9 @@ pub fn parse_sync(v: &str) -> Result<SyncMode, String> {
         "fdatasync" => Ok(SyncMode::Fdatasync(every)),
         "fsync" => Ok(SyncMode::Fsync(every)),
         "none" => Ok(SyncMode::None),
-        _ => Err(format!("--sync {v}: unknown mode; use dsync, fdatasync:N or fsync:N")),
+        _ => Err(format!(
+            "--sync {v}: unknown mode; use dsync, fdatasync:N or fsync:N"
+        )),
     }
 }
 
@@ -75,7 +83,10 @@ pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
         _ => Rw::RandRw,
     };
     if a.mix > 100 {
-        return Err(format!("--mix {}: the read share is a percentage, 0 to 100", a.mix));
+        return Err(format!(
+            "--mix {}: the read share is a percentage, 0 to 100",
+            a.mix
+        ));
     }
     let read_pct = match rw {
         Rw::Read | Rw::RandRead => 100,
@@ -93,7 +104,10 @@ pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
         return Err("--align: must be at least 1 byte".into());
     }
     if a.qd == 0 || a.qd > 65_536 {
-        return Err(format!("--qd {}: use 1 to 65536 outstanding I/Os per thread", a.qd));
+        return Err(format!(
+            "--qd {}: use 1 to 65536 outstanding I/Os per thread",
+            a.qd
+        ));
     }
     if a.threads == 0 || a.threads > 4096 {
         return Err(format!("--threads {}: use 1 to 4096", a.threads));
@@ -124,7 +138,9 @@ pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
         }
         (None, None, None) => StopAfter::Seconds(DEFAULT_SECS),
     };
-    let ramp_secs = parse_duration(&a.ramp).map_err(|e| format!("--ramp: {e}"))?.as_secs_f64();
+    let ramp_secs = parse_duration(&a.ramp)
+        .map_err(|e| format!("--ramp: {e}"))?
+        .as_secs_f64();
     let offset = size("offset", &a.offset)?;
     let range = a.range.as_deref().map(|v| size("range", v)).transpose()?;
     if range == Some(0) {
@@ -140,14 +156,26 @@ pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
         }
     }
     if offset % align != 0 {
-        return Err(format!("--offset {offset}: not a multiple of the alignment {align}"));
+        return Err(format!(
+            "--offset {offset}: not a multiple of the alignment {align}"
+        ));
     }
-    let sync = a.sync.as_deref().map(parse_sync).transpose()?.unwrap_or(SyncMode::None);
+    let sync = a
+        .sync
+        .as_deref()
+        .map(parse_sync)
+        .transpose()?
+        .unwrap_or(SyncMode::None);
     if sync != SyncMode::None && !rw.writes() {
-        return Err(format!("--sync applies to writes, and --rw {} does not write", a.rw));
+        return Err(format!(
+            "--sync applies to writes, and --rw {} does not write",
+            a.rw
+        ));
     }
     if a.rate == Some(0) {
-        return Err("--rate 0: give the IOPS to issue, or leave --rate out for a closed loop".into());
+        return Err(
+            "--rate 0: give the IOPS to issue, or leave --rate out for a closed loop".into(),
+        );
     }
     let engine = match a.engine.as_str() {
         "psync" => EngineKind::Psync,
@@ -175,7 +203,11 @@ pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
         direct: !a.buffered,
         hipri: a.hipri,
         sqpoll: a.sqpoll,
-        data: if a.data == "zeros" { DataKind::Zeros } else { DataKind::Random },
+        data: if a.data == "zeros" {
+            DataKind::Zeros
+        } else {
+            DataKind::Random
+        },
         destroy_data: a.destroy_data,
         seed: a.seed,
     })
@@ -189,7 +221,13 @@ mod tests {
     fn block_size_distribution() {
         let bs = parse_bs("8k:70,64k:20,256k:10").unwrap();
         assert_eq!(bs.len(), 3);
-        assert_eq!(bs[1], BsWeight { size: 65536, weight: 20 });
+        assert_eq!(
+            bs[1],
+            BsWeight {
+                size: 65536,
+                weight: 20
+            }
+        );
         assert!(parse_bs("8k:x").unwrap_err().contains("weight"));
         assert!(parse_bs("0").is_err());
         assert!(parse_bs("8q").unwrap_err().contains("unknown unit"));

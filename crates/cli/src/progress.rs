@@ -43,7 +43,11 @@ impl Progress {
             return;
         }
         match ev {
-            Event::Prefill { target, done, total } => {
+            Event::Prefill {
+                target,
+                done,
+                total,
+            } => {
                 if self.prefill_of != target {
                     self.prefill_of = target.to_string();
                     let bar = self.new_bar(
@@ -58,7 +62,10 @@ impl Progress {
             }
             Event::Measuring { planned_secs } => {
                 let bar = match planned_secs {
-                    Some(s) => self.new_bar(Some((s * 10.0).ceil() as u64), "{elapsed} [{bar:30}] {msg} ({eta} left)"),
+                    Some(s) => self.new_bar(
+                        Some((s * 10.0).ceil() as u64),
+                        "{elapsed} [{bar:30}] {msg} ({eta} left)",
+                    ),
                     None => self.new_bar(None, "{spinner} {elapsed} {msg}"),
                 };
                 bar.set_message("starting");

@@ -58,7 +58,12 @@ impl AlignedBuf {
 impl Drop for AlignedBuf {
     fn drop(&mut self) {
         // SAFETY: ptr was allocated in new() with exactly this layout.
-        unsafe { dealloc(self.ptr, Layout::from_size_align_unchecked(self.len, BUF_ALIGN)) }
+        unsafe {
+            dealloc(
+                self.ptr,
+                Layout::from_size_align_unchecked(self.len, BUF_ALIGN),
+            )
+        }
     }
 }
 

@@ -57,7 +57,7 @@ pub trait Engine: Send {
 
 /// One of the engines, chosen at run time; workers match on it once and then run monomorphised code.
 pub enum AnyEngine {
-    Uring(UringEngine),
+    Uring(Box<UringEngine>),
     Psync(PsyncEngine),
     Null(NullEngine),
 }
@@ -66,7 +66,7 @@ pub enum AnyEngine {
 /// the caller may answer by falling back to psync.
 pub fn open_engine(kind: EngineKind, setup: &EngineSetup) -> Result<AnyEngine, std::io::Error> {
     Ok(match kind {
-        EngineKind::Uring => AnyEngine::Uring(UringEngine::new(setup)?),
+        EngineKind::Uring => AnyEngine::Uring(Box::new(UringEngine::new(setup)?)),
         EngineKind::Psync => AnyEngine::Psync(PsyncEngine::new(setup)),
         EngineKind::Null => AnyEngine::Null(NullEngine::new(setup)),
     })

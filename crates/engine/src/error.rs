@@ -16,7 +16,13 @@ pub struct IoError {
 
 impl IoError {
     /// An error of `op` on `target` at `offset`/`len`.
-    pub fn at(op: &'static str, target: &str, offset: u64, len: u64, source: std::io::Error) -> Self {
+    pub fn at(
+        op: &'static str,
+        target: &str,
+        offset: u64,
+        len: u64,
+        source: std::io::Error,
+    ) -> Self {
         IoError {
             op,
             target: target.to_string(),

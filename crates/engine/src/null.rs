@@ -26,7 +26,12 @@ impl NullEngine {
 
 impl Engine for NullEngine {
     #[inline]
-    fn submit(&mut self, ops: &[Op], _wait: u32, _timeout: Option<Duration>) -> Result<(), IoError> {
+    fn submit(
+        &mut self,
+        ops: &[Op],
+        _wait: u32,
+        _timeout: Option<Duration>,
+    ) -> Result<(), IoError> {
         self.done.extend(ops.iter().map(|op| {
             let res = match op.kind {
                 OpKind::Read | OpKind::Write => op.len as i32,

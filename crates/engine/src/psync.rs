@@ -32,14 +32,20 @@ impl PsyncEngine {
         // valid for op.len bytes and exclusively borrowed here.
         let r = unsafe {
             match op.kind {
-                OpKind::Read => libc::pread(fd, buf.as_mut_ptr().cast(), buf.len(), op.offset as i64) as i64,
-                OpKind::Write => libc::pwrite(fd, buf.as_ptr().cast(), buf.len(), op.offset as i64) as i64,
+                OpKind::Read => {
+                    libc::pread(fd, buf.as_mut_ptr().cast(), buf.len(), op.offset as i64) as i64
+                }
+                OpKind::Write => {
+                    libc::pwrite(fd, buf.as_ptr().cast(), buf.len(), op.offset as i64) as i64
+                }
                 OpKind::Fdatasync => libc::fdatasync(fd) as i64,
                 OpKind::Fsync => libc::fsync(fd) as i64,
             }
         };
         if r < 0 {
-            -std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO)
+            -std::io::Error::last_os_error()
+                .raw_os_error()
+                .unwrap_or(libc::EIO)
         } else {
             r as i32
         }
@@ -47,7 +53,12 @@ impl PsyncEngine {
 }
 
 impl Engine for PsyncEngine {
-    fn submit(&mut self, ops: &[Op], _wait: u32, _timeout: Option<Duration>) -> Result<(), IoError> {
+    fn submit(
+        &mut self,
+        ops: &[Op],
+        _wait: u32,
+        _timeout: Option<Duration>,
+    ) -> Result<(), IoError> {
         for op in ops {
             let r = self.run(op);
             self.done.push((op.slot, r));

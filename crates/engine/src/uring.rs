@@ -19,7 +19,11 @@ pub struct UringEngine {
 }
 
 /// Builds a ring with the fastest task-run mode this kernel accepts.
-fn build_ring(entries: u32, setup: &EngineSetup, features: &mut Vec<String>) -> std::io::Result<IoUring> {
+fn build_ring(
+    entries: u32,
+    setup: &EngineSetup,
+    features: &mut Vec<String>,
+) -> std::io::Result<IoUring> {
     let base = || {
         let mut b = IoUring::builder();
         b.setup_cqsize(entries * 2);
@@ -34,12 +38,20 @@ fn build_ring(entries: u32, setup: &EngineSetup, features: &mut Vec<String>) -> 
         features.push("sqpoll".into());
         return Ok(ring);
     }
-    if let Ok(ring) = base().setup_single_issuer().setup_defer_taskrun().build(entries) {
+    if let Ok(ring) = base()
+        .setup_single_issuer()
+        .setup_defer_taskrun()
+        .build(entries)
+    {
         features.push("single-issuer".into());
         features.push("defer-taskrun".into());
         return Ok(ring);
     }
-    if let Ok(ring) = base().setup_coop_taskrun().setup_taskrun_flag().build(entries) {
+    if let Ok(ring) = base()
+        .setup_coop_taskrun()
+        .setup_taskrun_flag()
+        .build(entries)
+    {
         features.push("coop-taskrun".into());
         return Ok(ring);
     }
@@ -69,7 +81,8 @@ impl UringEngine {
             .collect();
         // SAFETY: the iovecs point into `bufs`, which lives as long as the ring (both are fields
         // of self, and the ring is dropped first, unregistering them).
-        let registered_bufs = setup.slots <= u16::MAX as u32 && unsafe { ring.submitter().register_buffers(&iovecs) }.is_ok();
+        let registered_bufs = setup.slots <= u16::MAX as u32
+            && unsafe { ring.submitter().register_buffers(&iovecs) }.is_ok();
         if registered_bufs {
             features.push("registered-buffers".into());
         }
@@ -87,17 +100,29 @@ impl UringEngine {
         let fd = types::Fixed(op.target);
         let ud = op.slot as u64;
         // SAFETY: the op's half of its slot lies inside `bufs` (slot < slots, len <= slot_len).
-        let ptr = unsafe { self.bufs.as_mut_ptr().add(buf_start(op.slot, op.kind, self.slot_len)) };
+        let ptr = unsafe {
+            self.bufs
+                .as_mut_ptr()
+                .add(buf_start(op.slot, op.kind, self.slot_len))
+        };
         match op.kind {
-            OpKind::Read if self.registered_bufs => opcode::ReadFixed::new(fd, ptr, op.len, op.slot as u16)
-                .offset(op.offset)
-                .build(),
-            OpKind::Write if self.registered_bufs => opcode::WriteFixed::new(fd, ptr, op.len, op.slot as u16)
-                .offset(op.offset)
-                .build(),
+            OpKind::Read if self.registered_bufs => {
+                opcode::ReadFixed::new(fd, ptr, op.len, op.slot as u16)
+                    .offset(op.offset)
+                    .build()
+            }
+            OpKind::Write if self.registered_bufs => {
+                opcode::WriteFixed::new(fd, ptr, op.len, op.slot as u16)
+                    .offset(op.offset)
+                    .build()
+            }
             OpKind::Read => opcode::Read::new(fd, ptr, op.len).offset(op.offset).build(),
-            OpKind::Write => opcode::Write::new(fd, ptr, op.len).offset(op.offset).build(),
-            OpKind::Fdatasync => opcode::Fsync::new(fd).flags(types::FsyncFlags::DATASYNC).build(),
+            OpKind::Write => opcode::Write::new(fd, ptr, op.len)
+                .offset(op.offset)
+                .build(),
+            OpKind::Fdatasync => opcode::Fsync::new(fd)
+                .flags(types::FsyncFlags::DATASYNC)
+                .build(),
             OpKind::Fsync => opcode::Fsync::new(fd).build(),
         }
         .user_data(ud)
@@ -113,7 +138,9 @@ impl Engine for UringEngine {
             // until its completion is reaped (the worker owns the slot until then).
             if unsafe { self.ring.submission().push(&e) }.is_err() {
                 // Cannot happen: the SQ has room for twice the slots; submit and retry anyway.
-                self.ring.submit().map_err(|e| IoError::on("io_uring_enter", "ring", e))?;
+                self.ring
+                    .submit()
+                    .map_err(|e| IoError::on("io_uring_enter", "ring", e))?;
                 // SAFETY: as above.
                 let _ = unsafe { self.ring.submission().push(&e) };
             }
@@ -128,8 +155,19 @@ impl Engine for UringEngine {
         };
         match res {
             Ok(_) => Ok(()),
-            Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY) | Some(libc::EAGAIN)) => Ok(()),
-            Err(e) => Err(IoError::on("io_uring_enter", &format!("ring of {} target(s)", self.fds.len()), e)),
+            Err(e)
+                if matches!(
+                    e.raw_os_error(),
+                    Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY) | Some(libc::EAGAIN)
+                ) =>
+            {
+                Ok(())
+            }
+            Err(e) => Err(IoError::on(
+                "io_uring_enter",
+                &format!("ring of {} target(s)", self.fds.len()),
+                e,
+            )),
         }
     }
 

@@ -22,7 +22,9 @@ pub fn parse_size(input: &str) -> Result<u64, UnitError> {
     };
     let s = input.trim();
     if s.is_empty() {
-        return Err(err("empty; give a number of bytes or use a suffix like 8k, 64KiB, 1m, 4GiB"));
+        return Err(err(
+            "empty; give a number of bytes or use a suffix like 8k, 64KiB, 1m, 4GiB",
+        ));
     }
     let split = s
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))

@@ -11,25 +11,27 @@ pub fn describe_job(r: &RunResult) -> String {
         Rw::RandRw => format!("randrw {} % read", j.read_pct),
         other => format!("{other:?}").to_lowercase(),
     };
-    let bs = j
-        .bs
-        .iter()
-        .map(|b| {
-            if j.bs.len() == 1 {
-                format_size(b.size)
-            } else {
-                format!("{} ×{}", format_size(b.size), b.weight)
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
+    let bs =
+        j.bs.iter()
+            .map(|b| {
+                if j.bs.len() == 1 {
+                    format_size(b.size)
+                } else {
+                    format!("{} ×{}", format_size(b.size), b.weight)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
     let length = match j.stop {
         StopAfter::Seconds(s) => format!("{s} s"),
         StopAfter::Ops(n) => format!("{n} I/Os"),
         StopAfter::Bytes(n) => format_size(n),
     };
     let threads = if j.threads == 1 { "thread" } else { "threads" };
-    let rate = j.rate.map(|r| format!(", paced at {r} IOPS")).unwrap_or_default();
+    let rate = j
+        .rate
+        .map(|r| format!(", paced at {r} IOPS"))
+        .unwrap_or_default();
     format!(
         "{rw}, {bs}, QD {} × {} {threads}, {length}{rate} on {}",
         j.qd,
@@ -67,7 +69,11 @@ pub fn summary(r: &RunResult) -> String {
         s,
         "engine {}{feats}, {}, data: {}; measured {:.1} s",
         r.engine.name,
-        if r.engine.direct { "O_DIRECT" } else { "buffered" },
+        if r.engine.direct {
+            "O_DIRECT"
+        } else {
+            "buffered"
+        },
         r.data.kind,
         r.measured_secs
     );

@@ -48,7 +48,9 @@ impl Collector {
         p.read_ios += iv.read_ios;
         p.write_ios += iv.write_ios;
         p.bytes += iv.bytes;
-        p.hist.add(&iv.hist).expect("histograms of equal bounds merge");
+        p.hist
+            .add(&iv.hist)
+            .expect("histograms of equal bounds merge");
         if p.reported < self.workers {
             return None;
         }
@@ -75,7 +77,11 @@ fn to_point(index: u32, p: Pending) -> TimePoint {
         read_iops: p.read_ios as f64 / secs,
         write_iops: p.write_ios as f64 / secs,
         mb_s: p.bytes as f64 / secs / 1e6,
-        p99_us: if p.hist.is_empty() { 0.0 } else { p.hist.value_at_quantile(0.99) as f64 / 1000.0 },
+        p99_us: if p.hist.is_empty() {
+            0.0
+        } else {
+            p.hist.value_at_quantile(0.99) as f64 / 1000.0
+        },
     }
 }
 

@@ -76,7 +76,9 @@ mod tests {
         let mut counts = [0u64; 256];
         buf.iter().for_each(|&b| counts[b as usize] += 1);
         let expect = buf.len() as f64 / 256.0;
-        assert!(counts.iter().all(|&c| (c as f64 - expect).abs() < expect * 0.05));
+        assert!(counts
+            .iter()
+            .all(|&c| (c as f64 - expect).abs() < expect * 0.05));
     }
 
     #[test]

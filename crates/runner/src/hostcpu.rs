@@ -18,7 +18,11 @@ pub fn host_ticks() -> HostTicks {
 /// Parses `cpu  user nice system idle iowait irq softirq steal guest guest_nice`;
 /// idle and iowait count as not busy, guest time is already inside user.
 pub fn parse_cpu_line(line: &str) -> HostTicks {
-    let v: Vec<u64> = line.split_whitespace().skip(1).filter_map(|x| x.parse().ok()).collect();
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|x| x.parse().ok())
+        .collect();
     let total: u64 = v.iter().take(8).sum();
     let idle = v.get(3).copied().unwrap_or(0) + v.get(4).copied().unwrap_or(0);
     HostTicks {

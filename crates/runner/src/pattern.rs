@@ -17,13 +17,20 @@ impl<T: Copy> Deck<T> {
     /// ratio to within 0.1 %) when they add up to more than 10,000 cards.
     pub fn new(choices: &[(T, u32)]) -> Self {
         let total: u64 = choices.iter().map(|&(_, w)| w as u64).sum();
-        let scale = if total > 10_000 { 10_000.0 / total as f64 } else { 1.0 };
+        let scale = if total > 10_000 {
+            10_000.0 / total as f64
+        } else {
+            1.0
+        };
         let mut cards = Vec::new();
         for &(c, w) in choices {
             let n = ((w as f64 * scale).round() as usize).max(usize::from(w > 0));
             cards.extend(std::iter::repeat_n(c, n));
         }
-        assert!(!cards.is_empty(), "a deck needs at least one card with a weight");
+        assert!(
+            !cards.is_empty(),
+            "a deck needs at least one card with a weight"
+        );
         Deck { cards, pos: 0 }
     }
 
@@ -81,13 +88,21 @@ pub struct Pattern {
 impl Pattern {
     /// The generator of worker `worker` (of `spec.threads`) over `targets` targets whose
     /// region is `region_start..region_end` (already checked to hold the largest block).
-    pub fn new(spec: &JobSpec, worker: u32, targets: u32, region_start: u64, region_end: u64) -> Self {
+    pub fn new(
+        spec: &JobSpec,
+        worker: u32,
+        targets: u32,
+        region_start: u64,
+        region_end: u64,
+    ) -> Self {
         let random = spec.rw.is_random();
         let (start, end) = if random {
             (region_start, region_end)
         } else {
             // Sequential streams: each worker walks its own slice, like several DSS streams.
-            let slice = ((region_end - region_start) / spec.threads as u64 / spec.align * spec.align).max(spec.max_bs());
+            let slice = ((region_end - region_start) / spec.threads as u64 / spec.align
+                * spec.align)
+                .max(spec.max_bs());
             let s = (region_start + slice * worker as u64).min(region_end - spec.max_bs());
             (s, (s + slice).min(region_end))
         };
@@ -99,7 +114,14 @@ impl Pattern {
                 positions: (end - start - b.size) / spec.align + 1,
             })
             .collect::<Vec<_>>();
-        let size_deck = Deck::new(&spec.bs.iter().enumerate().map(|(i, b)| (i, b.weight)).collect::<Vec<_>>());
+        let size_deck = Deck::new(
+            &spec
+                .bs
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (i, b.weight))
+                .collect::<Vec<_>>(),
+        );
         let read_pct = match spec.rw {
             Rw::Read | Rw::RandRead => 100,
             Rw::Write | Rw::RandWrite => 0,
@@ -122,7 +144,11 @@ impl Pattern {
     /// The next I/O.
     #[inline]
     pub fn next(&mut self, rng: &mut Rng) -> NextIo {
-        let kind = if self.mix.draw(rng) { OpKind::Read } else { OpKind::Write };
+        let kind = if self.mix.draw(rng) {
+            OpKind::Read
+        } else {
+            OpKind::Write
+        };
         let size = self.sizes[self.size_deck.draw(rng)];
         let target = if self.targets == 1 {
             0
@@ -164,13 +190,19 @@ mod tests {
             file_size: None,
             rw,
             read_pct,
-            bs: bs.iter().map(|&(size, weight)| BsWeight { size, weight }).collect(),
+            bs: bs
+                .iter()
+                .map(|&(size, weight)| BsWeight { size, weight })
+                .collect(),
             align: bs.iter().map(|b| b.0).min().unwrap(),
             qd: 1,
             threads: 1,
             ramp_secs: 0.0,
             stop: StopAfter::Ops(1000),
-            region: Region { offset: 0, range: None },
+            region: Region {
+                offset: 0,
+                range: None,
+            },
             sync: SyncMode::None,
             rate: None,
             engine: EngineKind::Null,
@@ -222,6 +254,9 @@ mod tests {
         for _ in 0..200 {
             a.next(&mut rng);
         }
-        assert!(a.next(&mut rng).offset < 512 << 10, "stream wraps inside its slice");
+        assert!(
+            a.next(&mut rng).offset < 512 << 10,
+            "stream wraps inside its slice"
+        );
     }
 }

@@ -10,7 +10,9 @@ use crate::worker::{run_worker, Quota, WorkerPlan, WorkerReport};
 use dbio_engine::engine::AnyEngine;
 use dbio_engine::facts::{host_facts, target_facts};
 use dbio_engine::sys::process_cpu;
-use dbio_engine::target::{mark_prefilled, open_target, prefill, OpenTarget, TargetKind, TargetOptions};
+use dbio_engine::target::{
+    mark_prefilled, open_target, prefill, OpenTarget, TargetKind, TargetOptions,
+};
 use dbio_engine::{open_engine, EngineSetup};
 use dbio_model::*;
 use fastrand::Rng;
@@ -22,7 +24,11 @@ use std::time::{Duration, Instant, SystemTime};
 /// What the runner tells its caller while it works.
 pub enum Event<'a> {
     /// Prefill progress of one target.
-    Prefill { target: &'a str, done: u64, total: u64 },
+    Prefill {
+        target: &'a str,
+        done: u64,
+        total: u64,
+    },
     /// Measuring started; `planned_secs` is known for time-based runs.
     Measuring { planned_secs: Option<f64> },
     /// One more second measured.
@@ -46,7 +52,9 @@ impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunError::Target(m) | RunError::Invalid(m) => f.write_str(m),
-            RunError::Interrupted => f.write_str("interrupted before measuring began; nothing was measured"),
+            RunError::Interrupted => {
+                f.write_str("interrupted before measuring began; nothing was measured")
+            }
         }
     }
 }
@@ -54,7 +62,11 @@ impl std::fmt::Display for RunError {
 impl std::error::Error for RunError {}
 
 /// Runs `spec` to its end (or until `stop` is set) and returns the result.
-pub fn run(spec: &JobSpec, stop: Arc<AtomicBool>, on_event: &mut dyn FnMut(Event)) -> Result<RunResult, RunError> {
+pub fn run(
+    spec: &JobSpec,
+    stop: Arc<AtomicBool>,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<RunResult, RunError> {
     let mut warnings = Vec::new();
     let targets = open_targets(spec, &mut warnings)?;
     let (region_start, region_end) = check_fit(spec, &targets)?;
@@ -73,7 +85,7 @@ pub fn run(spec: &JobSpec, stop: Arc<AtomicBool>, on_event: &mut dyn FnMut(Event
             sqpoll: spec.sqpoll,
         };
         match open_engine(EngineKind::Uring, &probe) {
-            Ok(AnyEngine::Uring(e)) => features = dbio_engine::Engine::features(&e),
+            Ok(AnyEngine::Uring(e)) => features = dbio_engine::Engine::features(&*e),
             Ok(_) => {}
             Err(e) => {
                 engine_kind = EngineKind::Psync;
@@ -98,7 +110,8 @@ pub fn run(spec: &JobSpec, stop: Arc<AtomicBool>, on_event: &mut dyn FnMut(Event
     };
     let mut handles = Vec::new();
     for id in 0..spec.threads {
-        let share = |n: u64| n / spec.threads as u64 + u64::from((id as u64) < n % spec.threads as u64);
+        let share =
+            |n: u64| n / spec.threads as u64 + u64::from((id as u64) < n % spec.threads as u64);
         let plan = WorkerPlan {
             id,
             qd,
@@ -114,7 +127,9 @@ pub fn run(spec: &JobSpec, stop: Arc<AtomicBool>, on_event: &mut dyn FnMut(Event
                 StopAfter::Ops(n) => Quota::Ops(share(n)),
                 StopAfter::Bytes(n) => Quota::Bytes(share(n)),
             },
-            pace: spec.rate.map(|r| Duration::from_secs_f64(spec.threads as f64 / r as f64)),
+            pace: spec
+                .rate
+                .map(|r| Duration::from_secs_f64(spec.threads as f64 / r as f64)),
             stop: stop.clone(),
             intervals: tx.clone(),
         };
@@ -136,7 +151,7 @@ pub fn run(spec: &JobSpec, stop: Arc<AtomicBool>, on_event: &mut dyn FnMut(Event
                     let engine = open_engine(engine_kind, &setup);
                     std::thread::sleep(start_at.saturating_duration_since(Instant::now()));
                     match engine {
-                        Ok(AnyEngine::Uring(e)) => Ok(run_worker(e, plan)),
+                        Ok(AnyEngine::Uring(e)) => Ok(run_worker(*e, plan)),
                         Ok(AnyEngine::Psync(e)) => Ok(run_worker(e, plan)),
                         Ok(AnyEngine::Null(e)) => Ok(run_worker(e, plan)),
                         Err(e) => Err(e),
@@ -187,7 +202,9 @@ pub fn run(spec: &JobSpec, stop: Arc<AtomicBool>, on_event: &mut dyn FnMut(Event
         }
     }
     if let Some(e) = setup_error {
-        return Err(RunError::Target(format!("cannot set up the {engine_kind:?} engine: {e}").to_lowercase()));
+        return Err(RunError::Target(
+            format!("cannot set up the {engine_kind:?} engine: {e}").to_lowercase(),
+        ));
     }
     let timeseries = collector.finish();
     let interrupted = stop.load(Ordering::Relaxed);
@@ -242,7 +259,7 @@ fn check_fit(spec: &JobSpec, targets: &[OpenTarget]) -> Result<(u64, u64), RunEr
                     b.size, t.path
                 )));
             }
-            if spec.align % lbs != 0 || spec.region.offset % lbs != 0 {
+            if !spec.align.is_multiple_of(lbs) || !spec.region.offset.is_multiple_of(lbs) {
                 return Err(RunError::Invalid(format!(
                     "--align and --offset must be multiples of the logical block size {lbs} of {}",
                     t.path
@@ -282,10 +299,18 @@ fn prefill_targets(
     let mut out = Vec::new();
     for (i, t) in targets.iter().enumerate() {
         if !t.needs_prefill {
-            out.push(if t.owned { "prefilled by dbio earlier" } else { "existing content" }.to_string());
+            out.push(
+                if t.owned {
+                    "prefilled by dbio earlier"
+                } else {
+                    "existing content"
+                }
+                .to_string(),
+            );
             continue;
         }
-        let mut rng = Rng::with_seed(spec.seed ^ (i as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407));
+        let mut rng =
+            Rng::with_seed(spec.seed ^ (i as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407));
         let zeros = spec.data == DataKind::Zeros;
         let mut fill = |buf: &mut [u8], _off: u64| {
             if zeros {
@@ -301,14 +326,21 @@ fn prefill_targets(
                 total,
             })
         };
-        let finished = prefill(t, &mut fill, &mut progress, stop).map_err(|e| RunError::Target(format!("prefill failed: {e}")))?;
+        let finished = prefill(t, &mut fill, &mut progress, stop)
+            .map_err(|e| RunError::Target(format!("prefill failed: {e}")))?;
         if !finished {
             return Err(RunError::Interrupted);
         }
         if let Err(e) = mark_prefilled(t) {
-            on_event(Event::Notice(format!("could not record that {} is prefilled: {e}", t.path)));
+            on_event(Event::Notice(format!(
+                "could not record that {} is prefilled: {e}",
+                t.path
+            )));
         }
-        out.push(format!("prefilled by dbio with {} data", if zeros { "zero" } else { "random" }));
+        out.push(format!(
+            "prefilled by dbio with {} data",
+            if zeros { "zero" } else { "random" }
+        ));
     }
     Ok(out)
 }
@@ -329,7 +361,10 @@ struct Assembly<'a> {
     warnings: Vec<Warning>,
 }
 
-fn dir_stats(parts: impl Iterator<Item = (u64, u64, hdrhistogram::Histogram<u64>)>, secs: f64) -> DirStats {
+fn dir_stats(
+    parts: impl Iterator<Item = (u64, u64, hdrhistogram::Histogram<u64>)>,
+    secs: f64,
+) -> DirStats {
     let mut hist = histogram::new_histogram();
     let (mut ios, mut bytes) = (0, 0);
     for (i, b, h) in parts {
@@ -352,7 +387,11 @@ fn dir_stats(parts: impl Iterator<Item = (u64, u64, hdrhistogram::Histogram<u64>
 fn assemble(a: Assembly) -> RunResult {
     let spec = a.spec;
     let secs = a.reports.iter().map(|r| r.wall_s).fold(0.0, f64::max);
-    let error = a.reports.iter().find_map(|r| r.error.as_ref()).map(|e| e.to_string());
+    let error = a
+        .reports
+        .iter()
+        .find_map(|r| r.error.as_ref())
+        .map(|e| e.to_string());
     let behind = a.reports.iter().any(|r| r.behind);
     let workers: Vec<WorkerCpu> = a
         .reports
@@ -360,7 +399,11 @@ fn assemble(a: Assembly) -> RunResult {
         .map(|r| WorkerCpu {
             user_s: r.cpu.user_s,
             sys_s: r.cpu.sys_s,
-            busy_pct: if r.wall_s > 0.0 { r.cpu.total() / r.wall_s * 100.0 } else { 0.0 },
+            busy_pct: if r.wall_s > 0.0 {
+                r.cpu.total() / r.wall_s * 100.0
+            } else {
+                0.0
+            },
             ios: r.read.ios + r.write.ios,
         })
         .collect();
@@ -376,7 +419,11 @@ fn assemble(a: Assembly) -> RunResult {
         process_user_s: a.cpu.user_s,
         process_sys_s: a.cpu.sys_s,
         host_busy_pct: a.host_busy,
-        ios_per_cpu_s: if a.cpu.total() > 0.0 { total_ios as f64 / a.cpu.total() } else { 0.0 },
+        ios_per_cpu_s: if a.cpu.total() > 0.0 {
+            total_ios as f64 / a.cpu.total()
+        } else {
+            0.0
+        },
         workers,
     };
     let outcome = match (error, a.interrupted) {
@@ -385,7 +432,9 @@ fn assemble(a: Assembly) -> RunResult {
         (None, false) => Outcome::Complete,
     };
     let mut warnings = a.warnings;
-    warnings.extend(warn::after_run(spec, &cpu, &outcome, behind, secs, total_ios));
+    warnings.extend(warn::after_run(
+        spec, &cpu, &outcome, behind, secs, total_ios,
+    ));
     RunResult {
         schema: RUN_SCHEMA.to_string(),
         dbio_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -402,8 +451,12 @@ fn assemble(a: Assembly) -> RunResult {
         data: DataInfo {
             kind: format!("{:?}", spec.data).to_lowercase(),
             description: match spec.data {
-                DataKind::Random => "incompressible pseudo-random bytes; every 4 KiB block written is unique".into(),
-                DataKind::Zeros => "zero bytes: a reducing array dedupes and compresses them away".into(),
+                DataKind::Random => {
+                    "incompressible pseudo-random bytes; every 4 KiB block written is unique".into()
+                }
+                DataKind::Zeros => {
+                    "zero bytes: a reducing array dedupes and compresses them away".into()
+                }
             },
             prefill: a.prefilled,
         },
@@ -419,5 +472,9 @@ fn assemble(a: Assembly) -> RunResult {
 }
 
 fn take(d: &mut crate::worker::DirTotals) -> (u64, u64, hdrhistogram::Histogram<u64>) {
-    (d.ios, d.bytes, std::mem::replace(&mut d.hist, histogram::new_histogram()))
+    (
+        d.ios,
+        d.bytes,
+        std::mem::replace(&mut d.hist, histogram::new_histogram()),
+    )
 }

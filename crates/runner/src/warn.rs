@@ -40,11 +40,22 @@ pub fn destroying(t: &OpenTarget) -> Warning {
 }
 
 /// Warnings that follow from what the run measured.
-pub fn after_run(spec: &JobSpec, cpu: &CpuStats, outcome: &Outcome, behind: bool, secs: f64, ios: u64) -> Vec<Warning> {
+pub fn after_run(
+    spec: &JobSpec,
+    cpu: &CpuStats,
+    outcome: &Outcome,
+    behind: bool,
+    secs: f64,
+    ios: u64,
+) -> Vec<Warning> {
     let mut out = Vec::new();
     let busy: Vec<&WorkerCpu> = cpu.workers.iter().filter(|c| c.busy_pct > 90.0).collect();
     if !busy.is_empty() && spec.engine != EngineKind::Null {
-        let per_core = if cpu.process_user_s + cpu.process_sys_s > 0.0 { cpu.ios_per_cpu_s } else { 0.0 };
+        let per_core = if cpu.process_user_s + cpu.process_sys_s > 0.0 {
+            cpu.ios_per_cpu_s
+        } else {
+            0.0
+        };
         out.push(w(
             "load-generator-bound",
             format!(
@@ -87,8 +98,14 @@ pub fn after_run(spec: &JobSpec, cpu: &CpuStats, outcome: &Outcome, behind: bool
     }
     match outcome {
         Outcome::Complete => {}
-        Outcome::Interrupted => out.push(w("partial", "interrupted: the figures cover only the part that ran".into())),
-        Outcome::IoError(e) => out.push(w("io-error", format!("the run ended early on an I/O error: {e}"))),
+        Outcome::Interrupted => out.push(w(
+            "partial",
+            "interrupted: the figures cover only the part that ran".into(),
+        )),
+        Outcome::IoError(e) => out.push(w(
+            "io-error",
+            format!("the run ended early on an I/O error: {e}"),
+        )),
     }
     out
 }

@@ -129,18 +129,41 @@ const FLUSH: usize = 2;
 
 impl State {
     #[inline]
-    fn complete(&mut self, slot: u32, res: i32, now: Instant, targets: &[String], resubmit: &mut Vec<Op>) {
+    fn complete(
+        &mut self,
+        slot: u32,
+        res: i32,
+        now: Instant,
+        targets: &[String],
+        resubmit: &mut Vec<Op>,
+    ) {
         let s = &mut self.slots[slot as usize];
         let is_flush = s.flushing;
         if res < 0 || (!is_flush && res as u32 != s.len) {
             if self.error.is_none() {
                 let (op, err) = if res < 0 {
-                    (op_name(if is_flush { self.flush_kind } else { s.kind }), std::io::Error::from_raw_os_error(-res))
+                    (
+                        op_name(if is_flush { self.flush_kind } else { s.kind }),
+                        std::io::Error::from_raw_os_error(-res),
+                    )
                 } else {
-                    let what = if s.kind == OpKind::Read { "short read" } else { "short write" };
-                    (op_name(s.kind), std::io::Error::other(format!("{what}: {res} of {} bytes", s.len)))
+                    let what = if s.kind == OpKind::Read {
+                        "short read"
+                    } else {
+                        "short write"
+                    };
+                    (
+                        op_name(s.kind),
+                        std::io::Error::other(format!("{what}: {res} of {} bytes", s.len)),
+                    )
                 };
-                self.error = Some(IoError::at(op, &targets[s.target as usize], s.offset, s.len as u64, err));
+                self.error = Some(IoError::at(
+                    op,
+                    &targets[s.target as usize],
+                    s.offset,
+                    s.len as u64,
+                    err,
+                ));
             }
             self.release(slot);
             return;
@@ -175,8 +198,9 @@ impl State {
             if is_flush {
                 let f = &mut self.totals[FLUSH];
                 f.ios += 1;
-                f.hist
-                    .saturating_record(now.saturating_duration_since(s.flush_start).as_nanos() as u64);
+                f.hist.saturating_record(
+                    now.saturating_duration_since(s.flush_start).as_nanos() as u64
+                );
             }
         }
         self.release(slot);
@@ -335,7 +359,9 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
             }
             if let Some(_iv) = pace {
                 // Nothing in flight and nothing due yet: sleep until the next I/O is due.
-                let wait = next_due.saturating_duration_since(Instant::now()).min(MAX_WAIT);
+                let wait = next_due
+                    .saturating_duration_since(Instant::now())
+                    .min(MAX_WAIT);
                 std::thread::sleep(wait);
                 now = Instant::now();
                 if stop.load(Ordering::Relaxed) {
@@ -354,9 +380,14 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
             }
         }
         let (wait, timeout) = match pace {
-            Some(_) if next_due > submit_at || st.free.is_empty() => {
-                (1, Some(next_due.saturating_duration_since(submit_at).clamp(Duration::from_micros(1), MAX_WAIT)))
-            }
+            Some(_) if next_due > submit_at || st.free.is_empty() => (
+                1,
+                Some(
+                    next_due
+                        .saturating_duration_since(submit_at)
+                        .clamp(Duration::from_micros(1), MAX_WAIT),
+                ),
+            ),
             Some(_) => (0, None),
             None => (1, Some(MAX_WAIT)),
         };
@@ -382,12 +413,16 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
             tick_index += 1;
             next_tick += Duration::from_secs(1);
         }
-        if st.error.is_some() || stop.load(Ordering::Relaxed) || measure_until.is_some_and(|u| now >= u) {
+        if st.error.is_some()
+            || stop.load(Ordering::Relaxed)
+            || measure_until.is_some_and(|u| now >= u)
+        {
             stopping = true;
         }
     }
     let end = Instant::now();
-    let last_secs = (end.saturating_duration_since(next_tick - Duration::from_secs(1))).as_secs_f64();
+    let last_secs =
+        (end.saturating_duration_since(next_tick - Duration::from_secs(1))).as_secs_f64();
     if measuring && (last_secs > 0.0 || st.iv_reads + st.iv_writes > 0) {
         send_interval(&mut st, &intervals, id, tick_index, last_secs.min(1.0));
     }
@@ -401,7 +436,11 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
         read,
         write,
         flush,
-        cpu: if measuring { thread_cpu().since(cpu0) } else { CpuTimes::default() },
+        cpu: if measuring {
+            thread_cpu().since(cpu0)
+        } else {
+            CpuTimes::default()
+        },
         wall_s,
         issued,
         behind,

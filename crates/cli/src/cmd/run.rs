@@ -27,7 +27,10 @@ pub fn run(a: RunArgs) -> Exit {
     progress.finish();
     let r = match result {
         Ok(r) => r,
-        Err(RunError::Interrupted) => return Exit::Interrupted.with("dbio run: interrupted before measuring began; nothing was measured"),
+        Err(RunError::Interrupted) => {
+            return Exit::Interrupted
+                .with("dbio run: interrupted before measuring began; nothing was measured")
+        }
         Err(e) => return Exit::usage(format!("dbio run: {e}")),
     };
     let json_to_stdout = a.json.as_deref() == Some("-");

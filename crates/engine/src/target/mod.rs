@@ -9,9 +9,12 @@ mod prefill;
 mod safety;
 pub(crate) mod sys;
 
+#[cfg(test)]
+mod loop_tests;
+
 pub use open::open_target;
 pub use owner::mark_prefilled;
-pub use prefill::prefill;
+pub use prefill::{prefill, PREFILL_CHUNK};
 pub use safety::detect_signatures;
 
 use dbio_model::units::format_size;
