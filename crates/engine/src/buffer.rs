@@ -67,6 +67,47 @@ impl Drop for AlignedBuf {
     }
 }
 
+/// The buffers of an engine's slots. Each slot has a read half and a write half of
+/// `slot_len` bytes: writes always come from the write half, so data read from a target
+/// never goes back out in a write.
+pub struct SlotBuffers {
+    mem: AlignedBuf,
+    slot_len: usize,
+}
+
+impl SlotBuffers {
+    /// Buffers for `slots` slots of `slot_len` bytes per half.
+    pub fn new(slots: u32, slot_len: usize) -> Self {
+        SlotBuffers {
+            mem: AlignedBuf::new(2 * slot_len * slots as usize),
+            slot_len,
+        }
+    }
+
+    /// Offset in the memory of the half that an operation of `write` direction uses.
+    #[inline]
+    pub fn start(&self, slot: u32, write: bool) -> usize {
+        (2 * slot as usize + usize::from(write)) * self.slot_len
+    }
+
+    /// The half of `slot` for reads (`write` false) or writes, `slot_len` bytes.
+    #[inline]
+    pub fn half(&mut self, slot: u32, write: bool) -> &mut [u8] {
+        let start = self.start(slot, write);
+        &mut self.mem.as_mut_slice()[start..start + self.slot_len]
+    }
+
+    /// Bytes per half.
+    pub fn slot_len(&self) -> usize {
+        self.slot_len
+    }
+
+    /// The memory, for registering with the kernel.
+    pub fn mem(&mut self) -> &mut AlignedBuf {
+        &mut self.mem
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,5 +120,18 @@ mod tests {
         assert!(b.as_slice().iter().all(|&x| x == 0));
         b.as_mut_slice()[5] = 7;
         assert_eq!(b.as_slice()[5], 7);
+    }
+
+    #[test]
+    fn slot_halves_do_not_overlap() {
+        let mut s = SlotBuffers::new(3, 8192);
+        s.half(1, true).fill(0xAB);
+        assert!(
+            s.half(1, false).iter().all(|&x| x == 0),
+            "a read half was touched by its write half"
+        );
+        assert!(s.half(2, false).iter().all(|&x| x == 0));
+        assert_eq!(s.start(1, true), 3 * 8192);
+        assert_eq!(s.half(2, true).len(), 8192);
     }
 }

@@ -2,7 +2,7 @@
 //! and reap completions. One engine per worker thread, never shared.
 
 use crate::error::IoError;
-use crate::{null::NullEngine, psync::PsyncEngine, uring::UringEngine};
+use crate::{sync::SyncEngine, uring::UringEngine};
 use dbio_model::EngineKind;
 use std::os::fd::RawFd;
 use std::time::Duration;
@@ -58,8 +58,8 @@ pub trait Engine: Send {
 /// One of the engines, chosen at run time; workers match on it once and then run monomorphised code.
 pub enum AnyEngine {
     Uring(Box<UringEngine>),
-    Psync(PsyncEngine),
-    Null(NullEngine),
+    /// psync or null.
+    Sync(SyncEngine),
 }
 
 /// Builds the engine of `kind`. For `Uring`, an io_uring that cannot be set up is an error
@@ -67,16 +67,7 @@ pub enum AnyEngine {
 pub fn open_engine(kind: EngineKind, setup: &EngineSetup) -> Result<AnyEngine, std::io::Error> {
     Ok(match kind {
         EngineKind::Uring => AnyEngine::Uring(Box::new(UringEngine::new(setup)?)),
-        EngineKind::Psync => AnyEngine::Psync(PsyncEngine::new(setup)),
-        EngineKind::Null => AnyEngine::Null(NullEngine::new(setup)),
+        EngineKind::Psync => AnyEngine::Sync(SyncEngine::psync(setup)),
+        EngineKind::Null => AnyEngine::Sync(SyncEngine::null(setup)),
     })
-}
-
-/// Where in an engine's buffer memory an operation's bytes live. Each slot has a read half
-/// and a write half, `slot_len` bytes each: writes always come from the write half, so data
-/// read from the target never goes back out in a write.
-#[inline]
-pub fn buf_start(slot: u32, kind: OpKind, slot_len: usize) -> usize {
-    let half = usize::from(kind == OpKind::Write);
-    (2 * slot as usize + half) * slot_len
 }

@@ -5,12 +5,11 @@ pub mod buffer;
 pub mod engine;
 pub mod error;
 pub mod facts;
-pub mod null;
-pub mod psync;
+pub mod sync;
 pub mod sys;
 pub mod target;
 pub mod uring;
 
-pub use buffer::AlignedBuf;
+pub use buffer::{AlignedBuf, SlotBuffers};
 pub use engine::{open_engine, Engine, EngineSetup, Op, OpKind};
 pub use error::IoError;

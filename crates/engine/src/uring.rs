@@ -2,8 +2,8 @@
 //! single issuer with deferred task work, registered files and buffers, batched
 //! submit-and-wait in one system call, and nothing allocated per I/O.
 
-use crate::buffer::AlignedBuf;
-use crate::engine::{buf_start, Engine, EngineSetup, Op, OpKind};
+use crate::buffer::SlotBuffers;
+use crate::engine::{Engine, EngineSetup, Op, OpKind};
 use crate::error::IoError;
 use io_uring::{opcode, squeue, types, IoUring};
 use std::time::Duration;
@@ -11,8 +11,7 @@ use std::time::Duration;
 /// An io_uring with its registered buffers; see the module docs.
 pub struct UringEngine {
     ring: IoUring,
-    bufs: AlignedBuf,
-    slot_len: usize,
+    bufs: SlotBuffers,
     features: Vec<String>,
     registered_bufs: bool,
     fds: Vec<i32>,
@@ -70,8 +69,8 @@ impl UringEngine {
         }
         ring.submitter().register_files(setup.fds)?;
         features.push("registered-files".into());
-        let mut bufs = AlignedBuf::new(2 * setup.slot_len * setup.slots as usize);
-        let base = bufs.as_mut_ptr();
+        let mut bufs = SlotBuffers::new(setup.slots, setup.slot_len);
+        let base = bufs.mem().as_mut_ptr();
         let iovecs: Vec<libc::iovec> = (0..setup.slots as usize)
             .map(|i| libc::iovec {
                 // SAFETY: each slot's two halves lie inside the allocation of 2 * slots * slot_len bytes.
@@ -89,7 +88,6 @@ impl UringEngine {
         Ok(UringEngine {
             ring,
             bufs,
-            slot_len: setup.slot_len,
             features,
             registered_bufs,
             fds: setup.fds.to_vec(),
@@ -99,12 +97,10 @@ impl UringEngine {
     fn entry(&mut self, op: &Op) -> squeue::Entry {
         let fd = types::Fixed(op.target);
         let ud = op.slot as u64;
-        // SAFETY: the op's half of its slot lies inside `bufs` (slot < slots, len <= slot_len).
-        let ptr = unsafe {
-            self.bufs
-                .as_mut_ptr()
-                .add(buf_start(op.slot, op.kind, self.slot_len))
-        };
+        let ptr = self
+            .bufs
+            .half(op.slot, op.kind == OpKind::Write)
+            .as_mut_ptr();
         match op.kind {
             OpKind::Read if self.registered_bufs => {
                 opcode::ReadFixed::new(fd, ptr, op.len, op.slot as u16)
@@ -179,8 +175,7 @@ impl Engine for UringEngine {
     }
 
     fn buf(&mut self, slot: u32) -> &mut [u8] {
-        let start = buf_start(slot, OpKind::Write, self.slot_len);
-        &mut self.bufs.as_mut_slice()[start..start + self.slot_len]
+        self.bufs.half(slot, true)
     }
 
     fn features(&self) -> Vec<String> {

@@ -152,8 +152,7 @@ pub fn run(
                     std::thread::sleep(start_at.saturating_duration_since(Instant::now()));
                     match engine {
                         Ok(AnyEngine::Uring(e)) => Ok(run_worker(*e, plan)),
-                        Ok(AnyEngine::Psync(e)) => Ok(run_worker(e, plan)),
-                        Ok(AnyEngine::Null(e)) => Ok(run_worker(e, plan)),
+                        Ok(AnyEngine::Sync(e)) => Ok(run_worker(e, plan)),
                         Err(e) => Err(e),
                     }
                 })
