@@ -379,19 +379,17 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
                 }
             }
         }
-        let (wait, timeout) = match pace {
-            Some(_) if next_due > submit_at || st.free.is_empty() => (
-                1,
-                Some(
-                    next_due
-                        .saturating_duration_since(submit_at)
-                        .clamp(Duration::from_micros(1), MAX_WAIT),
-                ),
-            ),
-            Some(_) => (0, None),
-            None => (1, Some(MAX_WAIT)),
+        // Wait for a completion unless more I/O is due right now. (With deferred task work,
+        // completions are only reaped by a wait, so a stopping worker must always wait.)
+        let due_now = !stopping && !st.free.is_empty() && pace.is_some() && next_due <= submit_at;
+        let (wait, timeout) = if st.inflight == 0 || due_now {
+            (0, None)
+        } else if pace.is_some() && !stopping && !st.free.is_empty() {
+            let until_due = next_due.saturating_duration_since(submit_at);
+            (1, Some(until_due.clamp(Duration::from_micros(1), MAX_WAIT)))
+        } else {
+            (1, Some(MAX_WAIT))
         };
-        let wait = if st.inflight == 0 { 0 } else { wait };
         if let Err(e) = engine.submit(&ops, wait, timeout) {
             st.error.get_or_insert(e);
             break;
