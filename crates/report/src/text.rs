@@ -40,6 +40,39 @@ pub fn describe_job(r: &RunResult) -> String {
     )
 }
 
+/// One line of target facts, e.g. `./f: file, 1 GiB on vda (logical block 512 B, rotational no, scheduler mq-deadline, write back)`.
+pub fn describe_target(t: &TargetFacts) -> String {
+    let mut facts = Vec::new();
+    if let Some(l) = t.logical_block_size {
+        facts.push(format!("logical block {l} B"));
+    }
+    if let Some(r) = t.rotational {
+        facts.push(format!("rotational {}", if r { "yes" } else { "no" }));
+    }
+    if let Some(sch) = &t.scheduler {
+        facts.push(format!("scheduler {sch}"));
+    }
+    if let Some(w) = &t.write_cache {
+        facts.push(w.clone());
+    }
+    let on = t
+        .device
+        .as_deref()
+        .map(|d| format!(" on {d}"))
+        .unwrap_or_default();
+    let facts = if facts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", facts.join(", "))
+    };
+    format!(
+        "{}: {}, {}{on}{facts}",
+        t.path,
+        t.kind,
+        format_size(t.size_bytes)
+    )
+}
+
 fn us(ns: u64) -> String {
     let v = ns as f64 / 1000.0;
     if v >= 1000.0 {
@@ -77,6 +110,9 @@ pub fn summary(r: &RunResult) -> String {
         r.data.kind,
         r.measured_secs
     );
+    for t in &r.targets {
+        let _ = writeln!(s, "target {}", describe_target(t));
+    }
     let _ = writeln!(s);
     let _ = writeln!(
         s,
@@ -119,6 +155,25 @@ pub fn summary(r: &RunResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn target_line_names_device_and_facts() {
+        let t = TargetFacts {
+            path: "/d/f".into(),
+            kind: "file".into(),
+            size_bytes: 1 << 30,
+            device: Some("vda".into()),
+            logical_block_size: Some(512),
+            rotational: Some(false),
+            scheduler: Some("none".into()),
+            write_cache: Some("write back".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            describe_target(&t),
+            "/d/f: file, 1 GiB on vda (logical block 512 B, rotational no, scheduler none, write back)"
+        );
+    }
 
     #[test]
     fn microseconds_keep_three_figures() {
