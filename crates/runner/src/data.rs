@@ -6,6 +6,19 @@ use fastrand::Rng;
 /// Size of the blocks that are kept unique (the dedupe unit of most arrays, or smaller).
 pub const UNIQUE_BLOCK: usize = 4096;
 
+/// A seed for data content that differs in every run (the hasher keys std draws from the OS,
+/// mixed with the time), so two runs never write the same blocks even with the same `--seed`.
+pub fn run_nonce() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    h.write_u64(now);
+    h.write_u32(std::process::id());
+    h.finish()
+}
+
 /// Fills `buf` with pseudo-random bytes from `rng` (several GB/s per core).
 pub fn fill_random(buf: &mut [u8], rng: &mut Rng) {
     let mut chunks = buf.chunks_exact_mut(8);
@@ -79,6 +92,11 @@ mod tests {
         assert!(counts
             .iter()
             .all(|&c| (c as f64 - expect).abs() < expect * 0.05));
+    }
+
+    #[test]
+    fn nonces_differ() {
+        assert_ne!(run_nonce(), run_nonce());
     }
 
     #[test]

@@ -2,16 +2,16 @@
 //! gather their per-second intervals, and assemble the result.
 
 use crate::collect::Collector;
-use crate::data::fill_random;
+use crate::data::{fill_random, run_nonce};
 use crate::hostcpu::{busy_pct, host_ticks};
-use crate::pattern::Pattern;
+use crate::spawn::{start_workers, Setup, Workers};
 use crate::warn;
-use crate::worker::{run_worker, Quota, WorkerPlan, WorkerReport};
+use crate::worker::WorkerReport;
 use dbio_engine::engine::AnyEngine;
 use dbio_engine::facts::{host_facts, target_facts};
 use dbio_engine::sys::process_cpu;
 use dbio_engine::target::{
-    mark_prefilled, open_target, prefill, OpenTarget, TargetKind, TargetOptions,
+    discard_created, mark_prefilled, open_target, prefill, OpenTarget, TargetKind, TargetOptions,
 };
 use dbio_engine::{open_engine, EngineSetup};
 use dbio_model::*;
@@ -69,7 +69,14 @@ pub fn run(
 ) -> Result<RunResult, RunError> {
     let mut warnings = Vec::new();
     let targets = open_targets(spec, &mut warnings)?;
-    let (region_start, region_end) = check_fit(spec, &targets)?;
+    let region = match check_fit(spec, &targets) {
+        Ok(r) => r,
+        Err(e) => {
+            // A refused run leaves nothing behind: files it just created go again.
+            targets.into_iter().for_each(discard_created);
+            return Err(e);
+        }
+    };
     let prefilled = prefill_targets(spec, &targets, &stop, on_event)?;
 
     let mut engine_kind = spec.engine;
@@ -100,66 +107,19 @@ pub fn run(
         spec.qd
     };
 
-    let names = Arc::new(spec.targets.clone());
-    let (tx, rx) = mpsc::channel();
-    let t_start = Instant::now() + Duration::from_millis(20);
-    let measure_from = t_start + Duration::from_secs_f64(spec.ramp_secs);
-    let measure_until = match spec.stop {
-        StopAfter::Seconds(s) => Some(measure_from + Duration::from_secs_f64(s)),
-        _ => None,
-    };
-    let mut handles = Vec::new();
-    for id in 0..spec.threads {
-        let share =
-            |n: u64| n / spec.threads as u64 + u64::from((id as u64) < n % spec.threads as u64);
-        let plan = WorkerPlan {
-            id,
-            qd,
-            pattern: Pattern::new(spec, id, targets.len() as u32, region_start, region_end),
-            sync: spec.sync,
-            data: spec.data,
-            seed: spec.seed,
-            targets: names.clone(),
-            measure_from,
-            measure_until,
-            quota: match spec.stop {
-                StopAfter::Seconds(_) => Quota::None,
-                StopAfter::Ops(n) => Quota::Ops(share(n)),
-                StopAfter::Bytes(n) => Quota::Bytes(share(n)),
-            },
-            pace: spec
-                .rate
-                .map(|r| Duration::from_secs_f64(spec.threads as f64 / r as f64)),
-            stop: stop.clone(),
-            intervals: tx.clone(),
-        };
-        let fds = fds.clone();
-        let (slot_len, hipri, sqpoll) = (spec.max_bs() as usize, spec.hipri, spec.sqpoll);
-        let start_at = t_start;
-        handles.push(
-            std::thread::Builder::new()
-                .name(format!("dbio-worker-{id}"))
-                .spawn(move || {
-                    let setup = EngineSetup {
-                        fds: &fds,
-                        slots: qd,
-                        slot_len,
-                        hipri,
-                        sqpoll,
-                    };
-                    // Each ring is created on the thread that uses it (single issuer).
-                    let engine = open_engine(engine_kind, &setup);
-                    std::thread::sleep(start_at.saturating_duration_since(Instant::now()));
-                    match engine {
-                        Ok(AnyEngine::Uring(e)) => Ok(run_worker(*e, plan)),
-                        Ok(AnyEngine::Sync(e)) => Ok(run_worker(e, plan)),
-                        Err(e) => Err(e),
-                    }
-                })
-                .expect("spawning a worker thread"),
-        );
-    }
-    drop(tx);
+    let Workers {
+        handles,
+        timeline,
+        intervals: rx,
+    } = start_workers(Setup {
+        spec,
+        engine: engine_kind,
+        qd,
+        fds: &fds,
+        region,
+        stop: stop.clone(),
+    });
+    let measure_from = timeline.measure_from;
 
     on_event(Event::Measuring {
         planned_secs: match spec.stop {
@@ -237,7 +197,13 @@ fn open_targets(spec: &JobSpec, warnings: &mut Vec<Warning>) -> Result<Vec<OpenT
     };
     let mut out = Vec::new();
     for path in &spec.targets {
-        let t = open_target(path, &opts).map_err(|e| RunError::Target(e.to_string()))?;
+        let t = match open_target(path, &opts) {
+            Ok(t) => t,
+            Err(e) => {
+                out.into_iter().for_each(discard_created);
+                return Err(RunError::Target(e.to_string()));
+            }
+        };
         if spec.rw.writes() && (t.kind == TargetKind::Block || !t.owned) {
             warnings.push(warn::destroying(&t));
         }
@@ -254,7 +220,7 @@ fn check_fit(spec: &JobSpec, targets: &[OpenTarget]) -> Result<(u64, u64), RunEr
         if spec.direct {
             if let Some(b) = spec.bs.iter().find(|b| b.size % lbs != 0) {
                 return Err(RunError::Invalid(format!(
-                    "block size {} is not a multiple of the logical block size {lbs} of {}; use a multiple of {lbs}, or --buffered",
+                    "--bs {}: not a multiple of the logical block size {lbs} of {}; use a multiple of {lbs}, or --buffered",
                     b.size, t.path
                 )));
             }
@@ -268,14 +234,24 @@ fn check_fit(spec: &JobSpec, targets: &[OpenTarget]) -> Result<(u64, u64), RunEr
     }
     let smallest = targets.iter().map(|t| t.size).min().unwrap_or(0);
     let start = spec.region.offset;
+    if start >= smallest {
+        return Err(RunError::Invalid(format!(
+            "--offset {}: at or beyond the end of the target ({}); use a smaller --offset or a larger --size",
+            units::format_size(start),
+            units::format_size(smallest)
+        )));
+    }
     let end = match spec.region.range {
         Some(r) => start.saturating_add(r),
         None => smallest,
     };
-    if end > smallest || start >= end {
+    if end > smallest {
         return Err(RunError::Invalid(format!(
-            "the region {}..{} does not fit in the target ({} bytes); lower --offset/--range or use a larger --size",
-            start, end, smallest
+            "--offset {} --range {}: the region ends at {}, beyond the end of the target ({}); lower --offset or --range, or use a larger --size",
+            units::format_size(start),
+            units::format_size(end - start),
+            units::format_size(end),
+            units::format_size(smallest)
         )));
     }
     if end - start < spec.max_bs() {
@@ -308,8 +284,9 @@ fn prefill_targets(
             );
             continue;
         }
+        // New content in every run: two files prefilled by dbio never share a block.
         let mut rng =
-            Rng::with_seed(spec.seed ^ (i as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407));
+            Rng::with_seed(run_nonce() ^ (i as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407));
         let zeros = spec.data == DataKind::Zeros;
         let mut fill = |buf: &mut [u8], _off: u64| {
             if zeros {

@@ -44,17 +44,14 @@ pub fn run(a: RunArgs) -> Exit {
             return Exit::Failure;
         }
     }
-    let summary = dbio_report::text::summary(&r);
-    if json_to_stdout {
-        if !a.quiet {
-            eprint!("{summary}");
-        }
-    } else if a.quiet {
+    if a.quiet {
         for w in &r.warnings {
             eprintln!("warning: {}", w.message);
         }
+    } else if json_to_stdout {
+        eprint!("{}", dbio_report::text::summary(&r));
     } else {
-        print_out(&summary);
+        print_out(&dbio_report::text::summary(&r));
     }
     match r.outcome {
         Outcome::Complete => Exit::Ok,

@@ -12,7 +12,7 @@ pub(crate) mod sys;
 #[cfg(test)]
 mod loop_tests;
 
-pub use open::open_target;
+pub use open::{discard_created, open_target};
 pub use owner::mark_prefilled;
 pub use prefill::{prefill, PREFILL_CHUNK};
 pub use safety::detect_signatures;
@@ -63,6 +63,8 @@ pub struct OpenTarget {
     pub size: u64,
     /// dbio created this file, now or in an earlier run.
     pub owned: bool,
+    /// dbio created this file just now, in this open.
+    pub created: bool,
     /// The content is not yet written by dbio; call [`prefill`] then [`mark_prefilled`].
     pub needs_prefill: bool,
     /// Block devices: what was found on it (mounts, holders, signatures), in plain words.

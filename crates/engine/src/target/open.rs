@@ -113,6 +113,16 @@ fn check_space(path: &str, dir: &File, needed: u64) -> Result<(), TargetError> {
     }
 }
 
+/// Removes a file this open created, for a run refused before it wrote anything (bad block
+/// size or region), so a refused run leaves nothing behind. Anything else is left alone.
+pub fn discard_created(t: OpenTarget) {
+    if t.created && t.kind == TargetKind::File {
+        drop(t.file);
+        let _ = std::fs::remove_file(&t.path);
+        owner::remove_sidecar(Path::new(&t.path));
+    }
+}
+
 fn create_file(path: &str, opts: &TargetOptions) -> Result<OpenTarget, TargetError> {
     let p = Path::new(path);
     if p.file_name().is_none() {
@@ -156,6 +166,7 @@ fn create_file(path: &str, opts: &TargetOptions) -> Result<OpenTarget, TargetErr
         kind: TargetKind::File,
         size,
         owned: true,
+        created: true,
         needs_prefill: true,
         found: None,
     })
@@ -188,6 +199,7 @@ fn open_file(path: &str, opts: &TargetOptions) -> Result<OpenTarget, TargetError
         kind: TargetKind::File,
         size,
         owned: true,
+        created: false,
         needs_prefill,
         found: None,
     })
@@ -236,6 +248,7 @@ fn open_foreign(path: &str, opts: &TargetOptions, current: u64) -> Result<OpenTa
         kind: TargetKind::File,
         size: current,
         owned: false,
+        created: false,
         needs_prefill: false,
         found: None,
     })
@@ -277,6 +290,7 @@ fn open_block(path: &str, opts: &TargetOptions) -> Result<OpenTarget, TargetErro
         kind: TargetKind::Block,
         size,
         owned: false,
+        created: false,
         needs_prefill: false,
         found: Some(found),
     })

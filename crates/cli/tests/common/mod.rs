@@ -1,0 +1,274 @@
+//! Shared helpers of the `dbio run` end-to-end tests: running the binary and reading its
+//! JSON result, scratch directories, loop devices over temp files (detached on drop),
+//! /proc/diskstats snapshots, and checks on the bytes of a target.
+
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The dbio binary under test.
+pub const DBIO: &str = env!("CARGO_BIN_EXE_dbio");
+
+/// 4 KiB: the unit in which target contents are checked.
+pub const BLOCK: usize = 4096;
+
+/// A scratch directory under the target dir (a real file system, so O_DIRECT works),
+/// removed on drop.
+pub fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("dbio-it-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .expect("create a scratch directory")
+}
+
+/// What one `dbio run` did.
+pub struct Ran {
+    pub code: Option<i32>,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    /// The JSON result, when dbio wrote one.
+    pub json: Option<Value>,
+    pub args: Vec<String>,
+}
+
+impl Ran {
+    /// The JSON result of a run that must have succeeded (exit 0).
+    pub fn ok(self) -> Value {
+        assert_eq!(
+            self.code,
+            Some(0),
+            "dbio run {:?} failed; stderr:\n{}",
+            self.args,
+            self.stderr
+        );
+        self.json.expect("exit 0 but no JSON result written")
+    }
+}
+
+/// Runs `dbio run ARGS --json DIR/result-N.json -q` and reads the JSON result if written.
+pub fn dbio_run(dir: &Path, args: &[&str]) -> Ran {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let json = dir.join(format!("result-{}.json", N.fetch_add(1, Ordering::Relaxed)));
+    let mut all: Vec<String> = vec!["run".into()];
+    all.extend(args.iter().map(|s| s.to_string()));
+    all.extend(["--json".into(), json.display().to_string(), "-q".into()]);
+    let out = Command::new(DBIO).args(&all).output().expect("run dbio");
+    let json = std::fs::read(&json).ok().map(|b| {
+        serde_json::from_slice(&b).unwrap_or_else(|e| panic!("result of {all:?} is not JSON: {e}"))
+    });
+    Ran {
+        code: out.status.code(),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        json,
+        args: all,
+    }
+}
+
+/// `dbio run ARGS` that must succeed; returns its JSON result.
+pub fn run_ok(dir: &Path, args: &[&str]) -> Value {
+    dbio_run(dir, args).ok()
+}
+
+/// Has dbio create (and prefill) `dir/name` of `size` with a one-I/O read run.
+pub fn dbio_file(dir: &Path, name: &str, size: &str) -> PathBuf {
+    let path = dir.join(name);
+    let p = path.to_str().unwrap();
+    run_ok(
+        dir,
+        &[
+            "--target", p, "--size", size, "--rw", "randread", "--ops", "1",
+        ],
+    );
+    path
+}
+
+/// `read`, `write` or `flush` stats of a result, None when the direction is null.
+pub fn dir_stats<'a>(r: &'a Value, dir: &str) -> Option<&'a Value> {
+    let v = &r[dir];
+    assert!(v.is_null() || v.is_object(), "{dir} is {v}");
+    (!v.is_null()).then_some(v)
+}
+
+/// I/O count of a direction (0 when absent).
+pub fn ios(r: &Value, dir: &str) -> u64 {
+    dir_stats(r, dir).map_or(0, |d| d["ios"].as_u64().expect("ios is a count"))
+}
+
+/// Byte count of a direction (0 when absent).
+pub fn bytes(r: &Value, dir: &str) -> u64 {
+    dir_stats(r, dir).map_or(0, |d| d["bytes"].as_u64().expect("bytes is a count"))
+}
+
+/// A number anywhere in the result, by JSON pointer.
+pub fn num(r: &Value, pointer: &str) -> f64 {
+    r.pointer(pointer)
+        .and_then(Value::as_f64)
+        .unwrap_or_else(|| panic!("{pointer} is not a number in the result"))
+}
+
+/// Warning codes of a result.
+pub fn warning_codes(r: &Value) -> Vec<String> {
+    r["warnings"]
+        .as_array()
+        .expect("warnings is an array")
+        .iter()
+        .map(|w| w["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Deterministic pseudo-random bytes (xorshift64*), for files whose contents a test knows.
+pub fn pseudo_random(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    let mut out = Vec::with_capacity(len + 8);
+    while out.len() < len {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        out.extend_from_slice(&x.wrapping_mul(0x2545_f491_4f6c_dd1d).to_le_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+/// Offset of the first byte where `a` and `b` differ (or where the shorter one ends).
+pub fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    a.iter().zip(b).position(|(x, y)| x != y).or_else(|| {
+        if a.len() == b.len() {
+            None
+        } else {
+            Some(a.len().min(b.len()))
+        }
+    })
+}
+
+/// What is wrong with the 4 KiB blocks of a target's contents.
+#[derive(Debug, Default)]
+pub struct BlockFaults {
+    /// Indexes of blocks made of one repeated byte (all zeros included).
+    pub repeated_byte: Vec<usize>,
+    /// Indexes of blocks equal to an earlier block.
+    pub duplicates: Vec<usize>,
+}
+
+/// Checks every 4 KiB block: none may be one repeated byte, no two may be equal.
+pub fn block_faults(data: &[u8]) -> BlockFaults {
+    assert_eq!(data.len() % BLOCK, 0, "contents are not whole 4 KiB blocks");
+    let mut seen: HashSet<&[u8]> = HashSet::with_capacity(data.len() / BLOCK);
+    let mut f = BlockFaults::default();
+    for (i, b) in data.chunks_exact(BLOCK).enumerate() {
+        if b.iter().all(|&x| x == b[0]) {
+            f.repeated_byte.push(i);
+        }
+        if !seen.insert(b) {
+            f.duplicates.push(i);
+        }
+    }
+    f
+}
+
+/// A loop device (direct I/O on) over a temp file, detached on drop whatever the test did.
+pub struct LoopDev {
+    /// `/dev/loopN`.
+    pub dev: String,
+    /// `loopN`, its name in /proc/diskstats.
+    pub name: String,
+    /// The file under the device.
+    pub backing: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl LoopDev {
+    /// Attaches a loop device over a new file holding `contents`; None (after printing a
+    /// "skipped:" line naming `test`) when no loop device can be had here.
+    pub fn attach(test: &str, contents: &[u8]) -> Option<LoopDev> {
+        let dir = scratch();
+        let backing = dir.path().join("disk.img");
+        std::fs::write(&backing, contents).expect("write the loop device's backing file");
+        let out = Command::new("losetup")
+            .args(["--find", "--show", "--direct-io=on"])
+            .arg(&backing)
+            .output();
+        let why = match out {
+            Ok(o) if o.status.success() => {
+                let dev = String::from_utf8_lossy(&o.stdout).trim().to_string();
+                let name = dev.trim_start_matches("/dev/").to_string();
+                return Some(LoopDev {
+                    dev,
+                    name,
+                    backing,
+                    _dir: dir,
+                });
+            }
+            Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
+            Err(e) => format!("cannot run losetup: {e}"),
+        };
+        eprintln!("skipped: {test}: no loop device available ({why}); needs root and losetup");
+        None
+    }
+}
+
+impl Drop for LoopDev {
+    fn drop(&mut self) {
+        let _ = Command::new("losetup").arg("-d").arg(&self.dev).status();
+    }
+}
+
+/// Counters of one block device from /proc/diskstats (sectors are 512 bytes).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DiskStats {
+    pub reads: u64,
+    pub reads_merged: u64,
+    pub sectors_read: u64,
+    pub writes: u64,
+    pub writes_merged: u64,
+    pub sectors_written: u64,
+}
+
+impl DiskStats {
+    /// The current counters of device `name` (e.g. `loop3`).
+    pub fn of(name: &str) -> DiskStats {
+        let text = std::fs::read_to_string("/proc/diskstats").expect("read /proc/diskstats");
+        for line in text.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.len() >= 10 && f[2] == name {
+                let n = |i: usize| f[3 + i].parse::<u64>().expect("a diskstats counter");
+                return DiskStats {
+                    reads: n(0),
+                    reads_merged: n(1),
+                    sectors_read: n(2),
+                    writes: n(4),
+                    writes_merged: n(5),
+                    sectors_written: n(6),
+                };
+            }
+        }
+        panic!("{name} is not in /proc/diskstats");
+    }
+
+    /// Counters accumulated since `before`.
+    pub fn since(self, before: DiskStats) -> DiskStats {
+        DiskStats {
+            reads: self.reads - before.reads,
+            reads_merged: self.reads_merged - before.reads_merged,
+            sectors_read: self.sectors_read - before.sectors_read,
+            writes: self.writes - before.writes,
+            writes_merged: self.writes_merged - before.writes_merged,
+            sectors_written: self.sectors_written - before.sectors_written,
+        }
+    }
+}
+
+/// Asserts `got` is within `pct` percent of `want`.
+#[track_caller]
+pub fn assert_near(what: &str, got: f64, want: f64, pct: f64) {
+    let err = (got - want).abs() / want.abs() * 100.0;
+    assert!(
+        err <= pct,
+        "{what}: got {got}, expected {want} within {pct} % (off by {err:.2} %)"
+    );
+}
