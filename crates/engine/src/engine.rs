@@ -44,8 +44,9 @@ pub struct EngineSetup<'a> {
 
 /// A per-worker I/O engine.
 pub trait Engine: Send {
-    /// Submits `ops` and, when `wait` > 0, waits until at least `wait` completions are ready
-    /// or `timeout` passes. An error here is an error of the engine itself, not of one I/O.
+    /// Submits `ops` and, when `wait` > 0, makes sure completions are ready: at once if some
+    /// already are, else by waiting until `wait` are or `timeout` passes. An error here is an
+    /// error of the engine itself, not of one I/O.
     fn submit(&mut self, ops: &[Op], wait: u32, timeout: Option<Duration>) -> Result<(), IoError>;
     /// Hands every ready completion to `f` as (slot, result): bytes done, or a negative errno.
     fn reap<F: FnMut(u32, i32)>(&mut self, f: F);

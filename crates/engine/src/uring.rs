@@ -15,6 +15,7 @@ pub struct UringEngine {
     features: Vec<String>,
     registered_bufs: bool,
     fds: Vec<i32>,
+    sqpoll: bool,
 }
 
 /// Builds a ring with the fastest task-run mode this kernel accepts.
@@ -91,7 +92,16 @@ impl UringEngine {
             features,
             registered_bufs,
             fds: setup.fds.to_vec(),
+            sqpoll: setup.sqpoll,
         })
+    }
+
+    fn enter_error(&self, e: std::io::Error) -> IoError {
+        IoError::on(
+            "io_uring_enter",
+            &format!("ring of {} target(s)", self.fds.len()),
+            e,
+        )
     }
 
     fn entry(&mut self, op: &Op) -> squeue::Entry {
@@ -125,6 +135,17 @@ impl UringEngine {
     }
 }
 
+/// IORING_ENTER_GETEVENTS from the kernel's UAPI: run deferred completions.
+const ENTER_GETEVENTS: u32 = 1;
+
+/// Errors of io_uring_enter that only mean "try again": a timeout, a signal, a full CQ.
+fn transient(e: &std::io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY) | Some(libc::EAGAIN)
+    )
+}
+
 impl Engine for UringEngine {
     #[inline]
     fn submit(&mut self, ops: &[Op], wait: u32, timeout: Option<Duration>) -> Result<(), IoError> {
@@ -141,6 +162,26 @@ impl Engine for UringEngine {
                 let _ = unsafe { self.ring.submission().push(&e) };
             }
         }
+        if wait > 0 && !self.sqpoll {
+            // Submit and run deferred completions without blocking first, as fio does: when
+            // that makes a completion ready the worker goes on without sleeping, which keeps
+            // the CPU awake (a wake-up from idle adds to every latency at a fixed depth).
+            let to_submit = self.ring.submission().len() as u32;
+            // SAFETY: io_uring_enter with no extended argument.
+            let res = unsafe {
+                self.ring
+                    .submitter()
+                    .enter::<libc::sigset_t>(to_submit, 0, ENTER_GETEVENTS, None)
+            };
+            if let Err(e) = res {
+                if !transient(&e) {
+                    return Err(self.enter_error(e));
+                }
+            }
+            if !self.ring.completion().is_empty() {
+                return Ok(());
+            }
+        }
         let res = match timeout {
             Some(t) if wait > 0 => {
                 let ts = types::Timespec::from(t);
@@ -150,20 +191,8 @@ impl Engine for UringEngine {
             _ => self.ring.submitter().submit_and_wait(wait as usize),
         };
         match res {
-            Ok(_) => Ok(()),
-            Err(e)
-                if matches!(
-                    e.raw_os_error(),
-                    Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY) | Some(libc::EAGAIN)
-                ) =>
-            {
-                Ok(())
-            }
-            Err(e) => Err(IoError::on(
-                "io_uring_enter",
-                &format!("ring of {} target(s)", self.fds.len()),
-                e,
-            )),
+            Err(e) if !transient(&e) => Err(self.enter_error(e)),
+            _ => Ok(()),
         }
     }
 

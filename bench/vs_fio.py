@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""Helper of bench/vs-fio: runs the fio/dbio pairs, measures every run the same way, and judges.
+
+bench/vs-fio creates the targets (and removes them); this file only runs and measures.
+Per run:
+  IOPS, MB/s           from the tool's own JSON
+  process CPU per I/O  (user + system) from getrusage(RUSAGE_CHILDREN) of this process, delta
+                       around the subprocess, over the I/O count; start-up and teardown included
+                       for both tools alike (fio's job processes are reaped by fio, so they count)
+  machine CPU per I/O  busy jiffies (total - idle - iowait of /proc/stat's "cpu" line) over the
+                       subprocess, in seconds, over the I/O count
+A threshold is judged on the median of the per-pair ratios (dbio run i against the fio run of
+the same pair i); the ratio of the medians is printed next to it.
+"""
+
+import argparse
+import json
+import os
+import platform
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+class Stop(Exception):
+    """SIGTERM from bench/vs-fio (it cleans up once we are gone)."""
+
+
+def on_term(signum, frame):
+    raise Stop()
+
+
+class ToolError(Exception):
+    pass
+
+
+# ---- measuring one run --------------------------------------------------------------------------
+
+def host_busy_jiffies():
+    """(busy, total) jiffies from the aggregate cpu line; idle and iowait are not busy."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    total = sum(v)
+    return total - v[3] - v[4], total
+
+
+def background_busy_pct(secs=1.0):
+    """Busy share of the whole machine while nothing of ours runs: other load skews CPU figures."""
+    b0, t0 = host_busy_jiffies()
+    time.sleep(secs)
+    b1, t1 = host_busy_jiffies()
+    return 100.0 * (b1 - b0) / max(1, t1 - t0)
+
+
+def run_measured(cmd, log_path):
+    """Runs cmd with stdout/stderr to log_path; returns (rc, cpu_s, machine_busy_s, wall_s)."""
+    with open(log_path, "wb") as log:
+        ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        busy0, _ = host_busy_jiffies()
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        try:
+            rc = p.wait()
+        except BaseException:
+            # Ctrl-C (the child got it too) or SIGTERM: let the tool stop, then go.
+            try:
+                p.send_signal(signal.SIGINT)
+                p.wait(timeout=15)
+            except BaseException:
+                p.kill()
+                p.wait()
+            raise
+        wall = time.monotonic() - t0
+        busy1, _ = host_busy_jiffies()
+        ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+    return rc, cpu, (busy1 - busy0) / CLK_TCK, wall
+
+
+def tail(path, n=15):
+    try:
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[-n:])
+    except OSError:
+        return ""
+
+
+def run_dbio(opts, target, engine, rw, bs, qd, tag):
+    out = os.path.join(opts.workdir, f"{tag}.dbio.json")
+    log = os.path.join(opts.workdir, f"{tag}.dbio.log")
+    cmd = [opts.dbio, "run", "--target", target, "--engine", engine, "--rw", rw, "--bs", bs,
+           "--qd", str(qd), "--threads", "1", "--duration", f"{opts.duration}s",
+           "--json", out, "-q"]
+    rc, cpu, busy, wall = run_measured(cmd, log)
+    if rc != 0:
+        raise ToolError(f"dbio exited with status {rc}: {' '.join(cmd)}\n{tail(log)}")
+    with open(out) as f:
+        d = json.load(f)
+    status = (d.get("outcome") or {}).get("status")
+    if d.get("partial") or status != "complete":
+        # A partial or failed run is not a measurement; say what dbio reported.
+        raise ToolError(f"dbio reported outcome {d.get('outcome')!r}, partial={d.get('partial')}: "
+                        f"{' '.join(cmd)}\n{tail(log)}")
+    r = d.get("read") or {}
+    ios = r.get("ios", 0)
+    if ios <= 0:
+        raise ToolError(f"dbio reported no reads: {' '.join(cmd)}\n{tail(log)}")
+    c = d["cpu"]
+    own = c["process_user_s"] + c["process_sys_s"]
+    with open(log, errors="replace") as f:
+        stderr = f.read().strip()
+    return {
+        "tool": "dbio", "cmd": cmd, "iops": r["iops"], "mb_s": r["mb_s"], "ios": ios,
+        "proc_cpu_s": cpu, "machine_busy_s": busy, "wall_s": wall,
+        "dbio_own_cpu_s": own, "dbio_measured_s": d.get("measured_secs"),
+        "dbio_engine": d.get("engine"), "dbio_host_busy_pct": c.get("host_busy_pct"),
+        "dbio_warnings": [w.get("message", w) if isinstance(w, dict) else w
+                          for w in d.get("warnings", [])],
+        "stderr": stderr,
+    }
+
+
+def run_fio(opts, args, tag):
+    out = os.path.join(opts.workdir, f"{tag}.fio.json")
+    log = os.path.join(opts.workdir, f"{tag}.fio.log")
+    cmd = ["fio", f"--name={tag}", *args, "--numjobs=1", "--time_based",
+           f"--runtime={opts.duration}", "--output-format=json", f"--output={out}"]
+    rc, cpu, busy, wall = run_measured(cmd, log)
+    if rc != 0:
+        raise ToolError(f"fio exited with status {rc}: {' '.join(cmd)}\n{tail(log)}\n{tail(out)}")
+    with open(out) as f:
+        d = json.load(f)
+    j = d["jobs"][0]
+    if j.get("error"):
+        raise ToolError(f"fio job error {j['error']}: {' '.join(cmd)}\n{tail(log)}")
+    r = j["read"]
+    ios = r["total_ios"]
+    if ios <= 0:
+        raise ToolError(f"fio reported no reads: {' '.join(cmd)}\n{tail(log)}")
+    return {
+        "tool": "fio", "cmd": cmd, "iops": r["iops"], "mb_s": r["bw_bytes"] / 1e6, "ios": ios,
+        "proc_cpu_s": cpu, "machine_busy_s": busy, "wall_s": wall,
+        "fio_usr_cpu_pct": j.get("usr_cpu"), "fio_sys_cpu_pct": j.get("sys_cpu"),
+        "fio_version": d.get("fio version"),
+    }
+
+
+# ---- scenarios ------------------------------------------------------------------------------------
+
+URING_COMMON = ["--ioengine=io_uring", "--direct=1", "--hipri=0", "--sqthread_poll=0",
+                "--norandommap", "--randrepeat=0"]
+
+
+def scenario_defs(opts):
+    """name -> (list of (tool, variant, run-function), thresholds)."""
+    defs = {}
+    if opts.loop:
+        dev = opts.loop
+        fio_base = [f"--filename={dev}", *URING_COMMON, "--iodepth=32", "--rw=randread", "--bs=4k"]
+        defs["loop-4k-randread"] = (
+            [("fio", "io_uring", lambda tag: run_fio(opts, fio_base, tag)),
+             ("fio", "io_uring+fixedbufs+registerfiles",
+              lambda tag: run_fio(opts, fio_base + ["--fixedbufs=1", "--registerfiles=1"], tag)),
+             ("dbio", "uring", lambda tag: run_dbio(opts, dev, "uring", "randread", "4k", 32, tag))],
+            [("iops", "io_uring", ">=", 1.00),
+             ("iops", "io_uring+fixedbufs+registerfiles", ">=", 1.00),
+             ("proc_cpu_us_per_io", "io_uring", "<=", 0.80),
+             ("proc_cpu_us_per_io", "io_uring+fixedbufs+registerfiles", "<=", 0.80),
+             ("machine_cpu_us_per_io", "io_uring", "<=", 1.00),
+             ("machine_cpu_us_per_io", "io_uring+fixedbufs+registerfiles", "<=", 1.00)])
+    if opts.file:
+        f = opts.file
+        fio_8k = [f"--filename={f}", *URING_COMMON, "--iodepth=32", "--rw=randread", "--bs=8k"]
+        defs["file-8k-randread"] = (
+            [("fio", "io_uring", lambda tag: run_fio(opts, fio_8k, tag)),
+             ("dbio", "uring", lambda tag: run_dbio(opts, f, "uring", "randread", "8k", 32, tag))],
+            [("iops", "io_uring", ">=", 0.98)])
+        fio_1m = [f"--filename={f}", *URING_COMMON, "--iodepth=8", "--rw=read", "--bs=1m"]
+        defs["file-1m-seqread"] = (
+            [("fio", "io_uring", lambda tag: run_fio(opts, fio_1m, tag)),
+             ("dbio", "uring", lambda tag: run_dbio(opts, f, "uring", "read", "1m", 8, tag))],
+            [("mb_s", "io_uring", ">=", 0.98)])
+    if opts.null_file:
+        fio_null = ["--ioengine=null", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=1g"]
+        defs["null"] = (
+            [("fio", "null", lambda tag: run_fio(opts, fio_null, tag)),
+             ("dbio", "null",
+              lambda tag: run_dbio(opts, opts.null_file, "null", "randread", "4k", 32, tag))],
+            [("iops", "null", "ratio-info", None), ("iops", None, "abs>=", 10_000_000)])
+    return defs
+
+
+# ---- printing and judging -------------------------------------------------------------------------
+
+def add_derived(run):
+    run["proc_cpu_us_per_io"] = run["proc_cpu_s"] / run["ios"] * 1e6
+    run["machine_cpu_us_per_io"] = run["machine_busy_s"] / run["ios"] * 1e6
+    if run["tool"] == "dbio":
+        run["dbio_own_cpu_us_per_io"] = run["dbio_own_cpu_s"] / run["ios"] * 1e6
+
+
+def run_line(scen, pair, pairs, run, variant):
+    s = (f"  [{scen}] pair {pair + 1}/{pairs}  {run['tool']:<4} {variant:<34} "
+         f"IOPS {run['iops']:>12,.0f}  MB/s {run['mb_s']:>8.1f}  "
+         f"proc CPU {run['proc_cpu_us_per_io']:6.3f} µs/IO  "
+         f"machine CPU {run['machine_cpu_us_per_io']:6.3f} µs/IO")
+    if run["tool"] == "dbio":
+        s += f"  (dbio's own getrusage: {run['dbio_own_cpu_us_per_io']:.3f} µs/IO)"
+    return s
+
+
+METRIC_LABEL = {"iops": "IOPS", "mb_s": "MB/s", "proc_cpu_us_per_io": "process CPU µs/IO",
+                "machine_cpu_us_per_io": "machine CPU µs/IO"}
+MEDIAN_KEYS = ["iops", "mb_s", "proc_cpu_us_per_io", "machine_cpu_us_per_io"]
+
+
+def fmt(metric, v):
+    if metric == "iops":
+        return f"{v:,.0f}"
+    if metric == "mb_s":
+        return f"{v:.1f}"
+    return f"{v:.3f}"
+
+
+def summarize(scen, variants, runs, thresholds):
+    """runs: {(tool, variant): [run per pair]}. Prints medians, ratios, verdicts; returns dict."""
+    print(f"\n== {scen}: medians over {len(next(iter(runs.values())))} runs")
+    medians = {}
+    for tool, variant, _ in variants:
+        rs = runs[(tool, variant)]
+        m = {k: statistics.median(r[k] for r in rs) for k in MEDIAN_KEYS}
+        if tool == "dbio":
+            m["dbio_own_cpu_us_per_io"] = statistics.median(r["dbio_own_cpu_us_per_io"] for r in rs)
+        medians[f"{tool}/{variant}"] = m
+        line = (f"   {tool:<4} {variant:<34} IOPS {m['iops']:>12,.0f}  MB/s {m['mb_s']:>8.1f}  "
+                f"proc CPU {m['proc_cpu_us_per_io']:6.3f} µs/IO  "
+                f"machine CPU {m['machine_cpu_us_per_io']:6.3f} µs/IO")
+        if tool == "dbio":
+            line += f"  (dbio's own: {m['dbio_own_cpu_us_per_io']:.3f} µs/IO)"
+        print(line)
+    dbio_runs = next(runs[(t, v)] for t, v, _ in variants if t == "dbio")
+    verdicts = []
+    for metric, fio_variant, op, limit in thresholds:
+        label = METRIC_LABEL[metric]
+        if op == "abs>=":
+            med = statistics.median(r[metric] for r in dbio_runs)
+            ok = med >= limit
+            print(f"   {'PASS' if ok else 'FAIL'}  dbio {label} median {fmt(metric, med)} "
+                  f">= {fmt(metric, limit)}")
+            verdicts.append({"metric": metric, "op": ">=", "limit": limit, "dbio_median": med,
+                             "pass": ok})
+            continue
+        fio_runs = runs[("fio", fio_variant)]
+        pair_ratios = [d[metric] / f[metric] for d, f in zip(dbio_runs, fio_runs)]
+        med_ratio = statistics.median(pair_ratios)
+        ratio_of_medians = (statistics.median(r[metric] for r in dbio_runs)
+                            / statistics.median(r[metric] for r in fio_runs))
+        ratios = ", ".join(f"{x:.3f}" for x in pair_ratios)
+        head = (f"dbio/fio[{fio_variant}] {label}: median of pair ratios {med_ratio:.3f} "
+                f"(pairs: {ratios}; ratio of medians {ratio_of_medians:.3f})")
+        if op == "ratio-info":
+            print(f"   info  {head}")
+            verdicts.append({"metric": metric, "fio_variant": fio_variant, "op": "info",
+                             "pair_ratios": pair_ratios, "median_ratio": med_ratio,
+                             "ratio_of_medians": ratio_of_medians})
+            continue
+        ok = med_ratio >= limit if op == ">=" else med_ratio <= limit
+        print(f"   {'PASS' if ok else 'FAIL'}  {head} {op} {limit:.2f}")
+        verdicts.append({"metric": metric, "fio_variant": fio_variant, "op": op, "limit": limit,
+                         "pair_ratios": pair_ratios, "median_ratio": med_ratio,
+                         "ratio_of_medians": ratio_of_medians, "pass": ok})
+    return {"medians": medians, "verdicts": verdicts}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dbio", required=True)
+    ap.add_argument("--duration", type=int, required=True)
+    ap.add_argument("--pairs", type=int, required=True)
+    ap.add_argument("--workdir", required=True, help="where the per-run JSON and logs go")
+    ap.add_argument("--scenarios", required=True, help="space-separated names, in order")
+    ap.add_argument("--loop")
+    ap.add_argument("--file")
+    ap.add_argument("--null-file")
+    ap.add_argument("--json-out")
+    opts = ap.parse_args()
+
+    # Started in the background by bash, which leaves SIGINT ignored: take it back (fio and
+    # dbio then get the default disposition across exec, and install their own handlers).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, on_term)
+
+    dbio_version = subprocess.run([opts.dbio, "--version"], capture_output=True,
+                                  text=True).stdout.strip().split("\n")[0]
+    fio_version = subprocess.run(["fio", "--version"], capture_output=True,
+                                 text=True).stdout.strip()
+    env = {"kernel": platform.release(), "cpus": os.cpu_count(), "fio": fio_version,
+           "dbio": dbio_version, "dbio_path": opts.dbio, "duration_s": opts.duration,
+           "pairs": opts.pairs, "loop_device": opts.loop, "file": opts.file}
+    try:
+        with open("/proc/cpuinfo") as f:
+            env["cpu_model"] = next((l.split(":", 1)[1].strip() for l in f
+                                     if l.startswith("model name")), "")
+    except OSError:
+        pass
+    print(f"vs-fio: {dbio_version} ({opts.dbio}) against {fio_version}; "
+          f"{opts.pairs} pairs of {opts.duration} s; kernel {env['kernel']}, {env['cpus']} CPUs "
+          f"({env.get('cpu_model', '?')})")
+
+    defs = scenario_defs(opts)
+    results = {"env": env, "scenarios": {}}
+    try:
+        for scen in opts.scenarios.split():
+            variants, thresholds = defs[scen]
+            idle_busy = background_busy_pct()
+            print(f"\n== {scen}  (machine {idle_busy:.1f} % busy just before, with nothing of ours running)")
+            if idle_busy > 5:
+                print(f"   warning: other load on the machine ({idle_busy:.0f} % of all CPUs); "
+                      "CPU and IOPS figures will be skewed")
+            runs = {(t, v): [] for t, v, _ in variants}
+            for pair in range(opts.pairs):
+                # Rotate the order so that no tool always runs first (or right after the other).
+                k = pair % len(variants)
+                for tool, variant, fn in variants[k:] + variants[:k]:
+                    bg = background_busy_pct(0.5)
+                    run = fn(f"{scen}.{pair}.{tool}.{variant.replace('+', '_')}")
+                    run["pair"] = pair
+                    run["background_busy_pct"] = bg
+                    add_derived(run)
+                    runs[(tool, variant)].append(run)
+                    line = run_line(scen, pair, opts.pairs, run, variant)
+                    if bg > 5:
+                        line += f"  [other load: machine {bg:.0f} % busy just before]"
+                    print(line, flush=True)
+                    for w in run.get("dbio_warnings", []):
+                        print(f"      dbio warning: {w}")
+            summary = summarize(scen, variants, runs, thresholds)
+            summary["background_busy_pct"] = idle_busy
+            summary["runs"] = {f"{t}/{v}": rs for (t, v), rs in runs.items()}
+            results["scenarios"][scen] = summary
+            sys.stdout.flush()
+    except ToolError as e:
+        print(f"\nbench/vs-fio: error: {e}", file=sys.stderr)
+        return 1
+    except (KeyboardInterrupt, Stop):
+        print("\nbench/vs-fio: interrupted", file=sys.stderr)
+        return 130
+
+    print("\n== verdicts")
+    all_ok = True
+    for scen, s in results["scenarios"].items():
+        for v in s["verdicts"]:
+            if "pass" not in v:
+                continue
+            all_ok &= v["pass"]
+            what = (f"dbio/fio[{v['fio_variant']}] {METRIC_LABEL[v['metric']]} "
+                    f"{v['median_ratio']:.3f} {v['op']} {v['limit']:.2f}"
+                    if "fio_variant" in v else
+                    f"dbio {METRIC_LABEL[v['metric']]} {fmt(v['metric'], v['dbio_median'])} "
+                    f">= {fmt(v['metric'], v['limit'])}")
+            print(f"   {'PASS' if v['pass'] else 'FAIL'}  {scen:<17} {what}")
+    print(f"vs-fio: {'PASS' if all_ok else 'FAIL'} (all thresholds)")
+    results["pass"] = all_ok
+    if opts.json_out:
+        with open(opts.json_out, "w") as f:
+            json.dump(results, f, indent=1)
+        print(f"raw numbers: {opts.json_out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
