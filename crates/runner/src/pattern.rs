@@ -180,7 +180,7 @@ impl Pattern {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use dbio_model::*;
 

@@ -367,7 +367,14 @@ fn assemble(a: Assembly) -> RunResult {
         .reports
         .iter()
         .find_map(|r| r.error.as_ref())
-        .map(|e| e.to_string());
+        .map(|e| {
+            let hint = if spec.hipri && e.source.kind() == std::io::ErrorKind::Unsupported {
+                "; --hipri needs a device with polled queues (e.g. NVMe with poll_queues set): leave it out here"
+            } else {
+                ""
+            };
+            format!("{e}{hint}")
+        });
     let behind = a.reports.iter().any(|r| r.behind);
     let workers: Vec<WorkerCpu> = a
         .reports

@@ -50,7 +50,8 @@ pub fn after_run(
 ) -> Vec<Warning> {
     let mut out = Vec::new();
     let busy: Vec<&WorkerCpu> = cpu.workers.iter().filter(|c| c.busy_pct > 90.0).collect();
-    if !busy.is_empty() && spec.engine != EngineKind::Null {
+    // Under a second of measuring, start-up dominates the busy share: no verdict.
+    if !busy.is_empty() && spec.engine != EngineKind::Null && secs >= 1.0 {
         let per_core = if cpu.process_user_s + cpu.process_sys_s > 0.0 {
             cpu.ios_per_cpu_s
         } else {
@@ -108,4 +109,55 @@ pub fn after_run(
         )),
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cpu(busy_pct: f64) -> CpuStats {
+        CpuStats {
+            process_user_s: 1.0,
+            process_sys_s: 1.0,
+            host_busy_pct: 50.0,
+            ios_per_cpu_s: 25_000.0,
+            workers: vec![WorkerCpu {
+                user_s: 1.0,
+                sys_s: 1.0,
+                busy_pct,
+                ios: 50_000,
+            }],
+        }
+    }
+
+    fn codes(spec: &JobSpec, c: &CpuStats, secs: f64) -> Vec<String> {
+        after_run(spec, c, &Outcome::Complete, false, secs, 50_000)
+            .into_iter()
+            .map(|w| w.code)
+            .collect()
+    }
+
+    #[test]
+    fn a_saturated_worker_is_named_with_its_iops_per_core() {
+        let mut spec = crate::pattern::tests::spec(Rw::RandRead, 100, &[(4096, 1)]);
+        spec.engine = EngineKind::Uring;
+        let w = after_run(&spec, &cpu(97.0), &Outcome::Complete, false, 2.0, 50_000);
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].code, "load-generator-bound");
+        assert!(
+            w[0].message.contains("25000 IOPS per core"),
+            "{}",
+            w[0].message
+        );
+        assert!(codes(&spec, &cpu(60.0), 2.0).is_empty());
+        assert!(
+            codes(&spec, &cpu(97.0), 0.5).is_empty(),
+            "too short to judge"
+        );
+        spec.engine = EngineKind::Null;
+        assert!(
+            codes(&spec, &cpu(97.0), 2.0).is_empty(),
+            "the null engine is meant to saturate"
+        );
+    }
 }
