@@ -14,12 +14,17 @@ pub struct Cli {
 pub enum Command {
     /// Run an I/O workload on files or block devices and report IOPS, bandwidth and latency.
     #[command(after_help = RUN_EXAMPLES)]
-    Run(RunArgs),
+    Run(Box<RunArgs>),
+    /// List the built-in workload profiles, or show one as TOML.
+    #[command(after_help = PROFILES_HELP)]
+    Profiles(ProfilesArgs),
 }
 
 const RUN_EXAMPLES: &str = "\
 Examples:
-  dbio run                                   default: 8 KiB random, 70 % read, QD 32, 30 s on ./dbio-testfile (1 GiB, created)
+  dbio run                                   default (profile oltp): 8 KiB random, 70 % read, QD 32, 30 s on ./dbio-testfile (1 GiB, created)
+  dbio run log --target /mnt/log/dbio.dat    a built-in profile (dbio profiles lists them); flags override its values
+  dbio run --profile my.toml --qd 64         a profile of your own
   dbio run --rw randread --bs 4k --qd 32 --duration 60s --target /mnt/data/dbio.dat --size 8GiB
   dbio run --rw write --bs 60k --qd 1 --sync dsync --target /mnt/log/dbio.dat          log-style commits
   dbio run --rw randrw --mix 70 --bs 8k:70,64k:20,256k:10 --threads 4 --json result.json
@@ -33,6 +38,12 @@ Sizes are binary (k = KiB = 1024). Exit status: 0 done, 1 I/O error (partial res
 /// Flags of `dbio run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
+    /// Built-in profile to run (see `dbio profiles`); default: oltp.
+    #[arg(value_name = "PROFILE", conflicts_with = "profile_file")]
+    pub profile: Option<String>,
+    /// Run the profile in this TOML file instead of a built-in one.
+    #[arg(long = "profile", value_name = "FILE")]
+    pub profile_file: Option<String>,
     /// File or block device to test; repeat for several (I/O is spread across them).
     /// A missing file is created, sized and prefilled with incompressible data.
     #[arg(
@@ -46,29 +57,29 @@ pub struct RunArgs {
     #[arg(long, value_name = "SIZE")]
     pub size: Option<String>,
     /// Access pattern.
-    #[arg(long, value_name = "PATTERN", default_value = "randrw", value_parser = ["read", "write", "randread", "randwrite", "randrw"])]
-    pub rw: String,
+    #[arg(long, value_name = "PATTERN", value_parser = ["read", "write", "randread", "randwrite", "randrw"])]
+    pub rw: Option<String>,
     /// Share of reads in percent, for randrw.
-    #[arg(long, value_name = "PCT", default_value_t = 70)]
-    pub mix: u32,
+    #[arg(long, value_name = "PCT")]
+    pub mix: Option<u32>,
     /// Block size, or a weighted distribution like 8k:70,64k:20,256k:10.
-    #[arg(long, value_name = "SIZE[:W],...", default_value = "8k")]
-    pub bs: String,
+    #[arg(long, value_name = "SIZE[:W],...")]
+    pub bs: Option<String>,
     /// Alignment of offsets (default: the smallest block size).
     #[arg(long, value_name = "SIZE")]
     pub align: Option<String>,
     /// Outstanding I/Os per thread.
-    #[arg(long, value_name = "N", default_value_t = 32)]
-    pub qd: u32,
+    #[arg(long, value_name = "N")]
+    pub qd: Option<u32>,
     /// Worker threads, each with its own queue.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub threads: u32,
+    #[arg(long, value_name = "N")]
+    pub threads: Option<u32>,
     /// How long to measure, after the ramp (e.g. 30s, 5m).
     #[arg(long, value_name = "TIME", conflicts_with_all = ["ops", "bytes"])]
     pub duration: Option<String>,
     /// Warm-up before measuring; excluded from the results.
-    #[arg(long, value_name = "TIME", default_value = "0s")]
-    pub ramp: String,
+    #[arg(long, value_name = "TIME")]
+    pub ramp: Option<String>,
     /// Stop after this many I/Os in total instead of after a time.
     #[arg(long, value_name = "N", conflicts_with = "bytes")]
     pub ops: Option<u64>,
@@ -76,8 +87,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "SIZE")]
     pub bytes: Option<String>,
     /// Start of the region to use on each target.
-    #[arg(long, value_name = "SIZE", default_value = "0")]
-    pub offset: String,
+    #[arg(long, value_name = "SIZE")]
+    pub offset: Option<String>,
     /// Length of the region (default: to the end of the target).
     #[arg(long, value_name = "SIZE")]
     pub range: Option<String>,
@@ -100,8 +111,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub sqpoll: bool,
     /// Data written and prefilled: random (incompressible, default) or zeros.
-    #[arg(long, value_name = "KIND", default_value = "random", value_parser = ["random", "zeros"])]
-    pub data: String,
+    #[arg(long, value_name = "KIND", value_parser = ["random", "zeros"])]
+    pub data: Option<String>,
     /// Allow writing to a block device or to an existing file dbio did not create.
     #[arg(long)]
     pub destroy_data: bool,
@@ -114,4 +125,27 @@ pub struct RunArgs {
     /// No progress display and no summary (errors and warnings still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+const PROFILES_HELP: &str = "\
+A profile is a TOML file of run settings, every key optional, written as on the command line:
+
+  description = \"OLTP data file: 8 KiB random pages, 70 % reads\"
+  rw = \"randrw\"          # read, write, randread, randwrite, randrw
+  mix = 70               # read share in %, for randrw
+  bs = \"8k\"              # or a distribution: \"8k:70,64k:20,256k:10\"
+  align = \"8k\"           # offset alignment (default: the smallest block size)
+  qd = 32                # outstanding I/Os per thread
+  threads = 1
+  duration = \"30s\"       # also ramp, size, offset, range, sync (\"dsync\", \"fdatasync:N\"), rate, data
+
+Run one with `dbio run NAME` (built-in) or `dbio run --profile FILE`; flags given on the
+command line override the profile, and keys it leaves out take the oltp profile's values.";
+
+/// Flags of `dbio profiles`.
+#[derive(Debug, Args)]
+pub struct ProfilesArgs {
+    /// Print the TOML of this built-in profile.
+    #[arg(long, value_name = "NAME")]
+    pub show: Option<String>,
 }

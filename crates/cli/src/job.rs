@@ -2,6 +2,8 @@
 //! one-line message naming the flag, the value and what to do.
 
 use crate::args::RunArgs;
+use crate::profiles;
+use dbio_model::profile::Profile;
 use dbio_model::units::{parse_duration, parse_size};
 use dbio_model::*;
 
@@ -73,46 +75,145 @@ pub fn parse_sync(v: &str) -> Result<SyncMode, String> {
     }
 }
 
-/// Validates every flag of `dbio run` into a JobSpec.
+/// Validates every flag of `dbio run`, over its profile, into a JobSpec. A bad value that
+/// came from the profile is reported with the profile's name and key instead of the flag.
 pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
-    let rw = match a.rw.as_str() {
+    let s = settings(a)?;
+    validate(a, &s).map_err(|e| {
+        match s
+            .from_profile
+            .iter()
+            .find(|k| e.starts_with(&format!("--{k}")))
+        {
+            Some(k) => format!("profile {}: {k}{}", s.profile, &e[k.len() + 2..]),
+            None => e,
+        }
+    })
+}
+
+/// Run settings after merging: flags over the profile over the default profile.
+struct Settings {
+    profile: String,
+    rw: String,
+    mix: u32,
+    bs: String,
+    align: Option<String>,
+    qd: u32,
+    threads: u32,
+    duration: Option<String>,
+    ramp: String,
+    size: Option<String>,
+    offset: String,
+    range: Option<String>,
+    sync: Option<String>,
+    rate: Option<u64>,
+    data: String,
+    /// Keys whose value came from the named profile rather than a flag.
+    from_profile: Vec<&'static str>,
+}
+
+fn settings(a: &RunArgs) -> Result<Settings, String> {
+    let (name, p) = match (&a.profile, &a.profile_file) {
+        (Some(n), _) => (n.clone(), profiles::builtin(n)?),
+        (None, Some(f)) => (f.clone(), profiles::from_file(f)?),
+        (None, None) => (
+            profiles::DEFAULT.to_string(),
+            profiles::builtin(profiles::DEFAULT)?,
+        ),
+    };
+    let base = profiles::builtin(profiles::DEFAULT)?;
+    let flags = Profile {
+        description: None,
+        rw: a.rw.clone(),
+        mix: a.mix,
+        bs: a.bs.clone(),
+        align: a.align.clone(),
+        qd: a.qd,
+        threads: a.threads,
+        duration: a.duration.clone(),
+        ramp: a.ramp.clone(),
+        size: a.size.clone(),
+        offset: a.offset.clone(),
+        range: a.range.clone(),
+        sync: a.sync.clone(),
+        rate: a.rate,
+        data: a.data.clone(),
+    };
+    let given = flags.keys();
+    let from_profile = p
+        .keys()
+        .into_iter()
+        .filter(|k| !given.contains(k))
+        .collect();
+    // --ops or --bytes replace the profile's duration rather than conflict with it.
+    let sized = a.ops.is_some() || a.bytes.is_some();
+    Ok(Settings {
+        profile: name,
+        rw: flags
+            .rw
+            .or(p.rw)
+            .or(base.rw)
+            .unwrap_or_else(|| "randrw".into()),
+        mix: flags.mix.or(p.mix).or(base.mix).unwrap_or(70),
+        bs: flags.bs.or(p.bs).or(base.bs).unwrap_or_else(|| "8k".into()),
+        align: flags.align.or(p.align),
+        qd: flags.qd.or(p.qd).or(base.qd).unwrap_or(32),
+        threads: flags.threads.or(p.threads).or(base.threads).unwrap_or(1),
+        duration: if sized {
+            None
+        } else {
+            flags.duration.or(p.duration).or(base.duration)
+        },
+        ramp: flags.ramp.or(p.ramp).unwrap_or_else(|| "0s".into()),
+        size: flags.size.or(p.size),
+        offset: flags.offset.or(p.offset).unwrap_or_else(|| "0".into()),
+        range: flags.range.or(p.range),
+        sync: flags.sync.or(p.sync),
+        rate: flags.rate.or(p.rate),
+        data: flags.data.or(p.data).unwrap_or_else(|| "random".into()),
+        from_profile,
+    })
+}
+
+fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
+    let rw = match s.rw.as_str() {
         "read" => Rw::Read,
         "write" => Rw::Write,
         "randread" => Rw::RandRead,
         "randwrite" => Rw::RandWrite,
         _ => Rw::RandRw,
     };
-    if a.mix > 100 {
+    if s.mix > 100 {
         return Err(format!(
             "--mix {}: the read share is a percentage, 0 to 100",
-            a.mix
+            s.mix
         ));
     }
     let read_pct = match rw {
         Rw::Read | Rw::RandRead => 100,
         Rw::Write | Rw::RandWrite => 0,
-        Rw::RandRw => a.mix as u8,
+        Rw::RandRw => s.mix as u8,
     };
-    let bs = parse_bs(&a.bs)?;
+    let bs = parse_bs(&s.bs)?;
     let min_bs = bs.iter().map(|b| b.size).min().unwrap_or(0);
     let max_bs = bs.iter().map(|b| b.size).max().unwrap_or(0);
-    let align = match &a.align {
+    let align = match &s.align {
         Some(v) => size("align", v)?,
         None => min_bs,
     };
     if align == 0 {
         return Err("--align: must be at least 1 byte".into());
     }
-    if a.qd == 0 || a.qd > 65_536 {
+    if s.qd == 0 || s.qd > 65_536 {
         return Err(format!(
             "--qd {}: use 1 to 65536 outstanding I/Os per thread",
-            a.qd
+            s.qd
         ));
     }
-    if a.threads == 0 || a.threads > 4096 {
-        return Err(format!("--threads {}: use 1 to 4096", a.threads));
+    if s.threads == 0 || s.threads > 4096 {
+        return Err(format!("--threads {}: use 1 to 4096", s.threads));
     }
-    let file_size = a.size.as_deref().map(|v| size("size", v)).transpose()?;
+    let file_size = s.size.as_deref().map(|v| size("size", v)).transpose()?;
     if let Some(s) = file_size {
         if s < max_bs {
             return Err(format!(
@@ -122,7 +223,7 @@ pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
             ));
         }
     }
-    let stop = match (&a.duration, a.ops, &a.bytes) {
+    let stop = match (&s.duration, a.ops, &a.bytes) {
         (_, Some(0), _) => return Err("--ops 0: give at least 1 I/O".into()),
         (_, Some(n), _) => StopAfter::Ops(n),
         (_, None, Some(b)) => match size("bytes", b)? {
@@ -138,11 +239,11 @@ pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
         }
         (None, None, None) => StopAfter::Seconds(DEFAULT_SECS),
     };
-    let ramp_secs = parse_duration(&a.ramp)
+    let ramp_secs = parse_duration(&s.ramp)
         .map_err(|e| format!("--ramp: {e}"))?
         .as_secs_f64();
-    let offset = size("offset", &a.offset)?;
-    let range = a.range.as_deref().map(|v| size("range", v)).transpose()?;
+    let offset = size("offset", &s.offset)?;
+    let range = s.range.as_deref().map(|v| size("range", v)).transpose()?;
     if range == Some(0) {
         return Err("--range 0: the region must hold at least one block".into());
     }
@@ -160,7 +261,7 @@ pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
             "--offset {offset}: not a multiple of the alignment {align}"
         ));
     }
-    let sync = a
+    let sync = s
         .sync
         .as_deref()
         .map(parse_sync)
@@ -169,10 +270,10 @@ pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
     if sync != SyncMode::None && !rw.writes() {
         return Err(format!(
             "--sync applies to writes, and --rw {} does not write",
-            a.rw
+            s.rw
         ));
     }
-    if a.rate == Some(0) {
+    if s.rate == Some(0) {
         return Err(
             "--rate 0: give the IOPS to issue, or leave --rate out for a closed loop".into(),
         );
@@ -186,24 +287,25 @@ pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
         return Err("--hipri and --sqpoll need --engine uring".into());
     }
     Ok(JobSpec {
+        profile: s.profile.clone(),
         targets: a.targets.clone(),
         file_size,
         rw,
         read_pct,
         bs,
         align,
-        qd: a.qd,
-        threads: a.threads,
+        qd: s.qd,
+        threads: s.threads,
         ramp_secs,
         stop,
         region: Region { offset, range },
         sync,
-        rate: a.rate,
+        rate: s.rate,
         engine,
         direct: !a.buffered,
         hipri: a.hipri,
         sqpoll: a.sqpoll,
-        data: if a.data == "zeros" {
+        data: if s.data == "zeros" {
             DataKind::Zeros
         } else {
             DataKind::Random

@@ -6,6 +6,7 @@ mod cmd;
 mod exit;
 mod job;
 mod output;
+mod profiles;
 mod progress;
 
 use clap::Parser;
@@ -14,6 +15,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
     match cli.command {
-        args::Command::Run(a) => cmd::run::run(a).into(),
+        args::Command::Run(a) => cmd::run::run(*a).into(),
+        args::Command::Profiles(a) => cmd::profiles::run(a).into(),
     }
 }

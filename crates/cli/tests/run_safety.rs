@@ -19,32 +19,6 @@ fn assert_unchanged(what: &str, before: &[u8], path: &std::path::Path) {
     }
 }
 
-#[track_caller]
-fn assert_one_line_error(ran: &Ran, needles: &[&str]) {
-    let msg = ran.stderr.trim_end();
-    assert_eq!(
-        ran.code,
-        Some(2),
-        "{:?}: exit status; stderr: {msg}",
-        ran.args
-    );
-    assert!(!msg.contains("panicked"), "{:?} panicked: {msg}", ran.args);
-    assert_eq!(
-        msg.lines().count(),
-        1,
-        "{:?}: not one line: {msg}",
-        ran.args
-    );
-    for n in needles {
-        assert!(
-            msg.contains(n),
-            "{:?}: message lacks {n:?}: {msg}",
-            ran.args
-        );
-    }
-    assert!(ran.json.is_none(), "{:?}: a result was written", ran.args);
-}
-
 #[test]
 fn a_foreign_file_is_read_but_not_written_without_destroy_data() {
     let dir = scratch();

@@ -92,6 +92,8 @@ pub struct Region {
 /// A run, fully validated: nothing downstream re-checks these values.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct JobSpec {
+    /// The profile the settings started from: a built-in name or a file path.
+    pub profile: String,
     /// Files or block devices; I/O is spread evenly across them.
     pub targets: Vec<String>,
     /// Size for a file dbio creates or resizes (`--size`); None: 1 GiB, or the existing size.

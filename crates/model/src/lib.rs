@@ -4,6 +4,7 @@
 
 pub mod histogram;
 pub mod job;
+pub mod profile;
 pub mod result;
 pub mod units;
 

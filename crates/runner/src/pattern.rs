@@ -186,6 +186,7 @@ pub(crate) mod tests {
 
     pub(crate) fn spec(rw: Rw, read_pct: u8, bs: &[(u64, u32)]) -> JobSpec {
         JobSpec {
+            profile: "test".into(),
             targets: vec!["t".into()],
             file_size: None,
             rw,

@@ -1,3 +1,4 @@
 //! One module per dbio command.
 
+pub mod profiles;
 pub mod run;

@@ -272,3 +272,29 @@ pub fn assert_near(what: &str, got: f64, want: f64, pct: f64) {
         "{what}: got {got}, expected {want} within {pct} % (off by {err:.2} %)"
     );
 }
+
+#[track_caller]
+pub fn assert_one_line_error(ran: &Ran, needles: &[&str]) {
+    let msg = ran.stderr.trim_end();
+    assert_eq!(
+        ran.code,
+        Some(2),
+        "{:?}: exit status; stderr: {msg}",
+        ran.args
+    );
+    assert!(!msg.contains("panicked"), "{:?} panicked: {msg}", ran.args);
+    assert_eq!(
+        msg.lines().count(),
+        1,
+        "{:?}: not one line: {msg}",
+        ran.args
+    );
+    for n in needles {
+        assert!(
+            msg.contains(n),
+            "{:?}: message lacks {n:?}: {msg}",
+            ran.args
+        );
+    }
+    assert!(ran.json.is_none(), "{:?}: a result was written", ran.args);
+}

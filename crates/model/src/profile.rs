@@ -1,0 +1,90 @@
+//! Workload profiles: TOML files naming a run's settings (every key optional). Built-in ones
+//! ship inside the binary; a user's own is read with `--profile FILE`. Flags override them.
+
+use serde::{Deserialize, Serialize};
+
+/// A profile as written in TOML. Values are strings and numbers exactly as on the command
+/// line (`bs = "8k:70,64k:30"`, `duration = "30s"`), validated the same way as the flags.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// One line saying what the profile models.
+    pub description: Option<String>,
+    pub rw: Option<String>,
+    pub mix: Option<u32>,
+    pub bs: Option<String>,
+    pub align: Option<String>,
+    pub qd: Option<u32>,
+    pub threads: Option<u32>,
+    pub duration: Option<String>,
+    pub ramp: Option<String>,
+    pub size: Option<String>,
+    pub offset: Option<String>,
+    pub range: Option<String>,
+    pub sync: Option<String>,
+    pub rate: Option<u64>,
+    pub data: Option<String>,
+}
+
+impl Profile {
+    /// Parses profile TOML; an error names `origin`, the line and what is wrong with it.
+    pub fn parse(text: &str, origin: &str) -> Result<Profile, String> {
+        toml::from_str(text).map_err(|e| {
+            let Some(span) = e.span() else {
+                return format!("profile {origin}: {}", e.message());
+            };
+            let line_no = text[..span.start].matches('\n').count() + 1;
+            let line = text.lines().nth(line_no - 1).unwrap_or("").trim();
+            format!(
+                "profile {origin}, line {line_no} (`{line}`): {}",
+                e.message().trim()
+            )
+        })
+    }
+
+    /// The keys this profile sets, in file order of the struct.
+    pub fn keys(&self) -> Vec<&'static str> {
+        let mut k = Vec::new();
+        let mut add = |set: bool, name| {
+            if set {
+                k.push(name)
+            }
+        };
+        add(self.rw.is_some(), "rw");
+        add(self.mix.is_some(), "mix");
+        add(self.bs.is_some(), "bs");
+        add(self.align.is_some(), "align");
+        add(self.qd.is_some(), "qd");
+        add(self.threads.is_some(), "threads");
+        add(self.duration.is_some(), "duration");
+        add(self.ramp.is_some(), "ramp");
+        add(self.size.is_some(), "size");
+        add(self.offset.is_some(), "offset");
+        add(self.range.is_some(), "range");
+        add(self.sync.is_some(), "sync");
+        add(self.rate.is_some(), "rate");
+        add(self.data.is_some(), "data");
+        k
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_keys_and_names_the_line_of_a_mistake() {
+        let p = Profile::parse("rw = \"randread\"\nbs = \"8k\"\nqd = 16\n", "t.toml").unwrap();
+        assert_eq!(p.qd, Some(16));
+        assert_eq!(p.keys(), vec!["rw", "bs", "qd"]);
+        let e = Profile::parse("rw = \"randread\"\nqueue = 4\n", "t.toml").unwrap_err();
+        assert!(
+            e.starts_with("profile t.toml, line 2 (`queue = 4`): "),
+            "{e}"
+        );
+        assert!(e.contains("unknown field `queue`"), "{e}");
+        let e = Profile::parse("qd = \"deep\"\n", "t.toml").unwrap_err();
+        assert!(e.contains("line 1 (`qd = \"deep\"`)"), "{e}");
+        assert!(!e.contains('\n'), "one line: {e}");
+    }
+}
