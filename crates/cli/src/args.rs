@@ -92,6 +92,10 @@ pub struct RunArgs {
     /// Length of the region (default: to the end of the target).
     #[arg(long, value_name = "SIZE")]
     pub range: Option<String>,
+    /// Spread of random offsets: uniform, zipf:THETA, pareto:H (0.2 = 80/20) or
+    /// hotspot:IO/REGION (e.g. 90/10: 90 % of I/Os to the first 10 % of the region).
+    #[arg(long, value_name = "SKEW")]
+    pub skew: Option<String>,
     /// Write durability: dsync (O_DSYNC), fdatasync:N or fsync:N (a flush every N writes).
     #[arg(long, value_name = "MODE")]
     pub sync: Option<String>,
@@ -137,6 +141,7 @@ A profile is a TOML file of run settings, every key optional, written as on the 
   align = \"8k\"           # offset alignment (default: the smallest block size)
   qd = 32                # outstanding I/Os per thread
   threads = 1
+  skew = \"hotspot:90/10\" # or uniform, zipf:1.2, pareto:0.2 (random patterns)
   duration = \"30s\"       # also ramp, size, offset, range, sync (\"dsync\", \"fdatasync:N\"), rate, data
 
 Run one with `dbio run NAME` (built-in) or `dbio run --profile FILE`; flags given on the

@@ -47,6 +47,43 @@ pub fn parse_bs(v: &str) -> Result<Vec<BsWeight>, String> {
     Ok(out)
 }
 
+/// Parses `uniform`, `zipf:THETA`, `pareto:H` or `hotspot:IO/REGION`.
+pub fn parse_skew(v: &str) -> Result<Skew, String> {
+    let bad = |why: &str| {
+        format!("--skew {v}: {why}; use uniform, zipf:1.2, pareto:0.2 or hotspot:90/10")
+    };
+    let num = |x: &str| x.trim().parse::<f64>().map_err(|_| bad("not a number"));
+    match v.split_once(':') {
+        None if v == "uniform" => Ok(Skew::Uniform),
+        Some(("zipf", t)) => match num(t)? {
+            theta if theta > 0.0 && theta <= 10.0 => Ok(Skew::Zipf { theta }),
+            _ => Err(bad("theta must be above 0 (and at most 10)")),
+        },
+        Some(("pareto", h)) => match num(h)? {
+            h if h > 0.0 && h < 1.0 => Ok(Skew::Pareto { h }),
+            _ => Err(bad("h must be between 0 and 1")),
+        },
+        Some(("hotspot", r)) => {
+            let (io, region) = r
+                .split_once('/')
+                .ok_or_else(|| bad("write hotspot:IO/REGION in percent"))?;
+            let (io, region) = (num(io)?, num(region)?);
+            if !(1.0..=100.0).contains(&io)
+                || !(1.0..100.0).contains(&region)
+                || io.fract() != 0.0
+                || region.fract() != 0.0
+            {
+                return Err(bad("IO must be 1-100 and REGION 1-99, whole percents"));
+            }
+            Ok(Skew::Hotspot {
+                io_pct: io as u8,
+                region_pct: region as u8,
+            })
+        }
+        _ => Err(bad("unknown skew")),
+    }
+}
+
 /// Parses `dsync`, `fdatasync[:N]` or `fsync[:N]`.
 pub fn parse_sync(v: &str) -> Result<SyncMode, String> {
     let (mode, n) = match v.split_once(':') {
@@ -108,6 +145,7 @@ struct Settings {
     sync: Option<String>,
     rate: Option<u64>,
     data: String,
+    skew: Option<String>,
     /// Keys whose value came from the named profile rather than a flag.
     from_profile: Vec<&'static str>,
 }
@@ -138,6 +176,7 @@ fn settings(a: &RunArgs) -> Result<Settings, String> {
         sync: a.sync.clone(),
         rate: a.rate,
         data: a.data.clone(),
+        skew: a.skew.clone(),
     };
     let given = flags.keys();
     let from_profile = p
@@ -171,6 +210,7 @@ fn settings(a: &RunArgs) -> Result<Settings, String> {
         sync: flags.sync.or(p.sync),
         rate: flags.rate.or(p.rate),
         data: flags.data.or(p.data).unwrap_or_else(|| "random".into()),
+        skew: flags.skew.or(p.skew),
         from_profile,
     })
 }
@@ -273,6 +313,18 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
             s.rw
         ));
     }
+    let skew = s
+        .skew
+        .as_deref()
+        .map(parse_skew)
+        .transpose()?
+        .unwrap_or(Skew::Uniform);
+    if skew != Skew::Uniform && !rw.is_random() {
+        return Err(format!(
+            "--skew applies to random patterns, and --rw {} is sequential",
+            s.rw
+        ));
+    }
     if s.rate == Some(0) {
         return Err(
             "--rate 0: give the IOPS to issue, or leave --rate out for a closed loop".into(),
@@ -299,6 +351,7 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         ramp_secs,
         stop,
         region: Region { offset, range },
+        skew,
         sync,
         rate: s.rate,
         engine,
@@ -333,6 +386,31 @@ mod tests {
         assert!(parse_bs("8k:x").unwrap_err().contains("weight"));
         assert!(parse_bs("0").is_err());
         assert!(parse_bs("8q").unwrap_err().contains("unknown unit"));
+    }
+
+    #[test]
+    fn skews() {
+        assert_eq!(parse_skew("uniform"), Ok(Skew::Uniform));
+        assert_eq!(parse_skew("zipf:1.2"), Ok(Skew::Zipf { theta: 1.2 }));
+        assert_eq!(parse_skew("pareto:0.2"), Ok(Skew::Pareto { h: 0.2 }));
+        assert_eq!(
+            parse_skew("hotspot:90/10"),
+            Ok(Skew::Hotspot {
+                io_pct: 90,
+                region_pct: 10
+            })
+        );
+        for bad in [
+            "zipf:0",
+            "pareto:1.5",
+            "hotspot:90",
+            "hotspot:90/100",
+            "lumpy",
+            "zipf:x",
+        ] {
+            let e = parse_skew(bad).unwrap_err();
+            assert!(e.starts_with(&format!("--skew {bad}: ")), "{e}");
+        }
     }
 
     #[test]

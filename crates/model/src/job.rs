@@ -80,6 +80,20 @@ pub enum DataKind {
     Zeros,
 }
 
+/// How random offsets are spread over the region. The hottest blocks lie at its start.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Skew {
+    /// Every aligned position equally likely.
+    Uniform,
+    /// Position k (from the start) has weight 1/(k+1)^theta.
+    Zipf { theta: f64 },
+    /// As fio's pareto: position = (N−1)·u^(ln h / ln(1−h)); h = 0.2 sends 80 % of the I/O to the first 20 %.
+    Pareto { h: f64 },
+    /// `io_pct` % of the I/Os (an exact quota per 100) go to the first `region_pct` % of the region.
+    Hotspot { io_pct: u8, region_pct: u8 },
+}
+
 /// The region of each target that I/O may touch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Region {
@@ -111,6 +125,8 @@ pub struct JobSpec {
     pub ramp_secs: f64,
     pub stop: StopAfter,
     pub region: Region,
+    /// Spread of random offsets (sequential patterns ignore it).
+    pub skew: Skew,
     pub sync: SyncMode,
     /// Open-loop rate in IOPS for the whole job; None means closed loop by queue depth.
     pub rate: Option<u64>,

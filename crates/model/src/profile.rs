@@ -24,6 +24,7 @@ pub struct Profile {
     pub sync: Option<String>,
     pub rate: Option<u64>,
     pub data: Option<String>,
+    pub skew: Option<String>,
 }
 
 impl Profile {
@@ -64,6 +65,7 @@ impl Profile {
         add(self.sync.is_some(), "sync");
         add(self.rate.is_some(), "rate");
         add(self.data.is_some(), "data");
+        add(self.skew.is_some(), "skew");
         k
     }
 }

@@ -1,8 +1,11 @@
 //! Which I/O comes next: direction, size, target and offset, from the job's pattern.
 
 use dbio_engine::OpKind;
-use dbio_model::{JobSpec, Rw};
+use dbio_model::{JobSpec, Rw, Skew};
 use fastrand::Rng;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use rand_distr::{Distribution, Zipf};
 
 /// A shuffled deck of choices drawn without replacement and reshuffled as it is dealt, so
 /// every full cycle holds each choice exactly in its share (an exact quota, not a coin flip).
@@ -62,10 +65,48 @@ pub struct NextIo {
 }
 
 /// One block size with the number of aligned positions it can take in the region.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct SizeSlot {
     len: u64,
     positions: u64,
+    /// Zipf skew: the rank distribution over the positions.
+    zipf: Option<Zipf<f64>>,
+}
+
+/// Draws a position in 0..positions with the job's skew.
+#[derive(Debug, Clone)]
+struct Spread {
+    skew: Skew,
+    /// Hot spot: the exact quota of hot I/Os.
+    hot: Deck<bool>,
+    /// Zipf sampling needs a `rand` generator.
+    rng: SmallRng,
+}
+
+impl Spread {
+    #[inline]
+    fn pick(&mut self, size: &SizeSlot, rng: &mut Rng) -> u64 {
+        let n = size.positions;
+        match self.skew {
+            Skew::Uniform => rng.u64(0..n),
+            Skew::Zipf { .. } => match &size.zipf {
+                Some(z) => (z.sample(&mut self.rng) as u64).clamp(1, n) - 1,
+                None => rng.u64(0..n),
+            },
+            Skew::Pareto { h } => {
+                let pow = h.ln() / (1.0 - h).ln();
+                (((n - 1) as f64) * rng.f64().powf(pow)) as u64
+            }
+            Skew::Hotspot { region_pct, .. } => {
+                let hot = ((n as f64 * region_pct as f64 / 100.0) as u64).clamp(1, n);
+                if self.hot.draw(rng) || hot == n {
+                    rng.u64(0..hot)
+                } else {
+                    rng.u64(hot..n)
+                }
+            }
+        }
+    }
 }
 
 /// A worker's generator of I/Os.
@@ -75,6 +116,7 @@ pub struct Pattern {
     mix: Deck<bool>,
     sizes: Vec<SizeSlot>,
     size_deck: Deck<usize>,
+    spread: Spread,
     align: u64,
     targets: u32,
     next_target: u32,
@@ -109,11 +151,30 @@ impl Pattern {
         let sizes = spec
             .bs
             .iter()
-            .map(|b| SizeSlot {
-                len: b.size,
-                positions: (end - start - b.size) / spec.align + 1,
+            .map(|b| {
+                let positions = (end - start - b.size) / spec.align + 1;
+                let zipf = match spec.skew {
+                    Skew::Zipf { theta } => Zipf::new(positions as f64, theta).ok(),
+                    _ => None,
+                };
+                SizeSlot {
+                    len: b.size,
+                    positions,
+                    zipf,
+                }
             })
             .collect::<Vec<_>>();
+        let hot_pct = match spec.skew {
+            Skew::Hotspot { io_pct, .. } => io_pct as u32,
+            _ => 100,
+        };
+        let spread = Spread {
+            skew: spec.skew,
+            hot: Deck::new(&[(true, hot_pct), (false, 100 - hot_pct)]),
+            rng: SmallRng::seed_from_u64(
+                spec.seed ^ (worker as u64).wrapping_mul(0x2545_F491_4F6C_DD1D),
+            ),
+        };
         let size_deck = Deck::new(
             &spec
                 .bs
@@ -132,6 +193,7 @@ impl Pattern {
             mix: Deck::new(&[(true, read_pct), (false, 100 - read_pct)]),
             sizes,
             size_deck,
+            spread,
             align: spec.align,
             targets,
             next_target: worker % targets,
@@ -149,7 +211,7 @@ impl Pattern {
         } else {
             OpKind::Write
         };
-        let size = self.sizes[self.size_deck.draw(rng)];
+        let size = &self.sizes[self.size_deck.draw(rng)];
         let target = if self.targets == 1 {
             0
         } else if self.random {
@@ -160,7 +222,7 @@ impl Pattern {
             t
         };
         let offset = if self.random {
-            self.start + rng.u64(0..size.positions) * self.align
+            self.start + self.spread.pick(size, rng) * self.align
         } else {
             let c = &mut self.cursor[target as usize];
             if *c + size.len > self.end {
@@ -187,6 +249,7 @@ pub(crate) mod tests {
     pub(crate) fn spec(rw: Rw, read_pct: u8, bs: &[(u64, u32)]) -> JobSpec {
         JobSpec {
             profile: "test".into(),
+            skew: Skew::Uniform,
             targets: vec!["t".into()],
             file_size: None,
             rw,
@@ -240,6 +303,51 @@ pub(crate) mod tests {
         }
         assert_eq!(sizes[&8192], 7000);
         assert_eq!(sizes[&65536], 2000);
+    }
+
+    /// Shares of 200,000 random 4 KiB offsets over 1024 positions that fall on each position.
+    fn position_shares(skew: Skew) -> Vec<f64> {
+        let mut s = spec(Rw::RandRead, 100, &[(4096, 1)]);
+        s.skew = skew;
+        let mut p = Pattern::new(&s, 0, 1, 0, 4 << 20);
+        let mut rng = Rng::with_seed(11);
+        let mut counts = vec![0u64; 1024];
+        let n = 200_000;
+        for _ in 0..n {
+            counts[(p.next(&mut rng).offset / 4096) as usize] += 1;
+        }
+        counts.iter().map(|&c| c as f64 / n as f64).collect()
+    }
+
+    #[test]
+    fn hotspot_sends_its_exact_share_to_the_hot_region() {
+        let shares = position_shares(Skew::Hotspot {
+            io_pct: 90,
+            region_pct: 10,
+        });
+        let hot: f64 = shares[..102].iter().sum();
+        assert!((hot - 0.9).abs() < 1e-9, "hot share {hot}");
+    }
+
+    #[test]
+    fn zipf_matches_its_cdf() {
+        // Oracle: P(rank < k) = H(k, θ) / H(N, θ) with H the generalised harmonic number.
+        let theta = 1.2;
+        let h = |k: usize| (1..=k).map(|i| 1.0 / (i as f64).powf(theta)).sum::<f64>();
+        let shares = position_shares(Skew::Zipf { theta });
+        for k in [1, 10, 100] {
+            let got: f64 = shares[..k].iter().sum();
+            let want = h(k) / h(1024);
+            assert!((got - want).abs() < 0.01, "first {k}: {got} vs {want}");
+        }
+    }
+
+    #[test]
+    fn pareto_0_2_is_the_80_20_rule() {
+        // Oracle: P(position < x·N) = x^(ln(1−h)/ln h); for h = 0.2, x = 0.2 gives 0.8.
+        let shares = position_shares(Skew::Pareto { h: 0.2 });
+        let first_fifth: f64 = shares[..205].iter().sum();
+        assert!((first_fifth - 0.8).abs() < 0.01, "{first_fifth}");
     }
 
     #[test]
