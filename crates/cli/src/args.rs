@@ -15,6 +15,10 @@ pub enum Command {
     /// Run an I/O workload on files or block devices and report IOPS, bandwidth and latency.
     #[command(after_help = RUN_EXAMPLES)]
     Run(Box<RunArgs>),
+    /// Run a profile once per value of one setting (queue depth, threads, block size, mix,
+    /// rate), print a table as it goes, and find the knee and the saturation point.
+    #[command(after_help = SWEEP_EXAMPLES)]
+    Sweep(Box<SweepArgs>),
     /// List the built-in workload profiles, or show one as TOML.
     #[command(after_help = PROFILES_HELP)]
     Profiles(ProfilesArgs),
@@ -36,7 +40,7 @@ Sizes are binary (k = KiB = 1024). Exit status: 0 done, 1 I/O error (partial res
 2 bad input, 130 interrupted (partial result kept).";
 
 /// Flags of `dbio run`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// Built-in profile to run (see `dbio profiles`); default: oltp.
     #[arg(value_name = "PROFILE", conflicts_with = "profile_file")]
@@ -153,4 +157,26 @@ pub struct ProfilesArgs {
     /// Print the TOML of this built-in profile.
     #[arg(long, value_name = "NAME")]
     pub show: Option<String>,
+}
+
+const SWEEP_EXAMPLES: &str = "\
+Examples:
+  dbio sweep oltp-read --vary qd=1,2,4,8,16,32,64,128 --slo 'p99<1ms'  SLOB-style ramp, the knee under 1 ms
+  dbio sweep oltp-read --vary qd=1..128x2 --duration 10s --ramp 2s
+  dbio sweep dss --vary bs=8k,64k,256k,1m                              bandwidth against I/O size
+  dbio sweep oltp --vary threads=1,2,4 --json sweep.json
+
+Every flag of dbio run applies to each step; --ramp runs before each step.";
+
+/// Flags of `dbio sweep`.
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// The setting to vary and its values: qd=1,2,4,8 or qd=1..128x2; also threads=, bs=, mix=, rate=.
+    #[arg(long, value_name = "KEY=VALUES")]
+    pub vary: String,
+    /// Latency objective of the knee: p99<1ms, avg<200us, read:p99.9<2ms, ...
+    #[arg(long, value_name = "SLO")]
+    pub slo: Option<String>,
+    #[command(flatten)]
+    pub run: RunArgs,
 }

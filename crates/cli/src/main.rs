@@ -8,6 +8,7 @@ mod job;
 mod output;
 mod profiles;
 mod progress;
+mod vary;
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -17,5 +18,6 @@ fn main() -> ExitCode {
     match cli.command {
         args::Command::Run(a) => cmd::run::run(*a).into(),
         args::Command::Profiles(a) => cmd::profiles::run(a).into(),
+        args::Command::Sweep(a) => cmd::sweep::run(*a).into(),
     }
 }

@@ -5,15 +5,28 @@
 use std::path::PathBuf;
 
 #[test]
-fn committed_schema_matches_the_types() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schema/run-result.v1.json");
-    let generated = dbio_model::run_result_schema();
+fn committed_run_schema_matches_the_types() {
+    check("run-result.v1.json", dbio_model::run_result_schema());
+}
+
+#[test]
+fn committed_sweep_schema_matches_the_types() {
+    check(
+        "sweep-result.v1.json",
+        dbio_model::sweep::sweep_result_schema(),
+    );
+}
+
+fn check(file: &str, generated: String) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../schema")
+        .join(file);
     if std::env::var_os("DBIO_BLESS").is_some() {
         std::fs::write(&path, &generated).unwrap();
     }
-    let committed = std::fs::read_to_string(&path).expect("schema/run-result.v1.json is committed");
+    let committed = std::fs::read_to_string(&path).expect("the schema file is committed");
     assert!(
         committed == generated,
-        "schema/run-result.v1.json differs from the RunResult types; if the change is intended, run DBIO_BLESS=1 cargo test -p dbio-model --test schema and bump the schema version when it breaks readers"
+        "schema/{file} differs from the result types; if the change is intended, run DBIO_BLESS=1 cargo test -p dbio-model --test schema and bump the schema version when it breaks readers"
     );
 }

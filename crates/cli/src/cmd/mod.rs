@@ -2,3 +2,4 @@
 
 pub mod profiles;
 pub mod run;
+pub mod sweep;

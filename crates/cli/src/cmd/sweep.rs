@@ -1,0 +1,212 @@
+//! `dbio sweep`: one run per value of a setting, a table row per step as it finishes (in the
+//! spirit of SLOB's AWR tables), then the knee, the saturation point and where bandwidth
+//! levels off. The whole sweep is one JSON result.
+
+use crate::args::SweepArgs;
+use crate::exit::Exit;
+use crate::job::job_spec;
+use crate::output::{print_out, write_file_atomic};
+use crate::progress::Progress;
+use crate::vary::{apply, parse_vary};
+use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
+use dbio_analyze::slo::{latency, Dir, Slo};
+use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
+use dbio_model::{JobSpec, Outcome, RunResult};
+use dbio_runner::RunError;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Runs `dbio sweep` and returns its exit status.
+pub fn run(a: SweepArgs) -> Exit {
+    let vary = match parse_vary(&a.vary) {
+        Ok(v) => v,
+        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
+    };
+    let slo = match a.slo.as_deref().map(Slo::parse).transpose() {
+        Ok(s) => s,
+        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
+    };
+    // Every step is validated before the first one runs.
+    let mut specs: Vec<JobSpec> = Vec::new();
+    for v in &vary.values {
+        let mut args = a.run.clone();
+        apply(&mut args, vary.key, v);
+        match job_spec(&args) {
+            Ok(s) => specs.push(s),
+            Err(m) => return Exit::usage(format!("dbio sweep: step {}={v}: {m}", vary.key)),
+        }
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register_conditional_shutdown(sig, 130, stop.clone());
+        let _ = signal_hook::flag::register(sig, stop.clone());
+    }
+    let json_to_stdout = a.run.json.as_deref() == Some("-");
+    let say = |s: &str| {
+        if a.run.quiet {
+        } else if json_to_stdout {
+            eprint!("{s}");
+        } else {
+            print_out(s);
+        }
+    };
+    say(&format!(
+        "dbio sweep: {} on {}, varying {}\n{:>10} {:>12} {:>8} {:>10} {:>10} {:>10} {:>9} {:>6}\n",
+        specs[0].profile,
+        specs[0].targets.join(", "),
+        vary.key,
+        vary.key,
+        "Waits",
+        "Time(s)",
+        "Avg(µs)",
+        "p99(µs)",
+        "IOPS",
+        "MB/s",
+        "CPU%"
+    ));
+    let mut steps: Vec<RunResult> = Vec::new();
+    let mut partial = false;
+    for (spec, value) in specs.iter().zip(&vary.values) {
+        if stop.load(Ordering::Relaxed) {
+            partial = true;
+            break;
+        }
+        let mut progress = Progress::new(a.run.quiet);
+        let result = dbio_runner::run(spec, stop.clone(), &mut |ev| progress.on(ev));
+        progress.finish();
+        let r = match result {
+            Ok(r) => r,
+            Err(RunError::Interrupted) => {
+                partial = true;
+                break;
+            }
+            Err(e) if steps.is_empty() => return Exit::usage(format!("dbio sweep: {e}")),
+            Err(e) => {
+                eprintln!("dbio sweep: step {}={value}: {e}", vary.key);
+                partial = true;
+                break;
+            }
+        };
+        say(&row(value, &r));
+        let stopped = r.outcome != Outcome::Complete;
+        steps.push(r);
+        if stopped {
+            partial = true;
+            break;
+        }
+    }
+    let sweep = analyse(vary.key, &vary.values, a.slo.clone(), slo, steps, partial);
+    say(&conclusions(&sweep));
+    if let Some(path) = a.run.json.as_deref() {
+        let mut json = serde_json::to_string_pretty(&sweep).expect("a sweep always serialises");
+        json.push('\n');
+        if json_to_stdout {
+            print_out(&json);
+        } else if let Err(e) = write_file_atomic(path, json.as_bytes()) {
+            return Exit::Failure.with(format!(
+                "dbio sweep: cannot write the JSON result to {path}: {e}"
+            ));
+        }
+    }
+    match (partial, stop.load(Ordering::Relaxed)) {
+        (_, true) => Exit::Interrupted,
+        (true, false) => Exit::Failure,
+        (false, false) => Exit::Ok,
+    }
+}
+
+fn iops(r: &RunResult) -> f64 {
+    r.read.as_ref().map_or(0.0, |d| d.iops) + r.write.as_ref().map_or(0.0, |d| d.iops)
+}
+
+fn mb_s(r: &RunResult) -> f64 {
+    r.read.as_ref().map_or(0.0, |d| d.mb_s) + r.write.as_ref().map_or(0.0, |d| d.mb_s)
+}
+
+/// One table row: value, waits (I/Os), time, average and p99 latency, IOPS, MB/s, CPU %.
+fn row(value: &str, r: &RunResult) -> String {
+    let h = latency(r, Dir::All);
+    let ios = r.read.as_ref().map_or(0, |d| d.ios) + r.write.as_ref().map_or(0, |d| d.ios);
+    let cpu = (r.cpu.process_user_s + r.cpu.process_sys_s) / r.measured_secs.max(1e-9) * 100.0;
+    format!(
+        "{value:>10} {ios:>12} {:>8.1} {:>10.1} {:>10.1} {:>10.0} {:>9.1} {cpu:>6.0}\n",
+        r.measured_secs,
+        h.mean() / 1000.0,
+        h.value_at_quantile(0.99) as f64 / 1000.0,
+        iops(r),
+        mb_s(r),
+    )
+}
+
+fn analyse(
+    key: &str,
+    values: &[String],
+    slo_text: Option<String>,
+    slo: Option<Slo>,
+    steps: Vec<RunResult>,
+    partial: bool,
+) -> SweepResult {
+    let iops_v: Vec<f64> = steps.iter().map(iops).collect();
+    let mb_v: Vec<f64> = steps.iter().map(mb_s).collect();
+    let mean_v: Vec<f64> = steps.iter().map(|r| latency(r, Dir::All).mean()).collect();
+    let point = |i: usize| SweepPoint {
+        step: i,
+        value: values[i].clone(),
+        iops: iops_v[i],
+        mb_s: mb_v[i],
+    };
+    let knee_at = slo.and_then(|s| {
+        let lat: Vec<Option<f64>> = steps.iter().map(|r| s.value(r)).collect();
+        knee(&iops_v, &lat, s.limit_ns as f64)
+    });
+    SweepResult {
+        schema: SWEEP_SCHEMA.to_string(),
+        dbio_version: env!("CARGO_PKG_VERSION").to_string(),
+        vary: key.to_string(),
+        values: values.to_vec(),
+        slo: slo_text,
+        knee: knee_at.map(point),
+        saturation: saturation(&iops_v, &mean_v).map(point),
+        bandwidth_90: if key == "bs" {
+            reaches_90_pct(&mb_v).map(point)
+        } else {
+            None
+        },
+        partial,
+        steps,
+    }
+}
+
+fn conclusions(s: &SweepResult) -> String {
+    let mut out = String::new();
+    match (&s.slo, &s.knee) {
+        (Some(slo), Some(k)) => {
+            out += &format!(
+                "knee: {}={} gives {:.0} IOPS within {slo}\n",
+                s.vary, k.value, k.iops
+            )
+        }
+        (Some(slo), None) => out += &format!("knee: no step met {slo}\n"),
+        (None, _) => {
+            out +=
+                "knee: give --slo (e.g. p99<1ms) to find the most IOPS within a latency objective\n"
+        }
+    }
+    match &s.saturation {
+        Some(p) => out += &format!(
+            "saturation: from {}={} on, more load adds under 5 % IOPS while latency grows ({:.0} IOPS)\n",
+            s.vary, p.value, p.iops
+        ),
+        None => out += "saturation: not reached; every step still added IOPS\n",
+    }
+    if let Some(p) = &s.bandwidth_90 {
+        out += &format!(
+            "bandwidth reaches 90 % of its best at bs={} ({:.1} MB/s)\n",
+            p.value, p.mb_s
+        );
+    }
+    if s.partial {
+        out += "partial: the sweep stopped before its last step\n";
+    }
+    out
+}

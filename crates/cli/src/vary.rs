@@ -1,0 +1,135 @@
+//! `--vary KEY=VALUES` of `dbio sweep`: the setting a sweep changes and its values, as a
+//! list (`qd=1,2,4,8`) or a geometric range (`qd=1..128x2`, `bs=8k..1mx2`).
+
+use crate::args::RunArgs;
+use dbio_model::units::parse_size;
+
+/// The varied setting and its values, as they are written on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vary {
+    pub key: &'static str,
+    pub values: Vec<String>,
+}
+
+const KEYS: [&str; 5] = ["qd", "threads", "bs", "mix", "rate"];
+
+/// Parses `KEY=V1,V2,…` or `KEY=FROM..TOxFACTOR`.
+pub fn parse_vary(v: &str) -> Result<Vary, String> {
+    let bad = |why: String| format!("--vary {v}: {why}");
+    let (key, list) = v
+        .split_once('=')
+        .ok_or_else(|| bad("write KEY=VALUES, e.g. qd=1,2,4,8 or qd=1..128x2".into()))?;
+    let key = *KEYS.iter().find(|k| **k == key).ok_or_else(|| {
+        bad(format!(
+            "cannot vary '{key}'; vary one of {}",
+            KEYS.join(", ")
+        ))
+    })?;
+    let number = |s: &str| -> Result<u64, String> {
+        if key == "bs" {
+            parse_size(s).map_err(|e| bad(e.to_string()))
+        } else {
+            s.trim()
+                .parse::<u64>()
+                .map_err(|_| bad(format!("'{s}' is not a whole number")))
+        }
+    };
+    let values: Vec<String> = match list.split_once("..") {
+        Some((from, rest)) => {
+            let (to, factor) = rest.split_once('x').ok_or_else(|| {
+                bad("a range needs a factor: FROM..TOxFACTOR, e.g. 1..128x2".into())
+            })?;
+            let (from_n, to_n) = (number(from)?, number(to)?);
+            let factor: u64 = factor
+                .parse()
+                .ok()
+                .filter(|f| *f >= 2)
+                .ok_or_else(|| bad("the factor must be a whole number of 2 or more".into()))?;
+            if from_n == 0 || from_n > to_n {
+                return Err(bad(
+                    "a range must start above 0 and not end below its start".into(),
+                ));
+            }
+            let mut out = Vec::new();
+            let mut x = from_n;
+            while x <= to_n {
+                out.push(x.to_string());
+                x = x.saturating_mul(factor);
+            }
+            out
+        }
+        None => list
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+    };
+    if values.is_empty() {
+        return Err(bad("no values".into()));
+    }
+    let nums = values
+        .iter()
+        .map(|s| number(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    if key != "mix" && nums.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(bad(format!(
+            "the values of {key} must increase from step to step"
+        )));
+    }
+    Ok(Vary { key, values })
+}
+
+/// Sets the varied flag of `a` to `value`, as if it had been given on the command line.
+pub fn apply(a: &mut RunArgs, key: &str, value: &str) {
+    let n = || value.parse().ok();
+    match key {
+        "qd" => a.qd = n(),
+        "threads" => a.threads = n(),
+        "mix" => a.mix = n(),
+        "rate" => a.rate = value.parse().ok(),
+        _ => a.bs = Some(value.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_and_ranges() {
+        let v = parse_vary("qd=1,2,4,8").unwrap();
+        assert_eq!((v.key, v.values.len()), ("qd", 4));
+        assert_eq!(
+            parse_vary("qd=1..128x2").unwrap().values,
+            ["1", "2", "4", "8", "16", "32", "64", "128"]
+        );
+        assert_eq!(
+            parse_vary("bs=8k..32kx2").unwrap().values,
+            ["8192", "16384", "32768"]
+        );
+        assert_eq!(
+            parse_vary("bs=8k,64k,1m").unwrap().values,
+            ["8k", "64k", "1m"]
+        );
+        assert_eq!(parse_vary("mix=90,50,10").unwrap().values.len(), 3);
+    }
+
+    #[test]
+    fn refuses_with_the_reason() {
+        for (bad, why) in [
+            ("qd=", "no values"),
+            ("qd=8,4", "must increase"),
+            ("depth=1,2", "cannot vary 'depth'"),
+            ("qd=1..8", "needs a factor"),
+            ("qd=1..8x1", "factor"),
+            ("qd=two", "not a whole number"),
+            ("qd", "KEY=VALUES"),
+        ] {
+            let e = parse_vary(bad).unwrap_err();
+            assert!(
+                e.starts_with(&format!("--vary {bad}: ")) && e.contains(why),
+                "{e}"
+            );
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! `dbio sweep` on a real temporary file: one step per value, a table row per step, the knee
+//! held against the steps' own figures, the JSON valid against the committed sweep schema,
+//! and bad `--vary` lists refused before anything runs.
+
+#![forbid(unsafe_code)]
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::process::Command;
+
+fn sweep(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dbio"))
+        .arg("sweep")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_queue_depth_sweep_runs_every_step_and_finds_the_knee() {
+    let dir = scratch();
+    let f = dbio_file(dir.path(), "t.dat", "64MiB");
+    let json = dir.path().join("sweep.json");
+    let out = sweep(&[
+        "oltp-read",
+        "--target",
+        f.to_str().unwrap(),
+        "--vary",
+        "qd=1..16x4",
+        "--ops",
+        "3000",
+        "--slo",
+        "p99<10s",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with(char::is_numeric))
+        .collect();
+    assert_eq!(rows.len(), 3, "one row per step (1, 4, 16): {stdout}");
+    let s: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let steps = s["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 3);
+    for (step, qd) in steps.iter().zip([1, 4, 16]) {
+        assert_eq!(step["job"]["qd"], qd);
+        assert_eq!(step["read"]["ios"], 3000);
+    }
+    // Every step meets p99 < 10 s, so the knee is the step with the most IOPS.
+    let best = (0..3)
+        .max_by(|&a, &b| {
+            steps[a]["read"]["iops"]
+                .as_f64()
+                .unwrap()
+                .total_cmp(&steps[b]["read"]["iops"].as_f64().unwrap())
+        })
+        .unwrap();
+    assert_eq!(s["knee"]["step"], best);
+    assert_eq!(s["knee"]["iops"], steps[best]["read"]["iops"]);
+
+    let schema_path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../schema/sweep-result.v1.json"
+    );
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = v.iter_errors(&s).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[test]
+fn bad_sweep_lists_are_refused_before_anything_runs() {
+    let dir = scratch();
+    let f = dir.path().join("never.dat");
+    for (vary, why) in [
+        ("qd=8,4", "must increase"),
+        ("qd=", "no values"),
+        ("depth=1,2", "cannot vary"),
+    ] {
+        let out = sweep(&[
+            "--target",
+            f.to_str().unwrap(),
+            "--vary",
+            vary,
+            "--ops",
+            "10",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{vary}: {err}");
+        assert!(
+            err.contains(why) && err.lines().count() == 1,
+            "{vary}: {err}"
+        );
+        assert!(!f.exists(), "{vary}: a refused sweep created its target");
+    }
+    let out = sweep(&[
+        "--target",
+        f.to_str().unwrap(),
+        "--vary",
+        "qd=1,0",
+        "--ops",
+        "10",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
