@@ -165,6 +165,7 @@ Examples:
   dbio sweep oltp-read --vary qd=1..128x2 --duration 10s --ramp 2s
   dbio sweep dss --vary bs=8k,64k,256k,1m                              bandwidth against I/O size
   dbio sweep oltp --vary threads=1,2,4 --json sweep.json
+  dbio sweep oltp-read --vary qd=1..256x2 --target-latency 'p99<500us'   bisection, not every step
 
 Every flag of dbio run applies to each step; --ramp runs before each step.";
 
@@ -177,6 +178,10 @@ pub struct SweepArgs {
     /// Latency objective of the knee: p99<1ms, avg<200us, read:p99.9<2ms, ...
     #[arg(long, value_name = "SLO")]
     pub slo: Option<String>,
+    /// Find the highest qd, threads or rate that meets this objective by bisection, running
+    /// about log2(steps) of the steps instead of all (as fio's latency_target does).
+    #[arg(long, value_name = "SLO", conflicts_with = "slo")]
+    pub target_latency: Option<String>,
     #[command(flatten)]
     pub run: RunArgs,
 }

@@ -111,3 +111,43 @@ fn bad_sweep_lists_are_refused_before_anything_runs() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_latency_target_search_runs_only_the_bisection_steps() {
+    let dir = scratch();
+    let f = dbio_file(dir.path(), "t.dat", "64MiB");
+    let f = f.to_str().unwrap();
+    let search = |target: &str, name: &str| -> Value {
+        let json = dir.path().join(name);
+        let args = [
+            "oltp-read",
+            "--target",
+            f,
+            "--vary",
+            "qd=1..16x2",
+            "--ops",
+            "2000",
+        ];
+        let out = sweep(
+            &[
+                &args[..],
+                &["--target-latency", target, "--json", json.to_str().unwrap()],
+            ]
+            .concat(),
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap()
+    };
+    // Every depth meets 10 s: bisection over 1,2,4,8,16 runs 4, 8 and 16 and settles on 16.
+    let met = search("p99<10s", "met.json");
+    assert_eq!(met["values"], serde_json::json!(["4", "8", "16"]));
+    assert_eq!(met["knee"]["value"], "16");
+    // Nothing meets 1 ns: it runs 4, then 1, and finds no knee.
+    let none = search("p99<1ns", "none.json");
+    assert_eq!(none["values"], serde_json::json!(["1", "4"]));
+    assert!(none["knee"].is_null());
+}

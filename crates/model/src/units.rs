@@ -85,12 +85,13 @@ pub fn parse_duration(input: &str) -> Result<std::time::Duration, UnitError> {
             .find(|c: char| c.is_ascii_digit() || c == '.')
             .unwrap_or(rest.len());
         let scale = match &rest[..u_end] {
+            "ns" => 1e-9,
             "us" | "µs" => 1e-6,
             "ms" => 1e-3,
             "s" | "sec" => 1.0,
             "m" | "min" => 60.0,
             "h" => 3600.0,
-            _ => return Err(err("unknown unit; use ms, s, m or h")),
+            _ => return Err(err("unknown unit; use ns, us, ms, s, m or h")),
         };
         total += value * scale;
         rest = &rest[u_end..];
@@ -142,6 +143,8 @@ mod tests {
         assert_eq!(parse_duration("30"), Ok(Duration::from_secs(30)));
         assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("250us"), Ok(Duration::from_micros(250)));
+        assert_eq!(parse_duration("40ns"), Ok(Duration::from_nanos(40)));
         assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
         assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
         assert!(parse_duration("3 days").is_err());

@@ -22,10 +22,24 @@ pub fn run(a: SweepArgs) -> Exit {
         Ok(v) => v,
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
-    let slo = match a.slo.as_deref().map(Slo::parse).transpose() {
+    let search = a.target_latency.is_some();
+    let slo_text = a.slo.clone().or(a.target_latency.clone());
+    let slo = match slo_text.as_deref().map(Slo::parse).transpose() {
         Ok(s) => s,
+        Err(m) if search => {
+            return Exit::usage(format!(
+                "dbio sweep: {}",
+                m.replace("--slo", "--target-latency")
+            ))
+        }
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
+    if search && !matches!(vary.key, "qd" | "threads" | "rate") {
+        return Exit::usage(format!(
+            "dbio sweep: --target-latency searches qd, threads or rate for the highest load within the objective, not {}",
+            vary.key
+        ));
+    }
     // Every step is validated before the first one runs.
     let mut specs: Vec<JobSpec> = Vec::new();
     for v in &vary.values {
@@ -64,38 +78,64 @@ pub fn run(a: SweepArgs) -> Exit {
         "MB/s",
         "CPU%"
     ));
-    let mut steps: Vec<RunResult> = Vec::new();
+    let mut ran: Vec<(usize, RunResult)> = Vec::new();
     let mut partial = false;
-    for (spec, value) in specs.iter().zip(&vary.values) {
+    // One step: None when the sweep must stop (interrupted, or the step failed).
+    let run_step = |i: usize, ran: &mut Vec<(usize, RunResult)>| -> Result<Option<bool>, Exit> {
+        let value = &vary.values[i];
         if stop.load(Ordering::Relaxed) {
-            partial = true;
-            break;
+            return Ok(None);
         }
         let mut progress = Progress::new(a.run.quiet);
-        let result = dbio_runner::run(spec, stop.clone(), &mut |ev| progress.on(ev));
+        let result = dbio_runner::run(&specs[i], stop.clone(), &mut |ev| progress.on(ev));
         progress.finish();
         let r = match result {
             Ok(r) => r,
-            Err(RunError::Interrupted) => {
-                partial = true;
-                break;
-            }
-            Err(e) if steps.is_empty() => return Exit::usage(format!("dbio sweep: {e}")),
+            Err(RunError::Interrupted) => return Ok(None),
+            Err(e) if ran.is_empty() => return Err(Exit::usage(format!("dbio sweep: {e}"))),
             Err(e) => {
                 eprintln!("dbio sweep: step {}={value}: {e}", vary.key);
-                partial = true;
-                break;
+                return Ok(None);
             }
         };
         say(&row(value, &r));
-        let stopped = r.outcome != Outcome::Complete;
-        steps.push(r);
-        if stopped {
-            partial = true;
-            break;
+        let complete = r.outcome == Outcome::Complete;
+        let met = slo.is_some_and(|s| s.met_by(&r));
+        ran.push((i, r));
+        Ok(complete.then_some(met))
+    };
+    if search {
+        // Bisection for the highest value that meets the objective, assuming latency grows
+        // with load: about log2(steps) runs instead of all of them.
+        let (mut lo, mut hi) = (0i64, vary.values.len() as i64 - 1);
+        while lo <= hi {
+            let mid = (lo + hi) / 2;
+            match run_step(mid as usize, &mut ran) {
+                Err(exit) => return exit,
+                Ok(None) => {
+                    partial = true;
+                    break;
+                }
+                Ok(Some(true)) => lo = mid + 1,
+                Ok(Some(false)) => hi = mid - 1,
+            }
+        }
+    } else {
+        for i in 0..vary.values.len() {
+            match run_step(i, &mut ran) {
+                Err(exit) => return exit,
+                Ok(None) => {
+                    partial = true;
+                    break;
+                }
+                Ok(Some(_)) => {}
+            }
         }
     }
-    let sweep = analyse(vary.key, &vary.values, a.slo.clone(), slo, steps, partial);
+    ran.sort_by_key(|(i, _)| *i);
+    let values: Vec<String> = ran.iter().map(|(i, _)| vary.values[*i].clone()).collect();
+    let steps: Vec<RunResult> = ran.into_iter().map(|(_, r)| r).collect();
+    let sweep = analyse(vary.key, &values, slo_text, slo, steps, partial);
     say(&conclusions(&sweep));
     if let Some(path) = a.run.json.as_deref() {
         let mut json = serde_json::to_string_pretty(&sweep).expect("a sweep always serialises");
