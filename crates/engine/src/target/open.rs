@@ -41,6 +41,9 @@ pub fn open_target(path: &str, opts: &TargetOptions) -> Result<OpenTarget, Targe
 }
 
 /// Opens `path` with the run's flags; `excl` adds O_EXCL (block devices: fails if mounted).
+/// How long an exclusive open waits for a device still held by a ring being torn down.
+const EXCL_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
 fn open_with(path: &str, opts: &TargetOptions, rw: bool, excl: bool) -> Result<File, TargetError> {
     let mut flags = 0;
     if opts.direct {
@@ -53,24 +56,40 @@ fn open_with(path: &str, opts: &TargetOptions, rw: bool, excl: bool) -> Result<F
         flags |= libc::O_EXCL;
     }
     // std always adds O_CLOEXEC.
-    OpenOptions::new()
-        .read(true)
-        .write(rw)
-        .custom_flags(flags)
-        .open(path)
-        .map_err(|e| match e.raw_os_error() {
-            Some(libc::EINVAL) if opts.direct => TargetError::NoDirect {
-                path: path.to_string(),
-                fs: File::open(path)
-                    .ok()
-                    .and_then(|f| sys::fs_name(&f))
-                    .map(String::from),
-            },
-            Some(libc::EBUSY) if excl => TargetError::Busy {
-                path: path.to_string(),
-            },
-            _ => TargetError::os("open", path, e),
-        })
+    let open = || {
+        OpenOptions::new()
+            .read(true)
+            .write(rw)
+            .custom_flags(flags)
+            .open(path)
+    };
+    let mut result = open();
+    // A ring that used the device a moment ago (an earlier run, or the previous step of a
+    // sweep) is torn down by the kernel in the background and keeps its exclusive claim
+    // until then: wait for it, up to EXCL_WAIT, before calling the device busy.
+    let deadline = std::time::Instant::now() + EXCL_WAIT;
+    while excl
+        && std::time::Instant::now() < deadline
+        && result
+            .as_ref()
+            .is_err_and(|e| e.raw_os_error() == Some(libc::EBUSY))
+    {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        result = open();
+    }
+    result.map_err(|e| match e.raw_os_error() {
+        Some(libc::EINVAL) if opts.direct => TargetError::NoDirect {
+            path: path.to_string(),
+            fs: File::open(path)
+                .ok()
+                .and_then(|f| sys::fs_name(&f))
+                .map(String::from),
+        },
+        Some(libc::EBUSY) if excl => TargetError::Busy {
+            path: path.to_string(),
+        },
+        _ => TargetError::os("open", path, e),
+    })
 }
 
 /// Removes a half-made file (and its sidecar marker) unless disarmed.
