@@ -8,6 +8,7 @@ mod job;
 mod output;
 mod profiles;
 mod progress;
+mod signals;
 mod vary;
 
 use clap::Parser;

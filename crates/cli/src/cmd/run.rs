@@ -5,10 +5,9 @@ use crate::exit::Exit;
 use crate::job::job_spec;
 use crate::output::{print_out, write_file_atomic};
 use crate::progress::Progress;
+use crate::signals::stop_flag;
 use dbio_model::Outcome;
 use dbio_runner::RunError;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// Runs `dbio run` and returns its exit status.
 pub fn run(a: RunArgs) -> Exit {
@@ -16,12 +15,7 @@ pub fn run(a: RunArgs) -> Exit {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        // A second Ctrl-C ends dbio at once; the first asks the run to stop and report.
-        let _ = signal_hook::flag::register_conditional_shutdown(sig, 130, stop.clone());
-        let _ = signal_hook::flag::register(sig, stop.clone());
-    }
+    let stop = stop_flag();
     let mut progress = Progress::new(a.quiet);
     let result = dbio_runner::run(&spec, stop, &mut |ev| progress.on(ev));
     progress.finish();

@@ -7,14 +7,14 @@ use crate::exit::Exit;
 use crate::job::job_spec;
 use crate::output::{print_out, write_file_atomic};
 use crate::progress::Progress;
+use crate::signals::stop_flag;
 use crate::vary::{apply, parse_vary};
 use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
 use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
 use dbio_model::{JobSpec, Outcome, RunResult};
 use dbio_runner::RunError;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 /// Runs `dbio sweep` and returns its exit status.
 pub fn run(a: SweepArgs) -> Exit {
@@ -50,11 +50,7 @@ pub fn run(a: SweepArgs) -> Exit {
             Err(m) => return Exit::usage(format!("dbio sweep: step {}={v}: {m}", vary.key)),
         }
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register_conditional_shutdown(sig, 130, stop.clone());
-        let _ = signal_hook::flag::register(sig, stop.clone());
-    }
+    let stop = stop_flag();
     let json_to_stdout = a.run.json.as_deref() == Some("-");
     let say = |s: &str| {
         if a.run.quiet {
