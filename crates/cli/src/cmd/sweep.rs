@@ -131,7 +131,7 @@ pub fn run(a: SweepArgs) -> Exit {
     ran.sort_by_key(|(i, _)| *i);
     let values: Vec<String> = ran.iter().map(|(i, _)| vary.values[*i].clone()).collect();
     let steps: Vec<RunResult> = ran.into_iter().map(|(_, r)| r).collect();
-    let sweep = analyse(vary.key, &values, slo_text, slo, steps, partial);
+    let sweep = analyse(vary.key, &values, slo_text, slo, search, steps, partial);
     say(&conclusions(&sweep));
     if let Some(path) = a.run.json.as_deref() {
         let mut json = serde_json::to_string_pretty(&sweep).expect("a sweep always serialises");
@@ -179,6 +179,7 @@ fn analyse(
     values: &[String],
     slo_text: Option<String>,
     slo: Option<Slo>,
+    search: bool,
     steps: Vec<RunResult>,
     partial: bool,
 ) -> SweepResult {
@@ -192,6 +193,10 @@ fn analyse(
         mb_s: mb_v[i],
     };
     let knee_at = slo.and_then(|s| {
+        if search {
+            // A latency-target search answers with the highest load that met the objective.
+            return steps.iter().rposition(|r| s.met_by(r));
+        }
         let lat: Vec<Option<f64>> = steps.iter().map(|r| s.value(r)).collect();
         knee(&iops_v, &lat, s.limit_ns as f64)
     });
