@@ -16,3 +16,13 @@ pub fn write_file_atomic(path: &str, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     })
 }
+
+/// Writes a result's JSON where `--json` says: stdout for `-`, else the file, atomically.
+pub fn emit_json(path: &str, json: &str) -> std::io::Result<()> {
+    if path == "-" {
+        print_out(json);
+        Ok(())
+    } else {
+        write_file_atomic(path, json.as_bytes())
+    }
+}

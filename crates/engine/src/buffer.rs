@@ -97,11 +97,6 @@ impl SlotBuffers {
         &mut self.mem.as_mut_slice()[start..start + self.slot_len]
     }
 
-    /// Bytes per half.
-    pub fn slot_len(&self) -> usize {
-        self.slot_len
-    }
-
     /// The memory, for registering with the kernel.
     pub fn mem(&mut self) -> &mut AlignedBuf {
         &mut self.mem

@@ -45,17 +45,6 @@ pub fn process_cpu() -> CpuTimes {
     rusage(libc::RUSAGE_SELF)
 }
 
-/// Peak resident set size of the process in bytes.
-pub fn peak_rss_bytes() -> u64 {
-    // SAFETY: as in rusage().
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `ru` is a valid, writable rusage.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } != 0 {
-        return 0;
-    }
-    ru.ru_maxrss as u64 * 1024
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,3 +12,11 @@ pub mod units;
 pub use histogram::{LatencyHistogram, LatencySummary};
 pub use job::*;
 pub use result::*;
+
+/// The JSON schema of a result type, as committed under `schema/` (e.g. `run-result.v1.json`).
+pub fn json_schema<T: schemars::JsonSchema>() -> String {
+    let mut s = serde_json::to_string_pretty(&schemars::schema_for!(T))
+        .expect("a schema always serialises");
+    s.push('\n');
+    s
+}

@@ -157,11 +157,3 @@ pub struct Warning {
     pub code: String,
     pub message: String,
 }
-
-/// The JSON schema of [`RunResult`], as committed in `schema/run-result.v1.json`.
-pub fn run_result_schema() -> String {
-    let schema = schemars::schema_for!(RunResult);
-    let mut s = serde_json::to_string_pretty(&schema).expect("a schema always serialises");
-    s.push('\n');
-    s
-}

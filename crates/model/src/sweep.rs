@@ -42,11 +42,3 @@ pub struct SweepPoint {
     pub iops: f64,
     pub mb_s: f64,
 }
-
-/// The JSON schema of [`SweepResult`], as committed in `schema/sweep-result.v1.json`.
-pub fn sweep_result_schema() -> String {
-    let schema = schemars::schema_for!(SweepResult);
-    let mut s = serde_json::to_string_pretty(&schema).expect("a schema always serialises");
-    s.push('\n');
-    s
-}

@@ -6,14 +6,17 @@ use std::path::PathBuf;
 
 #[test]
 fn committed_run_schema_matches_the_types() {
-    check("run-result.v1.json", dbio_model::run_result_schema());
+    check(
+        "run-result.v1.json",
+        dbio_model::json_schema::<dbio_model::RunResult>(),
+    );
 }
 
 #[test]
 fn committed_sweep_schema_matches_the_types() {
     check(
         "sweep-result.v1.json",
-        dbio_model::sweep::sweep_result_schema(),
+        dbio_model::json_schema::<dbio_model::sweep::SweepResult>(),
     );
 }
 

@@ -1,10 +1,10 @@
-//! The run result as JSON (schema `schema/run-result.v1.json`).
+//! Results as JSON (schemas under `schema/`).
 
-use dbio_model::RunResult;
+use serde::Serialize;
 
 /// Pretty-printed JSON of a result, ending in a newline.
-pub fn to_json(r: &RunResult) -> String {
-    let mut s = serde_json::to_string_pretty(r).expect("a RunResult always serialises");
+pub fn to_json<T: Serialize>(r: &T) -> String {
+    let mut s = serde_json::to_string_pretty(r).expect("a result always serialises");
     s.push('\n');
     s
 }

@@ -3,7 +3,7 @@
 use crate::args::RunArgs;
 use crate::exit::Exit;
 use crate::job::job_spec;
-use crate::output::{print_out, write_file_atomic};
+use crate::output::{emit_json, print_out};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
 use dbio_model::Outcome;
@@ -29,10 +29,7 @@ pub fn run(a: RunArgs) -> Exit {
     };
     let json_to_stdout = a.json.as_deref() == Some("-");
     if let Some(path) = a.json.as_deref() {
-        let json = dbio_report::json::to_json(&r);
-        if json_to_stdout {
-            print_out(&json);
-        } else if let Err(e) = write_file_atomic(path, json.as_bytes()) {
+        if let Err(e) = emit_json(path, &dbio_report::json::to_json(&r)) {
             eprintln!("dbio run: cannot write the JSON result to {path}: {e}");
             eprint!("{}", dbio_report::text::summary(&r));
             return Exit::Failure;

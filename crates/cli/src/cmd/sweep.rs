@@ -5,7 +5,7 @@
 use crate::args::SweepArgs;
 use crate::exit::Exit;
 use crate::job::job_spec;
-use crate::output::{print_out, write_file_atomic};
+use crate::output::{emit_json, print_out};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
 use crate::vary::{apply, parse_vary};
@@ -134,11 +134,7 @@ pub fn run(a: SweepArgs) -> Exit {
     let sweep = analyse(vary.key, &values, slo_text, slo, search, steps, partial);
     say(&conclusions(&sweep));
     if let Some(path) = a.run.json.as_deref() {
-        let mut json = serde_json::to_string_pretty(&sweep).expect("a sweep always serialises");
-        json.push('\n');
-        if json_to_stdout {
-            print_out(&json);
-        } else if let Err(e) = write_file_atomic(path, json.as_bytes()) {
+        if let Err(e) = emit_json(path, &dbio_report::json::to_json(&sweep)) {
             return Exit::Failure.with(format!(
                 "dbio sweep: cannot write the JSON result to {path}: {e}"
             ));
