@@ -8,27 +8,9 @@ mod common;
 use common::*;
 use serde_json::Value;
 
-fn schema() -> jsonschema::Validator {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../schema/run-result.v1.json"
-    );
-    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    jsonschema::validator_for(&schema).expect("the committed schema compiles")
-}
-
-#[track_caller]
-fn assert_valid(v: &jsonschema::Validator, what: &str, r: &Value) {
-    let errors: Vec<String> = v
-        .iter_errors(r)
-        .map(|e| format!("{} at {}", e, e.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "{what} breaks the schema: {errors:#?}");
-}
-
 #[test]
 fn results_validate_against_the_committed_schema() {
-    let v = schema();
+    let v = schema("run-result.v1.json");
     let dir = scratch();
     let f = dbio_file(dir.path(), "t.dat", "64MiB");
     let f = f.to_str().unwrap();

@@ -65,15 +65,7 @@ fn a_queue_depth_sweep_runs_every_step_and_finds_the_knee() {
     assert_eq!(s["knee"]["step"], best);
     assert_eq!(s["knee"]["iops"], steps[best]["read"]["iops"]);
 
-    let schema_path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../schema/sweep-result.v1.json"
-    );
-    let schema: Value =
-        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
-    let v = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = v.iter_errors(&s).map(|e| e.to_string()).collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    assert_valid(&schema("sweep-result.v1.json"), "sweep result", &s);
 }
 
 #[test]

@@ -298,3 +298,20 @@ pub fn assert_one_line_error(ran: &Ran, needles: &[&str]) {
     }
     assert!(ran.json.is_none(), "{:?}: a result was written", ran.args);
 }
+
+/// The validator of a committed schema under `schema/`, e.g. `run-result.v1.json`.
+pub fn schema(file: &str) -> jsonschema::Validator {
+    let path = format!("{}/../../schema/{file}", env!("CARGO_MANIFEST_DIR"));
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    jsonschema::validator_for(&schema).expect("the committed schema compiles")
+}
+
+/// Fails with every schema error of `r`.
+#[track_caller]
+pub fn assert_valid(v: &jsonschema::Validator, what: &str, r: &Value) {
+    let errors: Vec<String> = v
+        .iter_errors(r)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{what} breaks the schema: {errors:#?}");
+}
