@@ -35,6 +35,8 @@ Examples:
   dbio run --rw randread --rate 20000 --duration 30s            open loop, latency from scheduled starts
   dbio run --rw randread --target /dev/nvme1n1                   reads never need --destroy-data
   dbio run --rw randwrite --target /dev/nvme1n1 --destroy-data   writing to a device needs it
+  dbio run slob --sessions 16 --target data=/mnt/data/f --target log=/mnt/log/f   SLOB method, AWR report
+  dbio run --sessions 8 --work-unit 8 --batch-reads --cache-hit 90 --think 5:1ms-5ms
 
 Sizes are binary (k = KiB = 1024). Exit status: 0 done, 1 I/O error (partial result kept),
 2 bad input, 130 interrupted (partial result kept).";
@@ -127,6 +129,31 @@ pub struct RunArgs {
     /// Seed of the random choices, to repeat a run exactly.
     #[arg(long, value_name = "N", default_value_t = 0x6462_696f)]
     pub seed: u64,
+    /// Session mode, the SLOB method: N synchronous sessions (one thread each) instead of
+    /// queue-depth workers; the report is AWR-like (wait events, load profile).
+    #[arg(long, value_name = "N", help_heading = "Session mode (SLOB)")]
+    pub sessions: Option<u32>,
+    /// Pages read per operation: logically adjacent, physically scattered (SLOB's WORK_UNIT; default 64).
+    #[arg(long, value_name = "PAGES", help_heading = "Session mode (SLOB)")]
+    pub work_unit: Option<u32>,
+    /// Read each work unit as one batch (db file parallel read) instead of one page at a
+    /// time (db file sequential read).
+    #[arg(long, help_heading = "Session mode (SLOB)")]
+    pub batch_reads: bool,
+    /// Operations per 100 that modify their pages and commit (SLOB's UPDATE_PCT; default 0).
+    #[arg(long, value_name = "PCT", help_heading = "Session mode (SLOB)")]
+    pub update_pct: Option<u32>,
+    /// Redo bytes per modified page (default 512); redo goes to --target log=PATH, else to
+    /// a file PATH.redo beside the data target.
+    #[arg(long, value_name = "SIZE", help_heading = "Session mode (SLOB)")]
+    pub redo_stress: Option<String>,
+    /// Think time: after every N-th operation sleep a time drawn between MIN and MAX
+    /// (e.g. 5:100us-2ms).
+    #[arg(long, value_name = "N:MIN-MAX", help_heading = "Session mode (SLOB)")]
+    pub think: Option<String>,
+    /// Page reads per 100 served from the buffer pool, costing no I/O (default 0).
+    #[arg(long, value_name = "PCT", help_heading = "Session mode (SLOB)")]
+    pub cache_hit: Option<u32>,
     /// Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
@@ -165,6 +192,7 @@ Examples:
   dbio sweep oltp-read --vary qd=1..128x2 --duration 10s --ramp 2s
   dbio sweep dss --vary bs=8k,64k,256k,1m                              bandwidth against I/O size
   dbio sweep oltp --vary threads=1,2,4 --json sweep.json
+  dbio sweep slob --vary sessions=1,4,8,16,32 --duration 30s          SLOB's ramp of sessions, AWR rows
   dbio sweep oltp-read --vary qd=1..256x2 --target-latency 'p99<500us'   bisection, not every step
 
 Every flag of dbio run applies to each step; --ramp runs before each step.";
@@ -172,7 +200,8 @@ Every flag of dbio run applies to each step; --ramp runs before each step.";
 /// Flags of `dbio sweep`.
 #[derive(Debug, Args)]
 pub struct SweepArgs {
-    /// The setting to vary and its values: qd=1,2,4,8 or qd=1..128x2; also threads=, bs=, mix=, rate=.
+    /// The setting to vary and its values: qd=1,2,4,8 or qd=1..128x2; also threads=, sessions=,
+    /// bs=, mix=, rate=.
     #[arg(long, value_name = "KEY=VALUES")]
     pub vary: String,
     /// Latency objective of the knee: p99<1ms, avg<200us, read:p99.9<2ms, ...

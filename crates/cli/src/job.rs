@@ -117,10 +117,11 @@ pub fn parse_sync(v: &str) -> Result<SyncMode, String> {
 pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
     let s = settings(a)?;
     validate(a, &s).map_err(|e| {
+        // Profile keys are written with '_' where flags have '-'.
         match s
             .from_profile
             .iter()
-            .find(|k| e.starts_with(&format!("--{k}")))
+            .find(|k| e.starts_with(&format!("--{}", k.replace('_', "-"))))
         {
             Some(k) => format!("profile {}: {k}{}", s.profile, &e[k.len() + 2..]),
             None => e,
@@ -146,6 +147,7 @@ struct Settings {
     rate: Option<u64>,
     data: String,
     skew: Option<String>,
+    session: crate::session::SessionSettings,
     /// Keys whose value came from the named profile rather than a flag.
     from_profile: Vec<&'static str>,
 }
@@ -177,6 +179,13 @@ fn settings(a: &RunArgs) -> Result<Settings, String> {
         rate: a.rate,
         data: a.data.clone(),
         skew: a.skew.clone(),
+        sessions: a.sessions,
+        work_unit: a.work_unit,
+        batch_reads: a.batch_reads.then_some(true),
+        update_pct: a.update_pct,
+        redo_stress: a.redo_stress.clone(),
+        think: a.think.clone(),
+        cache_hit: a.cache_hit,
     };
     let given = flags.keys();
     let from_profile = p
@@ -211,6 +220,15 @@ fn settings(a: &RunArgs) -> Result<Settings, String> {
         rate: flags.rate.or(p.rate),
         data: flags.data.or(p.data).unwrap_or_else(|| "random".into()),
         skew: flags.skew.or(p.skew),
+        session: crate::session::SessionSettings {
+            sessions: flags.sessions.or(p.sessions),
+            work_unit: flags.work_unit.or(p.work_unit),
+            batch_reads: flags.batch_reads.or(p.batch_reads).unwrap_or(false),
+            update_pct: flags.update_pct.or(p.update_pct),
+            redo_stress: flags.redo_stress.or(p.redo_stress),
+            think: flags.think.or(p.think),
+            cache_hit: flags.cache_hit.or(p.cache_hit),
+        },
         from_profile,
     })
 }
@@ -338,7 +356,7 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
     if (a.hipri || a.sqpoll) && engine != EngineKind::Uring {
         return Err("--hipri and --sqpoll need --engine uring".into());
     }
-    Ok(JobSpec {
+    let mut spec = JobSpec {
         profile: s.profile.clone(),
         targets: a.targets.clone(),
         file_size,
@@ -365,7 +383,10 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         },
         destroy_data: a.destroy_data,
         seed: a.seed,
-    })
+        session: None,
+    };
+    crate::session::apply(&s.session, a, &mut spec)?;
+    Ok(spec)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ mod job;
 mod output;
 mod profiles;
 mod progress;
+mod session;
 mod signals;
 mod vary;
 

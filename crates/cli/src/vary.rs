@@ -11,7 +11,7 @@ pub struct Vary {
     pub values: Vec<String>,
 }
 
-const KEYS: [&str; 5] = ["qd", "threads", "bs", "mix", "rate"];
+const KEYS: [&str; 6] = ["qd", "threads", "sessions", "bs", "mix", "rate"];
 
 /// Parses `KEY=V1,V2,…` or `KEY=FROM..TOxFACTOR`.
 pub fn parse_vary(v: &str) -> Result<Vary, String> {
@@ -85,6 +85,7 @@ pub fn apply(a: &mut RunArgs, key: &str, value: &str) {
     match key {
         "qd" => a.qd = n(),
         "threads" => a.threads = n(),
+        "sessions" => a.sessions = n(),
         "mix" => a.mix = n(),
         "rate" => a.rate = value.parse().ok(),
         _ => a.bs = Some(value.to_string()),

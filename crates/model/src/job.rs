@@ -142,6 +142,9 @@ pub struct JobSpec {
     pub destroy_data: bool,
     /// Seed of every pseudo-random choice, so a run can be repeated.
     pub seed: u64,
+    /// Session mode (`--sessions`): the SLOB method instead of queue-depth workers.
+    #[serde(default)]
+    pub session: Option<crate::session::SessionSpec>,
 }
 
 impl JobSpec {

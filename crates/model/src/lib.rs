@@ -6,6 +6,7 @@ pub mod histogram;
 pub mod job;
 pub mod profile;
 pub mod result;
+pub mod session;
 pub mod sweep;
 pub mod units;
 

@@ -25,6 +25,14 @@ pub struct Profile {
     pub rate: Option<u64>,
     pub data: Option<String>,
     pub skew: Option<String>,
+    /// Session mode: foreground sessions (the SLOB method).
+    pub sessions: Option<u32>,
+    pub work_unit: Option<u32>,
+    pub batch_reads: Option<bool>,
+    pub update_pct: Option<u32>,
+    pub redo_stress: Option<String>,
+    pub think: Option<String>,
+    pub cache_hit: Option<u32>,
 }
 
 impl Profile {
@@ -66,6 +74,13 @@ impl Profile {
         add(self.rate.is_some(), "rate");
         add(self.data.is_some(), "data");
         add(self.skew.is_some(), "skew");
+        add(self.sessions.is_some(), "sessions");
+        add(self.work_unit.is_some(), "work_unit");
+        add(self.batch_reads.is_some(), "batch_reads");
+        add(self.update_pct.is_some(), "update_pct");
+        add(self.redo_stress.is_some(), "redo_stress");
+        add(self.think.is_some(), "think");
+        add(self.cache_hit.is_some(), "cache_hit");
         k
     }
 }

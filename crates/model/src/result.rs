@@ -35,6 +35,9 @@ pub struct RunResult {
     pub timeseries: Vec<TimePoint>,
     pub cpu: CpuStats,
     pub warnings: Vec<Warning>,
+    /// Session runs: the AWR-like report.
+    #[serde(default)]
+    pub session: Option<crate::session::SessionReport>,
 }
 
 /// How a run ended.

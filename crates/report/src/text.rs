@@ -24,9 +24,19 @@ pub fn describe_job(r: &RunResult) -> String {
             .join(", ");
     let length = match j.stop {
         StopAfter::Seconds(s) => format!("{s} s"),
+        StopAfter::Ops(n) if j.session.is_some() => format!("{n} operations"),
         StopAfter::Ops(n) => format!("{n} I/Os"),
         StopAfter::Bytes(n) => format_size(n),
     };
+    if let Some(ss) = &j.session {
+        return format!(
+            "{} sessions (the SLOB method), {} pages of {} per operation, {length} on {}",
+            ss.sessions,
+            ss.work_unit,
+            format_size(ss.page),
+            j.targets.join(", ")
+        );
+    }
     let threads = if j.threads == 1 { "thread" } else { "threads" };
     let rate = j
         .rate
@@ -73,7 +83,7 @@ pub fn describe_target(t: &TargetFacts) -> String {
     )
 }
 
-fn us(ns: u64) -> String {
+pub(crate) fn us(ns: u64) -> String {
     let v = ns as f64 / 1000.0;
     if v >= 1000.0 {
         format!("{v:.0}")
@@ -146,6 +156,9 @@ pub fn summary(r: &RunResult) -> String {
         "CPU: dbio {:.2} s user + {:.2} s system ({:.0} I/Os per CPU-second); host {:.0} % busy",
         c.process_user_s, c.process_sys_s, c.ios_per_cpu_s, c.host_busy_pct
     );
+    if let Some(awr) = crate::awr::report(r) {
+        s += &awr;
+    }
     for w in &r.warnings {
         let _ = writeln!(s, "warning: {}", w.message);
     }

@@ -83,7 +83,58 @@ struct Spread {
     rng: SmallRng,
 }
 
+/// Draws one of `positions` pages with a skew: how a session picks its first page.
+#[derive(Debug, Clone)]
+pub struct PageSpread {
+    spread: Spread,
+    slot: SizeSlot,
+}
+
+impl PageSpread {
+    /// Pages 0..`positions` spread by `skew`; `stream` varies the draws between users.
+    pub fn new(skew: Skew, positions: u64, seed: u64, stream: u32) -> Self {
+        PageSpread {
+            spread: Spread::new(skew, seed, stream),
+            slot: SizeSlot::new(0, positions, skew),
+        }
+    }
+
+    /// The next page.
+    #[inline]
+    pub fn pick(&mut self, rng: &mut Rng) -> u64 {
+        self.spread.pick(&self.slot, rng)
+    }
+}
+
+impl SizeSlot {
+    fn new(len: u64, positions: u64, skew: Skew) -> Self {
+        let zipf = match skew {
+            Skew::Zipf { theta } => Zipf::new(positions as f64, theta).ok(),
+            _ => None,
+        };
+        SizeSlot {
+            len,
+            positions,
+            zipf,
+        }
+    }
+}
+
 impl Spread {
+    fn new(skew: Skew, seed: u64, stream: u32) -> Self {
+        let hot_pct = match skew {
+            Skew::Hotspot { io_pct, .. } => io_pct as u32,
+            _ => 100,
+        };
+        Spread {
+            skew,
+            hot: Deck::new(&[(true, hot_pct), (false, 100 - hot_pct)]),
+            rng: SmallRng::seed_from_u64(
+                seed ^ (stream as u64).wrapping_mul(0x2545_F491_4F6C_DD1D),
+            ),
+        }
+    }
+
     #[inline]
     fn pick(&mut self, size: &SizeSlot, rng: &mut Rng) -> u64 {
         let n = size.positions;
@@ -151,30 +202,9 @@ impl Pattern {
         let sizes = spec
             .bs
             .iter()
-            .map(|b| {
-                let positions = (end - start - b.size) / spec.align + 1;
-                let zipf = match spec.skew {
-                    Skew::Zipf { theta } => Zipf::new(positions as f64, theta).ok(),
-                    _ => None,
-                };
-                SizeSlot {
-                    len: b.size,
-                    positions,
-                    zipf,
-                }
-            })
+            .map(|b| SizeSlot::new(b.size, (end - start - b.size) / spec.align + 1, spec.skew))
             .collect::<Vec<_>>();
-        let hot_pct = match spec.skew {
-            Skew::Hotspot { io_pct, .. } => io_pct as u32,
-            _ => 100,
-        };
-        let spread = Spread {
-            skew: spec.skew,
-            hot: Deck::new(&[(true, hot_pct), (false, 100 - hot_pct)]),
-            rng: SmallRng::seed_from_u64(
-                spec.seed ^ (worker as u64).wrapping_mul(0x2545_F491_4F6C_DD1D),
-            ),
-        };
+        let spread = Spread::new(spec.skew, spec.seed, worker);
         let size_deck = Deck::new(
             &spec
                 .bs
@@ -276,6 +306,7 @@ pub(crate) mod tests {
             data: DataKind::Random,
             destroy_data: false,
             seed: 1,
+            session: None,
         }
     }
 

@@ -6,7 +6,7 @@ use crate::data::{fill_random, run_nonce};
 use crate::hostcpu::{busy_pct, host_ticks};
 use crate::spawn::{start_workers, Setup, Workers};
 use crate::warn;
-use crate::worker::WorkerReport;
+use crate::worker::{Interval, WorkerReport};
 use dbio_engine::engine::AnyEngine;
 use dbio_engine::facts::{host_facts, target_facts};
 use dbio_engine::sys::process_cpu;
@@ -67,6 +67,9 @@ pub fn run(
     stop: Arc<AtomicBool>,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<RunResult, RunError> {
+    if spec.session.is_some() {
+        return crate::session::run_sessions(spec, stop, on_event);
+    }
     let mut warnings = Vec::new();
     let targets = open_targets(spec, &mut warnings)?;
     let region = match check_fit(spec, &targets) {
@@ -79,27 +82,8 @@ pub fn run(
     };
     let prefilled = prefill_targets(spec, &targets, &stop, on_event)?;
 
-    let mut engine_kind = spec.engine;
-    let mut features = Vec::new();
     let fds: Vec<i32> = targets.iter().map(|t| t.file.as_raw_fd()).collect();
-    if engine_kind == EngineKind::Uring {
-        // Probe once here, so an unavailable io_uring becomes one clear fallback.
-        let probe = EngineSetup {
-            fds: &fds,
-            slots: 1,
-            slot_len: 4096,
-            hipri: spec.hipri,
-            sqpoll: spec.sqpoll,
-        };
-        match open_engine(EngineKind::Uring, &probe) {
-            Ok(AnyEngine::Uring(e)) => features = dbio_engine::Engine::features(&*e),
-            Ok(_) => {}
-            Err(e) => {
-                engine_kind = EngineKind::Psync;
-                warnings.push(warn::uring_unavailable(&e));
-            }
-        }
-    }
+    let (engine_kind, features) = choose_engine(spec, &fds, &mut warnings);
     let qd = if engine_kind == EngineKind::Psync && spec.qd > 1 {
         warnings.push(warn::psync_qd(spec.qd));
         1
@@ -127,30 +111,7 @@ pub fn run(
             _ => None,
         },
     });
-    let mut collector = Collector::new(spec.threads);
-    let mut cpu0 = process_cpu();
-    let mut ticks0 = host_ticks();
-    let started_at = SystemTime::now() + measure_from.saturating_duration_since(Instant::now());
-    let mut took_start = false;
-    loop {
-        if !took_start && Instant::now() >= measure_from {
-            (cpu0, ticks0, took_start) = (process_cpu(), host_ticks(), true);
-        }
-        match rx.recv_timeout(Duration::from_millis(50)) {
-            Ok(iv) => {
-                if let Some(point) = collector.add(iv) {
-                    on_event(Event::Tick {
-                        point: &point,
-                        elapsed: point.t + spec.ramp_secs,
-                    });
-                }
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-        }
-    }
-    let cpu = process_cpu().since(cpu0);
-    let host_busy = busy_pct(ticks0, host_ticks());
+    let window = gather(rx, spec.threads, spec, measure_from, on_event, &mut || {});
     let mut reports = Vec::new();
     let mut setup_error = None;
     for h in handles {
@@ -165,9 +126,8 @@ pub fn run(
             format!("cannot set up the {engine_kind:?} engine: {e}").to_lowercase(),
         ));
     }
-    let timeseries = collector.finish();
     let interrupted = stop.load(Ordering::Relaxed);
-    if interrupted && !took_start {
+    if interrupted && !window.took_start {
         return Err(RunError::Interrupted);
     }
     Ok(assemble(Assembly {
@@ -177,17 +137,97 @@ pub fn run(
         targets: &targets,
         prefilled,
         reports,
-        timeseries,
-        cpu,
-        host_busy,
+        window,
         interrupted,
-        started_at,
         warnings,
     }))
 }
 
+/// The engine the run uses and its features: io_uring is probed once here, so an unavailable
+/// io_uring becomes one clear fallback to psync.
+pub(crate) fn choose_engine(
+    spec: &JobSpec,
+    fds: &[i32],
+    warnings: &mut Vec<Warning>,
+) -> (EngineKind, Vec<String>) {
+    if spec.engine != EngineKind::Uring {
+        return (spec.engine, Vec::new());
+    }
+    let probe = EngineSetup {
+        fds,
+        slots: 1,
+        slot_len: 4096,
+        hipri: spec.hipri,
+        sqpoll: spec.sqpoll,
+    };
+    match open_engine(EngineKind::Uring, &probe) {
+        Ok(AnyEngine::Uring(e)) => (EngineKind::Uring, dbio_engine::Engine::features(&*e)),
+        Ok(_) => (EngineKind::Uring, Vec::new()),
+        Err(e) => {
+            warnings.push(warn::uring_unavailable(&e));
+            (EngineKind::Psync, Vec::new())
+        }
+    }
+}
+
+/// What the measured window showed besides the workers' totals.
+pub(crate) struct Window {
+    pub timeseries: Vec<TimePoint>,
+    pub cpu: dbio_engine::sys::CpuTimes,
+    pub host_busy: f64,
+    pub started_at: SystemTime,
+    /// Measuring began (the ramp ended) before everything stopped.
+    pub took_start: bool,
+}
+
+/// Gathers the per-second intervals of `workers` senders until all are gone, telling the
+/// caller about each second; measures process and host CPU over the measured window.
+/// `poll` runs at least every 50 ms.
+pub(crate) fn gather(
+    rx: mpsc::Receiver<Interval>,
+    workers: u32,
+    spec: &JobSpec,
+    measure_from: Instant,
+    on_event: &mut dyn FnMut(Event),
+    poll: &mut dyn FnMut(),
+) -> Window {
+    let mut collector = Collector::new(workers);
+    let mut cpu0 = process_cpu();
+    let mut ticks0 = host_ticks();
+    let started_at = SystemTime::now() + measure_from.saturating_duration_since(Instant::now());
+    let mut took_start = false;
+    loop {
+        if !took_start && Instant::now() >= measure_from {
+            (cpu0, ticks0, took_start) = (process_cpu(), host_ticks(), true);
+        }
+        poll();
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(iv) => {
+                if let Some(point) = collector.add(iv) {
+                    on_event(Event::Tick {
+                        point: &point,
+                        elapsed: point.t + spec.ramp_secs,
+                    });
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    Window {
+        cpu: process_cpu().since(cpu0),
+        host_busy: busy_pct(ticks0, host_ticks()),
+        timeseries: collector.finish(),
+        started_at,
+        took_start,
+    }
+}
+
 /// Opens every target with the safety rules applied.
-fn open_targets(spec: &JobSpec, warnings: &mut Vec<Warning>) -> Result<Vec<OpenTarget>, RunError> {
+pub(crate) fn open_targets(
+    spec: &JobSpec,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<OpenTarget>, RunError> {
     let opts = TargetOptions {
         write: spec.rw.writes(),
         direct: spec.direct,
@@ -214,7 +254,7 @@ fn open_targets(spec: &JobSpec, warnings: &mut Vec<Warning>) -> Result<Vec<OpenT
 
 /// Checks the job against the targets: block sizes and alignment against the logical block
 /// size (with O_DIRECT), and the region against the smallest target. Returns the region.
-fn check_fit(spec: &JobSpec, targets: &[OpenTarget]) -> Result<(u64, u64), RunError> {
+pub(crate) fn check_fit(spec: &JobSpec, targets: &[OpenTarget]) -> Result<(u64, u64), RunError> {
     for t in targets {
         let lbs = dbio_engine::facts::logical_block_size(t);
         if spec.direct {
@@ -265,7 +305,7 @@ fn check_fit(spec: &JobSpec, targets: &[OpenTarget]) -> Result<(u64, u64), RunEr
 }
 
 /// Prefills the files that need it; returns what each target's content is.
-fn prefill_targets(
+pub(crate) fn prefill_targets(
     spec: &JobSpec,
     targets: &[OpenTarget],
     stop: &AtomicBool,
@@ -322,19 +362,16 @@ fn prefill_targets(
 }
 
 /// The pieces a result is assembled from.
-struct Assembly<'a> {
-    spec: &'a JobSpec,
-    engine_kind: EngineKind,
-    features: Vec<String>,
-    targets: &'a [OpenTarget],
-    prefilled: Vec<String>,
-    reports: Vec<WorkerReport>,
-    timeseries: Vec<TimePoint>,
-    cpu: dbio_engine::sys::CpuTimes,
-    host_busy: f64,
-    interrupted: bool,
-    started_at: SystemTime,
-    warnings: Vec<Warning>,
+pub(crate) struct Assembly<'a> {
+    pub spec: &'a JobSpec,
+    pub engine_kind: EngineKind,
+    pub features: Vec<String>,
+    pub targets: &'a [OpenTarget],
+    pub prefilled: Vec<String>,
+    pub reports: Vec<WorkerReport>,
+    pub window: Window,
+    pub interrupted: bool,
+    pub warnings: Vec<Warning>,
 }
 
 fn dir_stats(
@@ -360,7 +397,8 @@ fn dir_stats(
     }
 }
 
-fn assemble(a: Assembly) -> RunResult {
+/// Builds the result from the workers' totals and what the window showed.
+pub(crate) fn assemble(a: Assembly) -> RunResult {
     let spec = a.spec;
     let secs = a.reports.iter().map(|r| r.wall_s).fold(0.0, f64::max);
     let error = a
@@ -399,11 +437,11 @@ fn assemble(a: Assembly) -> RunResult {
         .then(|| dir_stats(reports.iter_mut().map(|r| take(&mut r.flush)), secs));
     let total_ios: u64 = workers.iter().map(|w| w.ios).sum();
     let cpu = CpuStats {
-        process_user_s: a.cpu.user_s,
-        process_sys_s: a.cpu.sys_s,
-        host_busy_pct: a.host_busy,
-        ios_per_cpu_s: if a.cpu.total() > 0.0 {
-            total_ios as f64 / a.cpu.total()
+        process_user_s: a.window.cpu.user_s,
+        process_sys_s: a.window.cpu.sys_s,
+        host_busy_pct: a.window.host_busy,
+        ios_per_cpu_s: if a.window.cpu.total() > 0.0 {
+            total_ios as f64 / a.window.cpu.total()
         } else {
             0.0
         },
@@ -421,7 +459,7 @@ fn assemble(a: Assembly) -> RunResult {
     RunResult {
         schema: RUN_SCHEMA.to_string(),
         dbio_version: env!("CARGO_PKG_VERSION").to_string(),
-        started_at: humantime::format_rfc3339_seconds(a.started_at).to_string(),
+        started_at: humantime::format_rfc3339_seconds(a.window.started_at).to_string(),
         measured_secs: secs,
         partial: outcome != Outcome::Complete,
         outcome,
@@ -448,9 +486,10 @@ fn assemble(a: Assembly) -> RunResult {
         read,
         write,
         flush,
-        timeseries: a.timeseries,
+        timeseries: a.window.timeseries,
         cpu,
         warnings,
+        session: None,
     }
 }
 

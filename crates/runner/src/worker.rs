@@ -73,8 +73,15 @@ pub struct DirTotals {
     pub hist: Histogram<u64>,
 }
 
+impl Default for DirTotals {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl DirTotals {
-    fn new() -> Self {
+    /// Empty totals.
+    pub fn new() -> Self {
         DirTotals {
             ios: 0,
             bytes: 0,

@@ -1,0 +1,217 @@
+//! Session mode (`--sessions`, the SLOB method): its flags and profile keys, checked and
+//! turned into the job's SessionSpec.
+
+use crate::args::RunArgs;
+use dbio_model::session::{SessionSpec, Think};
+use dbio_model::units::{parse_duration, parse_size};
+use dbio_model::{JobSpec, Rw, StopAfter};
+
+/// SLOB's WORK_UNIT default.
+const DEFAULT_WORK_UNIT: u32 = 64;
+/// Redo per modified page when not given.
+const DEFAULT_REDO_STRESS: u64 = 512;
+/// Most pages the data writer writes in one batch.
+const WRITE_BATCH: u32 = 64;
+
+/// Session settings after merging flags over the profile.
+pub struct SessionSettings {
+    pub sessions: Option<u32>,
+    pub work_unit: Option<u32>,
+    pub batch_reads: bool,
+    pub update_pct: Option<u32>,
+    pub redo_stress: Option<String>,
+    pub think: Option<String>,
+    pub cache_hit: Option<u32>,
+}
+
+/// Parses `N:MIN-MAX`: after every N-th operation, think between MIN and MAX.
+pub fn parse_think(v: &str) -> Result<Think, String> {
+    let bad = |why: &str| format!("--think {v}: {why}; write N:MIN-MAX, e.g. 5:100us-2ms");
+    let (every, range) = v.split_once(':').ok_or_else(|| bad("no N:"))?;
+    let every: u32 = every
+        .trim()
+        .parse()
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| bad("N must be a whole number of operations, 1 or more"))?;
+    let (min, max) = range.split_once('-').ok_or_else(|| bad("no MIN-MAX"))?;
+    let d = |x: &str| parse_duration(x).map_err(|e| bad(&e.to_string()));
+    let (min, max) = (d(min)?.as_nanos() as u64, d(max)?.as_nanos() as u64);
+    if min > max {
+        return Err(bad("MIN is above MAX"));
+    }
+    Ok(Think {
+        every,
+        min_ns: min,
+        max_ns: max,
+    })
+}
+
+/// Splits the targets into data targets and the log target (`log=PATH`); `data=PATH` and
+/// plain paths are data targets. Without a log target the redo goes to `<first>.redo`.
+pub fn roles(targets: &[String]) -> Result<(Vec<String>, String), String> {
+    let mut data = Vec::new();
+    let mut log = None;
+    for t in targets {
+        match t.split_once('=') {
+            Some(("log", p)) if log.is_none() => log = Some(p.to_string()),
+            Some(("log", _)) => return Err("--target log=PATH: give one log target".into()),
+            Some(("data", p)) => data.push(p.to_string()),
+            Some((role, _)) if !role.contains('/') => {
+                return Err(format!(
+                    "--target {t}: unknown role '{role}'; session mode knows data=PATH and log=PATH"
+                ))
+            }
+            _ => data.push(t.clone()),
+        }
+    }
+    if data.is_empty() {
+        return Err("session mode needs a data target: --target PATH or --target data=PATH".into());
+    }
+    let log = log.unwrap_or_else(|| format!("{}.redo", data[0]));
+    Ok((data, log))
+}
+
+/// Applies session mode to `spec` when `--sessions` (or the profile) asks for it.
+pub fn apply(s: &SessionSettings, a: &RunArgs, spec: &mut JobSpec) -> Result<(), String> {
+    let Some(sessions) = s.sessions else {
+        let stray = [
+            ("work-unit", s.work_unit.is_some()),
+            ("batch-reads", s.batch_reads),
+            ("update-pct", s.update_pct.is_some()),
+            ("redo-stress", s.redo_stress.is_some()),
+            ("think", s.think.is_some()),
+            ("cache-hit", s.cache_hit.is_some()),
+        ];
+        if let Some((k, _)) = stray.iter().find(|(_, set)| *set) {
+            return Err(format!(
+                "--{k} applies to session mode; add --sessions N (the SLOB method)"
+            ));
+        }
+        return Ok(());
+    };
+    if sessions == 0 || sessions > 4096 {
+        return Err(format!("--sessions {sessions}: use 1 to 4096 sessions"));
+    }
+    let not_here = [
+        (
+            "rw",
+            a.rw.is_some(),
+            "sessions read pages and --update-pct decides the writes",
+        ),
+        ("mix", a.mix.is_some(), "--update-pct decides the writes"),
+        (
+            "qd",
+            a.qd.is_some(),
+            "each session is synchronous; vary --sessions instead",
+        ),
+        (
+            "threads",
+            a.threads.is_some(),
+            "each session is a thread; use --sessions",
+        ),
+        (
+            "rate",
+            a.rate.is_some(),
+            "sessions are a closed loop; slow them with --think",
+        ),
+        (
+            "sync",
+            a.sync.is_some(),
+            "redo writes are always durable (O_DSYNC)",
+        ),
+        (
+            "bytes",
+            a.bytes.is_some(),
+            "use --ops (operations) or --duration",
+        ),
+    ];
+    if let Some((k, _, why)) = not_here.iter().find(|(_, set, _)| *set) {
+        return Err(format!("--{k} does not apply to session mode: {why}"));
+    }
+    if spec.bs.len() != 1 {
+        return Err("--bs: session mode reads pages of one size; give one size, e.g. 8k".into());
+    }
+    let page = spec.bs[0].size;
+    let work_unit = s.work_unit.unwrap_or(DEFAULT_WORK_UNIT);
+    if work_unit == 0 || work_unit > 1024 {
+        return Err(format!("--work-unit {work_unit}: use 1 to 1024 pages"));
+    }
+    let pct = |k: &str, v: Option<u32>| match v {
+        Some(p) if p > 100 => Err(format!("--{k} {p}: a percentage, 0 to 100")),
+        v => Ok(v.unwrap_or(0) as u8),
+    };
+    let update_pct = pct("update-pct", s.update_pct)?;
+    let cache_hit_pct = pct("cache-hit", s.cache_hit)?;
+    let redo_stress = match &s.redo_stress {
+        Some(v) => parse_size(v).map_err(|e| format!("--redo-stress: {e}"))?,
+        None => DEFAULT_REDO_STRESS,
+    };
+    if redo_stress == 0 || redo_stress > 64 << 10 {
+        return Err(format!(
+            "--redo-stress {redo_stress}: use 1 byte to 64 KiB of redo per page"
+        ));
+    }
+    let think = s.think.as_deref().map(parse_think).transpose()?;
+    let (data, log) = roles(&spec.targets)?;
+    spec.targets = data;
+    // The job as the runner sees it: one thread per session, reads of one page at a time
+    // (or the work unit at once), and writes when some operations update.
+    let wu = work_unit as u64;
+    let reads = wu * (100 - cache_hit_pct as u64);
+    let writes = wu * update_pct as u64;
+    (spec.rw, spec.read_pct) = if update_pct == 0 {
+        (Rw::RandRead, 100)
+    } else {
+        (Rw::RandRw, (reads * 100 / (reads + writes).max(1)) as u8)
+    };
+    spec.threads = sessions;
+    spec.qd = if s.batch_reads { work_unit } else { 1 };
+    spec.sync = dbio_model::SyncMode::None;
+    spec.rate = None;
+    if matches!(spec.stop, StopAfter::Bytes(_)) {
+        return Err("--bytes does not apply to session mode: use --ops or --duration".into());
+    }
+    spec.session = Some(SessionSpec {
+        sessions,
+        page,
+        work_unit,
+        batch_reads: s.batch_reads,
+        update_pct,
+        redo_stress,
+        cache_hit_pct,
+        think,
+        log_target: log,
+        write_batch: WRITE_BATCH,
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn think_and_roles() {
+        let t = parse_think("5:100us-2ms").unwrap();
+        assert_eq!((t.every, t.min_ns, t.max_ns), (5, 100_000, 2_000_000));
+        for bad in ["5", "0:1ms-2ms", "5:2ms-1ms", "5:1ms", "x:1ms-2ms"] {
+            assert!(parse_think(bad)
+                .unwrap_err()
+                .starts_with(&format!("--think {bad}: ")));
+        }
+        let t = |v: &[&str]| roles(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            t(&["/d/f"]).unwrap(),
+            (vec!["/d/f".into()], "/d/f.redo".into())
+        );
+        assert_eq!(
+            t(&["data=/d/f", "log=/l/f"]).unwrap(),
+            (vec!["/d/f".into()], "/l/f".into())
+        );
+        assert!(t(&["log=/l/f"])
+            .unwrap_err()
+            .contains("needs a data target"));
+        assert!(t(&["temp=/x"]).unwrap_err().contains("unknown role 'temp'"));
+    }
+}

@@ -1,0 +1,156 @@
+//! One foreground session: pick a page, read the work unit (logically adjacent, physically
+//! scattered) one page at a time or as one batch, and, for the operations the update quota
+//! picks, dirty the pages for the data writer and commit their redo.
+
+use super::batch::run_batch;
+use super::meter::{Ev, Meter};
+use super::redo::Redo;
+use super::Layout;
+use crate::pattern::{Deck, PageSpread};
+use dbio_engine::{Engine, Op, OpKind};
+use dbio_model::session::SessionSpec;
+use fastrand::Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{SyncSender, TrySendError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What one session runs with.
+pub struct SessionPlan {
+    pub id: u32,
+    pub spec: SessionSpec,
+    pub layout: Arc<Layout>,
+    pub spread: PageSpread,
+    pub seed: u64,
+    /// Time-based runs: when the session stops starting operations.
+    pub until: Option<Instant>,
+    /// Operations this session does while measuring (`--ops` runs).
+    pub quota: Option<u64>,
+    pub stop: Arc<AtomicBool>,
+    /// Pages the session dirtied, for the data writer.
+    pub dirty: SyncSender<(u32, u64)>,
+    pub redo: Arc<Redo>,
+}
+
+/// Runs one session to its end.
+pub fn run_session<E: Engine>(mut engine: E, p: SessionPlan, meter: &mut Meter) {
+    let s = &p.spec;
+    let mut rng = Rng::with_seed(p.seed ^ (p.id as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut spread = p.spread;
+    let mut update = Deck::new(&[
+        (true, s.update_pct as u32),
+        (false, 100 - s.update_pct as u32),
+    ]);
+    let mut hit = Deck::new(&[
+        (true, s.cache_hit_pct as u32),
+        (false, 100 - s.cache_hit_pct as u32),
+    ]);
+    let wu = s.work_unit as usize;
+    let mut ops: Vec<Op> = Vec::with_capacity(wu);
+    let mut pages: Vec<(u32, u64)> = Vec::with_capacity(wu);
+    let mut done = vec![Instant::now(); wu];
+    let target_of = |t: u32| p.layout.names[t as usize].clone();
+    let mut since_think = 0u32;
+    loop {
+        let now = Instant::now();
+        meter.tick(now);
+        if p.stop.load(Ordering::Relaxed)
+            || p.until.is_some_and(|u| now >= u)
+            || (meter.measuring() && p.quota.is_some_and(|q| meter.ops >= q))
+        {
+            break;
+        }
+        let measured = meter.measuring();
+        let first = spread.pick(&mut rng);
+        pages.clear();
+        ops.clear();
+        let mut hits = 0;
+        for i in 0..wu as u64 {
+            let (target, offset) = p.layout.place(first + i);
+            pages.push((target, offset));
+            if hit.draw(&mut rng) {
+                hits += 1;
+            } else {
+                ops.push(Op {
+                    kind: OpKind::Read,
+                    target,
+                    offset,
+                    len: s.page as u32,
+                    slot: ops.len() as u32,
+                });
+            }
+        }
+        let result = if s.batch_reads && ops.len() > 1 {
+            let start = Instant::now();
+            let r = run_batch(&mut engine, &ops, &mut done, &target_of);
+            for d in &done[..ops.len()] {
+                meter.io(
+                    false,
+                    s.page,
+                    d.saturating_duration_since(start).as_nanos() as u64,
+                );
+            }
+            let last = done[..ops.len()].iter().max().copied().unwrap_or(start);
+            meter.wait(
+                Ev::ParallelRead,
+                last.saturating_duration_since(start).as_nanos() as u64,
+            );
+            r
+        } else {
+            let mut r = Ok(());
+            for op in &ops {
+                let start = Instant::now();
+                let one = Op { slot: 0, ..*op };
+                r = run_batch(&mut engine, &[one], &mut done, &target_of);
+                let ns = done[0].saturating_duration_since(start).as_nanos() as u64;
+                meter.io(false, s.page, ns);
+                meter.wait(Ev::SequentialRead, ns);
+                if r.is_err() {
+                    break;
+                }
+            }
+            r
+        };
+        if let Err(e) = result {
+            meter.error = Some(e);
+            break;
+        }
+        if update.draw(&mut rng) {
+            for &page in &pages {
+                if let Err(TrySendError::Full(page)) = p.dirty.try_send(page) {
+                    // The dirty list is full: the session waits for the data writer.
+                    let start = Instant::now();
+                    if p.dirty.send(page).is_err() {
+                        break;
+                    }
+                    meter.wait(Ev::FreeBufferWait, start.elapsed().as_nanos() as u64);
+                }
+            }
+            let redo = s.work_unit as u64 * s.redo_stress;
+            let start = Instant::now();
+            if p.redo.commit(redo).is_none() {
+                break; // the log writer stopped (an error or the end of the run)
+            }
+            meter.wait(Ev::LogFileSync, start.elapsed().as_nanos() as u64);
+            if measured {
+                meter.updates += 1;
+                meter.redo_bytes += redo;
+            }
+        }
+        if measured {
+            meter.ops += 1;
+            meter.cache_hits += hits;
+        }
+        if let Some(t) = s.think {
+            since_think += 1;
+            if since_think >= t.every {
+                since_think = 0;
+                let ns = rng.u64(t.min_ns..=t.max_ns);
+                std::thread::sleep(Duration::from_nanos(ns));
+                if measured {
+                    meter.think_ns += ns;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,387 @@
+//! Session mode, the SLOB method on files and devices: N synchronous sessions read work units
+//! of scattered pages; some operations modify their pages, which a data writer writes back in
+//! batches, and commit redo through a log writer with group commit. The result carries an
+//! AWR-like report of wait events.
+
+mod batch;
+mod foreground;
+mod meter;
+mod redo;
+mod report;
+mod scatter;
+mod writers;
+
+use crate::data::{run_nonce, Stamper};
+use crate::pattern::PageSpread;
+use crate::run::{
+    assemble, check_fit, choose_engine, gather, open_targets, prefill_targets, Assembly, Event,
+    RunError,
+};
+use crate::warn;
+use crate::worker::{prepare_buffers, WorkerReport};
+use dbio_engine::engine::AnyEngine;
+use dbio_engine::target::{discard_created, open_target, TargetKind, TargetOptions};
+use dbio_engine::{open_engine, EngineSetup};
+use dbio_model::session::SessionSpec;
+use dbio_model::*;
+use foreground::{run_session, SessionPlan};
+use meter::Meter;
+use redo::Redo;
+use scatter::Scatter;
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Barrier, OnceLock};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use writers::{data_writer, log_writer, LogFile};
+
+/// Size of a redo file dbio creates; the log writer wraps around in it.
+const LOG_SIZE: u64 = 256 << 20;
+/// The largest single log write (a group of commits bigger than this takes several).
+const MAX_LOG_WRITE: u64 = 1 << 20;
+/// Dirty pages waiting for the data writer before sessions must wait for it
+/// (free buffer waits).
+const DIRTY_LIST: usize = 16_384;
+
+/// Where pages live: logical page → scattered physical page → target and offset.
+pub struct Layout {
+    /// Target names, for error messages.
+    pub names: Vec<String>,
+    pub page: u64,
+    start: u64,
+    pages_per_target: u64,
+    scatter: Scatter,
+}
+
+impl Layout {
+    fn new(names: Vec<String>, page: u64, region: (u64, u64), seed: u64) -> Self {
+        let pages_per_target = (region.1 - region.0) / page;
+        let total = pages_per_target * names.len() as u64;
+        Layout {
+            scatter: Scatter::new(total, seed),
+            names,
+            page,
+            start: region.0,
+            pages_per_target,
+        }
+    }
+
+    /// Pages in the region over all targets.
+    pub fn pages(&self) -> u64 {
+        self.pages_per_target * self.names.len() as u64
+    }
+
+    /// Target and offset of logical page `logical`.
+    #[inline]
+    pub fn place(&self, logical: u64) -> (u32, u64) {
+        let g = self.scatter.physical(logical);
+        let t = self.names.len() as u64;
+        ((g % t) as u32, self.start + (g / t) * self.page)
+    }
+}
+
+/// When the threads measure, the same for all.
+#[derive(Clone, Copy)]
+struct Clock {
+    measure_from: Instant,
+    until: Option<Instant>,
+}
+
+/// What one thread of the run gives back.
+type Finished = std::io::Result<(WorkerReport, Meter)>;
+
+/// Starts a thread that builds its engine (a ring belongs to its thread), waits until every
+/// thread is ready and the clock is set, then runs `body`.
+fn start_thread<F>(
+    name: String,
+    kind: EngineKind,
+    fds: Vec<i32>,
+    slots: u32,
+    slot_len: usize,
+    sync: (Arc<Barrier>, Arc<OnceLock<Clock>>),
+    body: F,
+) -> JoinHandle<Finished>
+where
+    F: FnOnce(AnyEngine, Clock) -> (WorkerReport, Meter) + Send + 'static,
+{
+    std::thread::Builder::new()
+        .name(name)
+        .spawn(move || {
+            let setup = EngineSetup {
+                fds: &fds,
+                slots,
+                slot_len,
+                hipri: false,
+                sqpoll: false,
+            };
+            let engine = open_engine(kind, &setup);
+            let (ready, clock) = sync;
+            ready.wait(); // this thread is ready
+            ready.wait(); // the clock is set
+            let clock = *clock
+                .get()
+                .expect("the clock is set before the second barrier");
+            Ok(body(engine?, clock))
+        })
+        .expect("spawning a session thread")
+}
+
+/// Runs the monomorphised `$body` with whichever engine `$engine` holds.
+macro_rules! with_engine {
+    ($engine:expr, |$e:ident| $body:expr) => {
+        match $engine {
+            AnyEngine::Uring(b) => {
+                let $e = *b;
+                $body
+            }
+            AnyEngine::Sync(s) => {
+                let $e = s;
+                $body
+            }
+        }
+    };
+}
+
+/// Runs a session-mode job (`spec.session` is set) to its end and returns the result.
+pub fn run_sessions(
+    spec: &JobSpec,
+    stop: Arc<AtomicBool>,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<RunResult, RunError> {
+    let ss: SessionSpec = spec.session.clone().expect("a session job");
+    let mut warnings = Vec::new();
+    let mut targets = open_targets(spec, &mut warnings)?;
+    let region = match check_fit(spec, &targets) {
+        Ok(r) => r,
+        Err(e) => {
+            targets.into_iter().for_each(discard_created);
+            return Err(e);
+        }
+    };
+    let log_opts = TargetOptions {
+        write: true,
+        direct: spec.direct,
+        dsync: true,
+        size: Some(LOG_SIZE),
+        destroy_data: spec.destroy_data,
+    };
+    let log = match open_target(&ss.log_target, &log_opts) {
+        Ok(l) => l,
+        Err(e) => {
+            targets.into_iter().for_each(discard_created);
+            return Err(RunError::Target(format!("redo log: {e}")));
+        }
+    };
+    if log.kind == TargetKind::Block || !log.owned {
+        warnings.push(warn::destroying(&log));
+    }
+    let mut prefilled = prefill_targets(spec, &targets, &stop, on_event)?;
+    let fds: Vec<i32> = targets.iter().map(|t| t.file.as_raw_fd()).collect();
+    let (kind, features) = choose_engine(spec, &fds, &mut warnings);
+    let layout = Arc::new(Layout::new(
+        spec.targets.clone(),
+        ss.page,
+        region,
+        spec.seed,
+    ));
+    let log_file = LogFile {
+        name: log.path.clone(),
+        size: log.size / 4096 * 4096,
+        block: dbio_engine::facts::logical_block_size(&log).max(512),
+    };
+    if log_file.size < MAX_LOG_WRITE {
+        return Err(RunError::Invalid(format!(
+            "redo log {}: {} is too small; it needs at least 1 MiB",
+            log.path,
+            units::format_size(log.size)
+        )));
+    }
+    let log_fd = log.file.as_raw_fd();
+
+    let threads = ss.sessions as usize + 2;
+    let ready = Arc::new(Barrier::new(threads + 1));
+    let clock: Arc<OnceLock<Clock>> = Arc::new(OnceLock::new());
+    let sync = || (ready.clone(), clock.clone());
+    let (tx, rx) = mpsc::channel();
+    let (dirty_tx, dirty_rx) = mpsc::sync_channel(DIRTY_LIST);
+    let redo = Arc::new(Redo::default());
+    let data_seed = run_nonce();
+    let page = ss.page as usize;
+
+    let mut sessions = Vec::new();
+    for id in 0..ss.sessions {
+        let plan = SessionPlan {
+            id,
+            spec: ss.clone(),
+            layout: layout.clone(),
+            spread: PageSpread::new(spec.skew, layout.pages(), spec.seed, id),
+            seed: spec.seed,
+            until: None,
+            quota: match spec.stop {
+                StopAfter::Ops(n) => {
+                    Some(n / ss.sessions as u64 + u64::from((id as u64) < n % ss.sessions as u64))
+                }
+                _ => None,
+            },
+            stop: stop.clone(),
+            dirty: dirty_tx.clone(),
+            redo: redo.clone(),
+        };
+        let tx = tx.clone();
+        let slots = if ss.batch_reads { ss.work_unit } else { 1 };
+        sessions.push(start_thread(
+            format!("dbio-session-{id}"),
+            kind,
+            fds.clone(),
+            slots,
+            page,
+            sync(),
+            move |engine, clock| {
+                let mut meter = Meter::new(id, clock.measure_from, tx);
+                let plan = SessionPlan {
+                    until: clock.until,
+                    ..plan
+                };
+                with_engine!(engine, |e| run_session(e, plan, &mut meter));
+                meter.finish()
+            },
+        ));
+    }
+    drop(dirty_tx);
+    let writer = {
+        let (tx, layout, batch) = (tx.clone(), layout.clone(), ss.write_batch);
+        let (data, id) = (spec.data, ss.sessions);
+        start_thread(
+            "dbio-dbwr".into(),
+            kind,
+            fds.clone(),
+            batch,
+            page,
+            sync(),
+            move |engine, clock| {
+                let mut meter = Meter::new(id, clock.measure_from, tx);
+                let stamper = Stamper::new(data_seed, id);
+                with_engine!(engine, |e| {
+                    let mut e = e;
+                    prepare_buffers(&mut e, batch, data, data_seed, id);
+                    data_writer(e, dirty_rx, layout, batch, stamper, &mut meter)
+                });
+                meter.finish()
+            },
+        )
+    };
+    let lgwr = {
+        let (tx, redo, id, data) = (tx.clone(), redo.clone(), ss.sessions + 1, spec.data);
+        start_thread(
+            "dbio-lgwr".into(),
+            kind,
+            vec![log_fd],
+            1,
+            MAX_LOG_WRITE as usize,
+            sync(),
+            move |engine, clock| {
+                let mut meter = Meter::new(id, clock.measure_from, tx);
+                let stamper = Stamper::new(data_seed, id);
+                with_engine!(engine, |e| {
+                    let mut e = e;
+                    prepare_buffers(&mut e, 1, data, data_seed, id);
+                    log_writer(e, &redo, log_file, MAX_LOG_WRITE, stamper, &mut meter)
+                });
+                meter.finish()
+            },
+        )
+    };
+    drop(tx);
+    ready.wait();
+    let measure_from = Instant::now() + Duration::from_secs_f64(spec.ramp_secs);
+    let until = match spec.stop {
+        StopAfter::Seconds(s) => Some(measure_from + Duration::from_secs_f64(s)),
+        _ => None,
+    };
+    let _ = clock.set(Clock {
+        measure_from,
+        until,
+    });
+    ready.wait();
+
+    on_event(Event::Measuring {
+        planned_secs: match spec.stop {
+            StopAfter::Seconds(s) => Some(s + spec.ramp_secs),
+            _ => None,
+        },
+    });
+    // When every session has gone, nothing more will commit: the log writer may end.
+    let mut poll = || {
+        if sessions.iter().all(|h| h.is_finished()) {
+            redo.close();
+        }
+    };
+    let window = gather(rx, threads as u32, spec, measure_from, on_event, &mut poll);
+    redo.close();
+
+    let mut setup_error = None;
+    let mut join = |h: JoinHandle<Finished>| match h.join() {
+        Ok(Ok(r)) => Some(r),
+        Ok(Err(e)) => {
+            setup_error = Some(e);
+            None
+        }
+        Err(_) => {
+            setup_error = Some(std::io::Error::other("a session thread panicked"));
+            None
+        }
+    };
+    let session_parts: Vec<(WorkerReport, Meter)> =
+        sessions.into_iter().filter_map(&mut join).collect();
+    let writer = join(writer);
+    let lgwr = join(lgwr);
+    let (Some(writer), Some(lgwr), None) = (writer, lgwr, setup_error.take()) else {
+        return Err(RunError::Target(
+            format!(
+                "cannot set up the {kind:?} engine for the sessions: {}",
+                setup_error.map_or("a thread failed".into(), |e| e.to_string())
+            )
+            .to_lowercase(),
+        ));
+    };
+    let interrupted = stop.load(Ordering::Relaxed);
+    if interrupted && !window.took_start {
+        return Err(RunError::Interrupted);
+    }
+    let (mut reports, mut meters): (Vec<WorkerReport>, Vec<Meter>) =
+        session_parts.into_iter().unzip();
+    let (writer_report, writer_meter) = writer;
+    let (lgwr_report, lgwr_meter) = lgwr;
+    let session_reports: Vec<(f64, f64)> =
+        reports.iter().map(|r| (r.wall_s, r.cpu.total())).collect();
+    reports.push(writer_report);
+    reports.push(lgwr_report);
+    let redo_note = if ss.log_target == format!("{}.redo", spec.targets[0]) {
+        format!("{}, beside the data target", ss.log_target)
+    } else {
+        ss.log_target.clone()
+    };
+    prefilled.push("redo log: written by the log writer only".into());
+    targets.push(log);
+    let mut result = assemble(Assembly {
+        spec,
+        engine_kind: kind,
+        features,
+        targets: &targets,
+        prefilled,
+        reports,
+        window,
+        interrupted,
+        warnings,
+    });
+    meters.push(writer_meter);
+    meters.push(lgwr_meter);
+    result.session = Some(report::build(
+        &ss,
+        &result,
+        &meters,
+        &session_reports,
+        redo_note,
+    ));
+    Ok(result)
+}
