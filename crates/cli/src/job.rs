@@ -2,6 +2,7 @@
 //! one-line message naming the flag, the value and what to do.
 
 use crate::args::RunArgs;
+use crate::phases::{parse_burst, parse_steady};
 use crate::profiles;
 use dbio_model::profile::Profile;
 use dbio_model::units::{parse_duration, parse_size};
@@ -117,11 +118,10 @@ pub fn parse_sync(v: &str) -> Result<SyncMode, String> {
 pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
     let s = settings(a)?;
     validate(a, &s).map_err(|e| {
-        match s
-            .from_profile
-            .iter()
-            .find(|k| e.starts_with(&format!("--{k}")))
-        {
+        match s.from_profile.iter().find(|k| {
+            e.strip_prefix(&format!("--{}", k.replace('_', "-")))
+                .is_some_and(|rest| !rest.starts_with(|c: char| c == '-' || c.is_alphanumeric()))
+        }) {
             Some(k) => format!("profile {}: {k}{}", s.profile, &e[k.len() + 2..]),
             None => e,
         }
@@ -146,6 +146,10 @@ struct Settings {
     rate: Option<u64>,
     data: String,
     skew: Option<String>,
+    steady: Option<String>,
+    steady_window: Option<String>,
+    steady_max: Option<String>,
+    burst: Option<String>,
     /// Keys whose value came from the named profile rather than a flag.
     from_profile: Vec<&'static str>,
 }
@@ -177,6 +181,10 @@ fn settings(a: &RunArgs) -> Result<Settings, String> {
         rate: a.rate,
         data: a.data.clone(),
         skew: a.skew.clone(),
+        steady: a.steady.clone(),
+        steady_window: a.steady_window.clone(),
+        steady_max: a.steady_max.clone(),
+        burst: a.burst.clone(),
     };
     let given = flags.keys();
     let from_profile = p
@@ -211,6 +219,10 @@ fn settings(a: &RunArgs) -> Result<Settings, String> {
         rate: flags.rate.or(p.rate),
         data: flags.data.or(p.data).unwrap_or_else(|| "random".into()),
         skew: flags.skew.or(p.skew),
+        steady: flags.steady.or(p.steady),
+        steady_window: flags.steady_window.or(p.steady_window),
+        steady_max: flags.steady_max.or(p.steady_max),
+        burst: flags.burst.or(p.burst),
         from_profile,
     })
 }
@@ -338,6 +350,20 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
     if (a.hipri || a.sqpoll) && engine != EngineKind::Uring {
         return Err("--hipri and --sqpoll need --engine uring".into());
     }
+    let steady = match &s.steady {
+        Some(v) => Some(parse_steady(
+            v,
+            s.steady_window.as_deref(),
+            s.steady_max.as_deref(),
+        )?),
+        None if s.steady_window.is_some() || s.steady_max.is_some() => {
+            return Err(
+                "--steady-window and --steady-max need --steady, e.g. --steady iops:2%".into(),
+            )
+        }
+        None => None,
+    };
+    let burst = s.burst.as_deref().map(parse_burst).transpose()?;
     Ok(JobSpec {
         profile: s.profile.clone(),
         targets: a.targets.clone(),
@@ -365,6 +391,8 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         },
         destroy_data: a.destroy_data,
         seed: a.seed,
+        steady,
+        burst,
     })
 }
 

@@ -25,6 +25,12 @@ pub struct Profile {
     pub rate: Option<u64>,
     pub data: Option<String>,
     pub skew: Option<String>,
+    /// Steady-state criterion before measuring, e.g. "iops:2%" or "iops_slope:0.3%".
+    pub steady: Option<String>,
+    pub steady_window: Option<String>,
+    pub steady_max: Option<String>,
+    /// "ON/PERIOD", e.g. "2s/10s".
+    pub burst: Option<String>,
 }
 
 impl Profile {
@@ -66,6 +72,10 @@ impl Profile {
         add(self.rate.is_some(), "rate");
         add(self.data.is_some(), "data");
         add(self.skew.is_some(), "skew");
+        add(self.steady.is_some(), "steady");
+        add(self.steady_window.is_some(), "steady_window");
+        add(self.steady_max.is_some(), "steady_max");
+        add(self.burst.is_some(), "burst");
         k
     }
 }

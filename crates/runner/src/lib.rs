@@ -2,12 +2,14 @@
 //! latency recording, phases. The CLI (and later the agent) drive it through [`run`].
 #![forbid(unsafe_code)]
 
+pub mod burst;
 pub mod collect;
 pub mod data;
 pub mod hostcpu;
 pub mod pattern;
 pub mod run;
 pub mod spawn;
+pub mod steady;
 pub mod warn;
 pub mod worker;
 

@@ -5,6 +5,7 @@ use crate::collect::Collector;
 use crate::data::{fill_random, run_nonce};
 use crate::hostcpu::{busy_pct, host_ticks};
 use crate::spawn::{start_workers, Setup, Workers};
+use crate::steady::Settler;
 use crate::warn;
 use crate::worker::WorkerReport;
 use dbio_engine::engine::AnyEngine;
@@ -119,29 +120,45 @@ pub fn run(
         region,
         stop: stop.clone(),
     });
-    let measure_from = timeline.measure_from;
+    let mut settler = spec
+        .steady
+        .zip(timeline.settle_from)
+        .map(|(s, from)| Settler::new(s, timeline.start.clone(), from, spec.threads));
 
     on_event(Event::Measuring {
         planned_secs: match spec.stop {
-            StopAfter::Seconds(s) => Some(s + spec.ramp_secs),
+            StopAfter::Seconds(s) if settler.is_none() => Some(s + spec.ramp_secs),
             _ => None,
         },
     });
     let mut collector = Collector::new(spec.threads);
     let mut cpu0 = process_cpu();
     let mut ticks0 = host_ticks();
-    let started_at = SystemTime::now() + measure_from.saturating_duration_since(Instant::now());
+    let mut started_at = SystemTime::now();
     let mut took_start = false;
     loop {
-        if !took_start && Instant::now() >= measure_from {
+        let now = Instant::now();
+        if let Some(s) = settler.as_mut() {
+            s.poll(now);
+        }
+        if let Some(from) = timeline.start.get().filter(|m| !took_start && now >= *m) {
             (cpu0, ticks0, took_start) = (process_cpu(), host_ticks(), true);
+            started_at = SystemTime::now() - now.saturating_duration_since(from);
         }
         match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(iv) if iv.settling => {
+                if let Some(s) = settler.as_mut() {
+                    s.add(iv);
+                }
+            }
             Ok(iv) => {
                 if let Some(point) = collector.add(iv) {
+                    let before = timeline.start.get().map_or(0.0, |m| {
+                        m.saturating_duration_since(timeline.origin).as_secs_f64()
+                    });
                     on_event(Event::Tick {
                         point: &point,
-                        elapsed: point.t + spec.ramp_secs,
+                        elapsed: point.t + before,
                     });
                 }
             }
@@ -170,6 +187,10 @@ pub fn run(
     if interrupted && !took_start {
         return Err(RunError::Interrupted);
     }
+    let steady = settler.map(|s| s.outcome(timeline.start.get()));
+    if let Some(st) = steady.as_ref().filter(|st| !st.settled && took_start) {
+        warnings.push(warn::not_settled(st));
+    }
     Ok(assemble(Assembly {
         spec,
         engine_kind,
@@ -183,6 +204,7 @@ pub fn run(
         interrupted,
         started_at,
         warnings,
+        steady,
     }))
 }
 
@@ -335,6 +357,7 @@ struct Assembly<'a> {
     interrupted: bool,
     started_at: SystemTime,
     warnings: Vec<Warning>,
+    steady: Option<SteadyState>,
 }
 
 fn dir_stats(
@@ -451,6 +474,7 @@ fn assemble(a: Assembly) -> RunResult {
         timeseries: a.timeseries,
         cpu,
         warnings,
+        steady: a.steady,
     }
 }
 
