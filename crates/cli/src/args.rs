@@ -37,6 +37,9 @@ Examples:
   dbio run --rw randwrite --target /dev/nvme1n1 --destroy-data   writing to a device needs it
   dbio run slob --sessions 16 --target data=/mnt/data/f --target log=/mnt/log/f   SLOB method, AWR report
   dbio run --sessions 8 --work-unit 8 --batch-reads --cache-hit 90 --think 5:1ms-5ms
+  dbio run oltp --steady iops:2% --steady-window 10s --steady-max 120s   measure once IOPS settle
+  dbio run oltp --steady iops_slope:0.3% --ramp 5s          settle on the slope (also bw:X%, bw_slope:X%)
+  dbio run checkpoint --burst 2s/10s                        I/O in the first 2 s of every 10 s, idle the rest
 
 Sizes are binary (k = KiB = 1024). Exit status: 0 done, 1 I/O error (partial result kept),
 2 bad input, 130 interrupted (partial result kept).";
@@ -126,6 +129,21 @@ pub struct RunArgs {
     /// Allow writing to a block device or to an existing file dbio did not create.
     #[arg(long)]
     pub destroy_data: bool,
+    /// Wait for steady state before measuring (after the ramp): iops:X% (every second of the
+    /// window within X % of its mean), iops_slope:X% (least-squares slope below X % of the
+    /// mean per second), bw:X%, bw_slope:X%.
+    #[arg(long, value_name = "CRITERION")]
+    pub steady: Option<String>,
+    /// Window of one-second samples --steady judges (default 10s).
+    #[arg(long, value_name = "TIME")]
+    pub steady_window: Option<String>,
+    /// Longest settling time; measuring starts then even if not settled (default 120s).
+    #[arg(long, value_name = "TIME")]
+    pub steady_max: Option<String>,
+    /// Bursts: issue I/O only during the first ON of every PERIOD, e.g. 2s/10s (with --rate,
+    /// the rate applies within the bursts).
+    #[arg(long, value_name = "ON/PERIOD")]
+    pub burst: Option<String>,
     /// Seed of the random choices, to repeat a run exactly.
     #[arg(long, value_name = "N", default_value_t = 0x6462_696f)]
     pub seed: u64,
@@ -174,6 +192,8 @@ A profile is a TOML file of run settings, every key optional, written as on the 
   threads = 1
   skew = \"hotspot:90/10\" # or uniform, zipf:1.2, pareto:0.2 (random patterns)
   duration = \"30s\"       # also ramp, size, offset, range, sync (\"dsync\", \"fdatasync:N\"), rate, data
+  burst = \"2s/10s\"       # I/O in the first 2 s of every 10 s
+  steady = \"iops:2%\"     # settle before measuring; also steady_window, steady_max
 
 Run one with `dbio run NAME` (built-in) or `dbio run --profile FILE`; flags given on the
 command line override the profile, and keys it leaves out take the oltp profile's values.";
@@ -195,7 +215,9 @@ Examples:
   dbio sweep slob --vary sessions=1,4,8,16,32 --duration 30s          SLOB's ramp of sessions, AWR rows
   dbio sweep oltp-read --vary qd=1..256x2 --target-latency 'p99<500us'   bisection, not every step
 
-Every flag of dbio run applies to each step; --ramp runs before each step.";
+Every flag of dbio run applies to each step; --ramp runs before each step, and --steady
+settles each step before it is measured (a step that did not settle is marked *).
+  dbio sweep oltp-read --vary qd=1..64x2 --steady iops:5% --steady-window 5s --steady-max 60s";
 
 /// Flags of `dbio sweep`.
 #[derive(Debug, Args)]

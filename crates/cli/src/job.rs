@@ -2,6 +2,7 @@
 //! one-line message naming the flag, the value and what to do.
 
 use crate::args::RunArgs;
+use crate::phases::{parse_burst, parse_steady};
 use crate::profiles;
 use dbio_model::profile::Profile;
 use dbio_model::units::{parse_duration, parse_size};
@@ -117,12 +118,10 @@ pub fn parse_sync(v: &str) -> Result<SyncMode, String> {
 pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
     let s = settings(a)?;
     validate(a, &s).map_err(|e| {
-        // Profile keys are written with '_' where flags have '-'.
-        match s
-            .from_profile
-            .iter()
-            .find(|k| e.starts_with(&format!("--{}", k.replace('_', "-"))))
-        {
+        match s.from_profile.iter().find(|k| {
+            e.strip_prefix(&format!("--{}", k.replace('_', "-")))
+                .is_some_and(|rest| !rest.starts_with(|c: char| c == '-' || c.is_alphanumeric()))
+        }) {
             Some(k) => format!("profile {}: {k}{}", s.profile, &e[k.len() + 2..]),
             None => e,
         }
@@ -148,6 +147,10 @@ struct Settings {
     data: String,
     skew: Option<String>,
     session: crate::session::SessionSettings,
+    steady: Option<String>,
+    steady_window: Option<String>,
+    steady_max: Option<String>,
+    burst: Option<String>,
     /// Keys whose value came from the named profile rather than a flag.
     from_profile: Vec<&'static str>,
 }
@@ -186,6 +189,10 @@ fn settings(a: &RunArgs) -> Result<Settings, String> {
         redo_stress: a.redo_stress.clone(),
         think: a.think.clone(),
         cache_hit: a.cache_hit,
+        steady: a.steady.clone(),
+        steady_window: a.steady_window.clone(),
+        steady_max: a.steady_max.clone(),
+        burst: a.burst.clone(),
     };
     let given = flags.keys();
     let from_profile = p
@@ -229,6 +236,10 @@ fn settings(a: &RunArgs) -> Result<Settings, String> {
             think: flags.think.or(p.think),
             cache_hit: flags.cache_hit.or(p.cache_hit),
         },
+        steady: flags.steady.or(p.steady),
+        steady_window: flags.steady_window.or(p.steady_window),
+        steady_max: flags.steady_max.or(p.steady_max),
+        burst: flags.burst.or(p.burst),
         from_profile,
     })
 }
@@ -356,6 +367,20 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
     if (a.hipri || a.sqpoll) && engine != EngineKind::Uring {
         return Err("--hipri and --sqpoll need --engine uring".into());
     }
+    let steady = match &s.steady {
+        Some(v) => Some(parse_steady(
+            v,
+            s.steady_window.as_deref(),
+            s.steady_max.as_deref(),
+        )?),
+        None if s.steady_window.is_some() || s.steady_max.is_some() => {
+            return Err(
+                "--steady-window and --steady-max need --steady, e.g. --steady iops:2%".into(),
+            )
+        }
+        None => None,
+    };
+    let burst = s.burst.as_deref().map(parse_burst).transpose()?;
     let mut spec = JobSpec {
         profile: s.profile.clone(),
         targets: a.targets.clone(),
@@ -384,6 +409,8 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         destroy_data: a.destroy_data,
         seed: a.seed,
         session: None,
+        steady,
+        burst,
     };
     crate::session::apply(&s.session, a, &mut spec)?;
     Ok(spec)

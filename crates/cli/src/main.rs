@@ -6,6 +6,7 @@ mod cmd;
 mod exit;
 mod job;
 mod output;
+mod phases;
 mod profiles;
 mod progress;
 mod session;

@@ -169,6 +169,7 @@ pub fn apply(s: &SessionSettings, a: &RunArgs, spec: &mut JobSpec) -> Result<(),
     spec.qd = if s.batch_reads { work_unit } else { 1 };
     spec.sync = dbio_model::SyncMode::None;
     spec.rate = None;
+    (spec.steady, spec.burst) = (None, None);
     if matches!(spec.stop, StopAfter::Bytes(_)) {
         return Err("--bytes does not apply to session mode: use --ops or --duration".into());
     }

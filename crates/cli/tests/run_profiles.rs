@@ -101,6 +101,12 @@ fn every_builtin_profile_does_the_io_it_claims() {
             _ => toml_value(text, "mix").unwrap().parse().unwrap(),
         };
         assert_eq!(read_pct, want_pct, "{name}: read share");
+        // A profile's bursts are in the job as it ran (checkpoint: "10s/60s").
+        assert_eq!(
+            r["job"]["burst"].is_object(),
+            toml_value(text, "burst").is_some(),
+            "{name}: burst"
+        );
         if let Some(sync) = toml_value(text, "sync") {
             let mode = sync.split(':').next().unwrap();
             assert_eq!(r["job"]["sync"]["mode"], mode, "{name}");

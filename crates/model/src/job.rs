@@ -145,6 +145,59 @@ pub struct JobSpec {
     /// Session mode (`--sessions`): the SLOB method instead of queue-depth workers.
     #[serde(default)]
     pub session: Option<crate::session::SessionSpec>,
+    /// Wait for IOPS or bandwidth to settle (after the ramp) before measuring (`--steady`).
+    #[serde(default)]
+    pub steady: Option<Steady>,
+    /// Issue I/O only in the first part of every period (`--burst ON/PERIOD`).
+    #[serde(default)]
+    pub burst: Option<Burst>,
+}
+
+/// What a steady-state criterion watches, per second, summed over all workers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SteadyMetric {
+    Iops,
+    /// Bytes per second.
+    Bw,
+}
+
+/// How a steady-state criterion judges the window (as fio's steadystate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SteadyTest {
+    /// Every sample of the window lies within `limit_pct` % of the window's mean.
+    Spread,
+    /// The least-squares slope over the window, in % of the mean per second, is below `limit_pct`.
+    Slope,
+}
+
+/// Steady state before measuring: the criterion, its window and the cap on settling.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Steady {
+    pub metric: SteadyMetric,
+    pub test: SteadyTest,
+    /// The limit in percent of the window's mean; the criterion holds strictly below it.
+    pub limit_pct: f64,
+    /// Seconds of per-second samples the criterion is judged over.
+    pub window_secs: u32,
+    /// Longest settling time in seconds; measuring starts then even if not settled.
+    pub max_secs: u32,
+}
+
+/// Bursts: I/O is issued during the first `on_secs` of every `period_secs`, none the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Burst {
+    pub on_secs: f64,
+    pub period_secs: f64,
+}
+
+impl Burst {
+    /// Seconds of burst ("on" time) in the first `span` seconds of the timeline.
+    pub fn on_time(&self, span: f64) -> f64 {
+        let periods = (span / self.period_secs).floor();
+        periods * self.on_secs + (span - periods * self.period_secs).min(self.on_secs)
+    }
 }
 
 impl JobSpec {

@@ -33,6 +33,12 @@ pub struct Profile {
     pub redo_stress: Option<String>,
     pub think: Option<String>,
     pub cache_hit: Option<u32>,
+    /// Steady-state criterion before measuring, e.g. "iops:2%" or "iops_slope:0.3%".
+    pub steady: Option<String>,
+    pub steady_window: Option<String>,
+    pub steady_max: Option<String>,
+    /// "ON/PERIOD", e.g. "2s/10s".
+    pub burst: Option<String>,
 }
 
 impl Profile {
@@ -81,6 +87,10 @@ impl Profile {
         add(self.redo_stress.is_some(), "redo_stress");
         add(self.think.is_some(), "think");
         add(self.cache_hit.is_some(), "cache_hit");
+        add(self.steady.is_some(), "steady");
+        add(self.steady_window.is_some(), "steady_window");
+        add(self.steady_max.is_some(), "steady_max");
+        add(self.burst.is_some(), "burst");
         k
     }
 }

@@ -38,6 +38,28 @@ pub struct RunResult {
     /// Session runs: the AWR-like report.
     #[serde(default)]
     pub session: Option<crate::session::SessionReport>,
+    /// How settling before the measured window went, when `--steady` was given.
+    #[serde(default)]
+    pub steady: Option<SteadyState>,
+}
+
+/// The outcome of waiting for steady state before measuring.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SteadyState {
+    /// The criterion as given, e.g. "iops:2%" or "bw_slope:0.3%".
+    pub criterion: String,
+    pub window_secs: u32,
+    pub max_secs: u32,
+    /// True when the criterion held; false when measuring started at the cap.
+    pub settled: bool,
+    /// Seconds from the end of the ramp to the start of measuring.
+    pub settle_secs: f64,
+    /// Largest deviation of a sample from the last window's mean, in % of that mean.
+    pub spread_pct: Option<f64>,
+    /// Least-squares slope of the last window, in % of its mean per second.
+    pub slope_pct: Option<f64>,
+    /// Mean of the last window (IOPS, or bytes per second for bw).
+    pub window_mean: Option<f64>,
 }
 
 /// How a run ended.

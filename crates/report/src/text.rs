@@ -123,6 +123,12 @@ pub fn summary(r: &RunResult) -> String {
     for t in &r.targets {
         let _ = writeln!(s, "target {}", describe_target(t));
     }
+    if let Some(st) = &r.steady {
+        let _ = writeln!(s, "{}", steady_line(st));
+    }
+    if let Some(b) = &r.job.burst {
+        let _ = writeln!(s, "{}", burst_line(r, b));
+    }
     let _ = writeln!(s);
     let _ = writeln!(
         s,
@@ -163,6 +169,49 @@ pub fn summary(r: &RunResult) -> String {
         let _ = writeln!(s, "warning: {}", w.message);
     }
     s
+}
+
+/// One line on settling: whether the criterion held, after how long, and the last window.
+pub fn steady_line(st: &SteadyState) -> String {
+    let window = match (st.spread_pct, st.slope_pct) {
+        (Some(spread), Some(slope)) => format!(
+            " (last {} s: within {spread:.1} % of the mean, slope {slope:+.2} %/s)",
+            st.window_secs
+        ),
+        _ => String::new(),
+    };
+    if st.settled {
+        format!(
+            "steady state {} reached after {:.1} s{window}; measured after it",
+            st.criterion, st.settle_secs
+        )
+    } else {
+        format!(
+            "steady state {} NOT reached within {} s{window}; measured anyway",
+            st.criterion, st.max_secs
+        )
+    }
+}
+
+/// One line on bursts: the figures above average idle time in; the rate within bursts.
+pub fn burst_line(r: &RunResult, b: &Burst) -> String {
+    let dirs = [&r.read, &r.write];
+    let ios: u64 = dirs.iter().filter_map(|d| d.as_ref()).map(|d| d.ios).sum();
+    let bytes: u64 = dirs
+        .iter()
+        .filter_map(|d| d.as_ref())
+        .map(|d| d.bytes)
+        .sum();
+    let on = b.on_time(r.measured_secs);
+    let per_s = |x: u64| if on > 0.0 { x as f64 / on } else { 0.0 };
+    format!(
+        "bursts of {} s every {} s: IOPS and MB/s in the table are averaged over the whole window, idle time included; within bursts ({on:.1} s of {:.1} s) {:.0} IOPS, {:.1} MB/s",
+        b.on_secs,
+        b.period_secs,
+        r.measured_secs,
+        per_s(ios),
+        per_s(bytes) / 1e6
+    )
 }
 
 #[cfg(test)]

@@ -97,6 +97,7 @@ mod tests {
         Interval {
             worker,
             index,
+            settling: false,
             secs: 1.0,
             read_ios: reads,
             write_ios: 0,

@@ -2,6 +2,7 @@
 //! latency recording, phases. The CLI (and later the agent) drive it through [`run`].
 #![forbid(unsafe_code)]
 
+pub mod burst;
 pub mod collect;
 pub mod data;
 pub mod hostcpu;
@@ -9,6 +10,7 @@ pub mod pattern;
 pub mod run;
 pub mod session;
 pub mod spawn;
+pub mod steady;
 pub mod warn;
 pub mod worker;
 

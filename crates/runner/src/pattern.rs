@@ -292,6 +292,8 @@ pub(crate) mod tests {
             qd: 1,
             threads: 1,
             ramp_secs: 0.0,
+            steady: None,
+            burst: None,
             stop: StopAfter::Ops(1000),
             region: Region {
                 offset: 0,

@@ -4,7 +4,8 @@
 use crate::collect::Collector;
 use crate::data::{fill_random, run_nonce};
 use crate::hostcpu::{busy_pct, host_ticks};
-use crate::spawn::{start_workers, Setup, Workers};
+use crate::spawn::{start_workers, Setup, Timeline, Workers};
+use crate::steady::Settler;
 use crate::warn;
 use crate::worker::{Interval, WorkerReport};
 use dbio_engine::engine::AnyEngine;
@@ -103,15 +104,25 @@ pub fn run(
         region,
         stop: stop.clone(),
     });
-    let measure_from = timeline.measure_from;
+    let mut settler = spec
+        .steady
+        .zip(timeline.settle_from)
+        .map(|(s, from)| Settler::new(s, timeline.start.clone(), from, spec.threads));
 
     on_event(Event::Measuring {
         planned_secs: match spec.stop {
-            StopAfter::Seconds(s) => Some(s + spec.ramp_secs),
+            StopAfter::Seconds(s) if settler.is_none() => Some(s + spec.ramp_secs),
             _ => None,
         },
     });
-    let window = gather(rx, spec.threads, spec, measure_from, on_event, &mut || {});
+    let window = gather(
+        rx,
+        spec.threads,
+        &timeline,
+        settler.as_mut(),
+        on_event,
+        &mut || {},
+    );
     let mut reports = Vec::new();
     let mut setup_error = None;
     for h in handles {
@@ -130,6 +141,13 @@ pub fn run(
     if interrupted && !window.took_start {
         return Err(RunError::Interrupted);
     }
+    let steady = settler.map(|s| s.outcome(timeline.start.get()));
+    if let Some(st) = steady
+        .as_ref()
+        .filter(|st| !st.settled && window.took_start)
+    {
+        warnings.push(warn::not_settled(st));
+    }
     Ok(assemble(Assembly {
         spec,
         engine_kind,
@@ -140,6 +158,7 @@ pub fn run(
         window,
         interrupted,
         warnings,
+        steady,
     }))
 }
 
@@ -181,32 +200,45 @@ pub(crate) struct Window {
 }
 
 /// Gathers the per-second intervals of `workers` senders until all are gone, telling the
-/// caller about each second; measures process and host CPU over the measured window.
-/// `poll` runs at least every 50 ms.
+/// caller about each second (settling seconds go to `settler`); measures process and host CPU
+/// over the measured window. `poll` runs at least every 50 ms.
 pub(crate) fn gather(
     rx: mpsc::Receiver<Interval>,
     workers: u32,
-    spec: &JobSpec,
-    measure_from: Instant,
+    timeline: &Timeline,
+    mut settler: Option<&mut Settler>,
     on_event: &mut dyn FnMut(Event),
     poll: &mut dyn FnMut(),
 ) -> Window {
     let mut collector = Collector::new(workers);
     let mut cpu0 = process_cpu();
     let mut ticks0 = host_ticks();
-    let started_at = SystemTime::now() + measure_from.saturating_duration_since(Instant::now());
+    let mut started_at = SystemTime::now();
     let mut took_start = false;
     loop {
-        if !took_start && Instant::now() >= measure_from {
+        let now = Instant::now();
+        if let Some(s) = settler.as_mut() {
+            s.poll(now);
+        }
+        if let Some(from) = timeline.start.get().filter(|m| !took_start && now >= *m) {
             (cpu0, ticks0, took_start) = (process_cpu(), host_ticks(), true);
+            started_at = SystemTime::now() - now.saturating_duration_since(from);
         }
         poll();
         match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(iv) if iv.settling => {
+                if let Some(s) = settler.as_mut() {
+                    s.add(iv);
+                }
+            }
             Ok(iv) => {
                 if let Some(point) = collector.add(iv) {
+                    let before = timeline.start.get().map_or(0.0, |m| {
+                        m.saturating_duration_since(timeline.origin).as_secs_f64()
+                    });
                     on_event(Event::Tick {
                         point: &point,
-                        elapsed: point.t + spec.ramp_secs,
+                        elapsed: point.t + before,
                     });
                 }
             }
@@ -372,6 +404,7 @@ pub(crate) struct Assembly<'a> {
     pub window: Window,
     pub interrupted: bool,
     pub warnings: Vec<Warning>,
+    pub steady: Option<SteadyState>,
 }
 
 fn dir_stats(
@@ -490,6 +523,7 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
         cpu,
         warnings,
         session: None,
+        steady: a.steady,
     }
 }
 

@@ -8,19 +8,59 @@ use crate::worker::{prepare_buffers, run_worker, Interval, Quota, WorkerPlan, Wo
 use dbio_engine::engine::AnyEngine;
 use dbio_engine::{open_engine, EngineSetup};
 use dbio_model::{EngineKind, JobSpec, StopAfter};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Barrier, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// When the workers measure; the same for all of them.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Timeline {
-    /// End of the ramp, start of the measured window and of the per-second intervals.
-    pub measure_from: Instant,
-    /// End of issuing for time-based runs.
-    pub measure_until: Option<Instant>,
+    /// When the clock started: the start of the ramp.
+    pub origin: Instant,
+    /// Start of the measured window and of the per-second intervals.
+    pub start: MeasureStart,
+    /// With `--steady`: end of the ramp, where settling samples begin.
+    pub settle_from: Option<Instant>,
+}
+
+/// The start of measuring, shared by the workers and the runner: fixed at the end of the
+/// ramp, or (with `--steady`) set once by the runner when the I/O has settled.
+#[derive(Debug, Clone)]
+pub struct MeasureStart {
+    origin: Instant,
+    /// Nanoseconds after `origin`; `UNSET` until known.
+    nanos: Arc<AtomicU64>,
+}
+
+const UNSET: u64 = u64::MAX;
+
+impl MeasureStart {
+    pub(crate) fn new(origin: Instant, at: Option<Instant>) -> Self {
+        let nanos = at.map_or(UNSET, |a| a.duration_since(origin).as_nanos() as u64);
+        MeasureStart {
+            origin,
+            nanos: Arc::new(AtomicU64::new(nanos)),
+        }
+    }
+
+    /// The start of measuring, once known.
+    pub fn get(&self) -> Option<Instant> {
+        match self.nanos.load(Ordering::Acquire) {
+            UNSET => None,
+            n => Some(self.origin + Duration::from_nanos(n)),
+        }
+    }
+
+    /// Sets the start of measuring unless it is already set; returns the start in force.
+    pub fn set(&self, at: Instant) -> Instant {
+        let n = at.saturating_duration_since(self.origin).as_nanos() as u64;
+        let _ = self
+            .nanos
+            .compare_exchange(UNSET, n, Ordering::AcqRel, Ordering::Acquire);
+        self.get().expect("set just now or before")
+    }
 }
 
 /// Running workers.
@@ -61,8 +101,14 @@ pub fn start_workers(s: Setup) -> Workers {
             seed: spec.seed,
             data_seed,
             targets: names.clone(),
-            measure_from: Instant::now(),
-            measure_until: None,
+            origin: Instant::now(),
+            start: MeasureStart::new(Instant::now(), None),
+            settle_from: None,
+            measure_secs: match spec.stop {
+                StopAfter::Seconds(secs) => Some(secs),
+                _ => None,
+            },
+            burst: spec.burst,
             quota: match spec.stop {
                 StopAfter::Seconds(_) => Quota::None,
                 StopAfter::Ops(n) => Quota::Ops(share(n)),
@@ -96,9 +142,9 @@ pub fn start_workers(s: Setup) -> Workers {
             ready.wait(); // the timeline is set
             let t = timeline
                 .get()
-                .copied()
+                .cloned()
                 .expect("the timeline is set before the second barrier");
-            (plan.measure_from, plan.measure_until) = (t.measure_from, t.measure_until);
+            (plan.origin, plan.start, plan.settle_from) = (t.origin, t.start, t.settle_from);
             match engine {
                 Ok(AnyEngine::Uring(e)) => Ok(run_worker(*e, plan)),
                 Ok(AnyEngine::Sync(e)) => Ok(run_worker(e, plan)),
@@ -113,15 +159,15 @@ pub fn start_workers(s: Setup) -> Workers {
         );
     }
     ready.wait();
-    let measure_from = Instant::now() + Duration::from_secs_f64(spec.ramp_secs);
+    let origin = Instant::now();
+    let ramp_end = origin + Duration::from_secs_f64(spec.ramp_secs);
+    let steady = spec.steady.is_some();
     let t = Timeline {
-        measure_from,
-        measure_until: match spec.stop {
-            StopAfter::Seconds(secs) => Some(measure_from + Duration::from_secs_f64(secs)),
-            _ => None,
-        },
+        origin,
+        start: MeasureStart::new(origin, (!steady).then_some(ramp_end)),
+        settle_from: steady.then_some(ramp_end),
     };
-    let _ = timeline.set(t);
+    let _ = timeline.set(t.clone());
     ready.wait();
     Workers {
         handles,

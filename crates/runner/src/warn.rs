@@ -39,6 +39,24 @@ pub fn destroying(t: &OpenTarget) -> Warning {
     )
 }
 
+/// Steady state was not reached within the cap; measuring started anyway.
+pub fn not_settled(s: &SteadyState) -> Warning {
+    let last = match (s.spread_pct, s.slope_pct) {
+        (Some(spread), Some(slope)) => format!(
+            " (last {} s window: samples within {spread:.1} % of the mean, slope {slope:.2} %/s)",
+            s.window_secs
+        ),
+        _ => String::new(),
+    };
+    w(
+        "not-settled",
+        format!(
+            "--steady {}: not reached within --steady-max {} s{last}; measured anyway: raise --steady-max, loosen the limit, or precondition the target",
+            s.criterion, s.max_secs
+        ),
+    )
+}
+
 /// Warnings that follow from what the run measured.
 pub fn after_run(
     spec: &JobSpec,

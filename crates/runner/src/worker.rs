@@ -1,12 +1,14 @@
 //! One worker thread: it owns an engine, keeps its queue full (or paces to a rate), and
 //! records every completion in HDR histograms, sending one histogram per second.
 
+use crate::burst::off_until;
 use crate::data::{fill_random, Stamper};
 use crate::pattern::Pattern;
+use crate::spawn::MeasureStart;
 use dbio_engine::sys::{thread_cpu, CpuTimes};
 use dbio_engine::{Engine, IoError, Op, OpKind};
 use dbio_model::histogram::new_histogram;
-use dbio_model::{DataKind, SyncMode};
+use dbio_model::{Burst, DataKind, SyncMode};
 use fastrand::Rng;
 use hdrhistogram::Histogram;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -42,10 +44,15 @@ pub struct WorkerPlan {
     pub data_seed: u64,
     /// Target names, for error messages.
     pub targets: Arc<Vec<String>>,
-    /// When measuring starts (after the ramp); also the origin of the per-second intervals.
-    pub measure_from: Instant,
-    /// When issuing stops, for time-based runs.
-    pub measure_until: Option<Instant>,
+    /// When the clock started (the start of the ramp).
+    pub origin: Instant,
+    /// When measuring starts; also the origin of the per-second intervals.
+    pub start: MeasureStart,
+    /// With `--steady`: when per-second settling samples begin (the end of the ramp).
+    pub settle_from: Option<Instant>,
+    /// Measuring time of time-based runs.
+    pub measure_secs: Option<f64>,
+    pub burst: Option<Burst>,
     pub quota: Quota,
     /// Open loop: one I/O every this long (this worker's share of the rate).
     pub pace: Option<Duration>,
@@ -57,6 +64,8 @@ pub struct WorkerPlan {
 pub struct Interval {
     pub worker: u32,
     pub index: u32,
+    /// A second of settling (`--steady`), before measuring; its histogram is empty.
+    pub settling: bool,
     /// Length of the interval in seconds (1.0 but for the last).
     pub secs: f64,
     pub read_ios: u64,
@@ -132,6 +141,8 @@ struct State {
     iv_reads: u64,
     iv_writes: u64,
     iv_bytes: u64,
+    /// Settling: completions of unmeasured I/Os count in the interval counters.
+    settling: bool,
     error: Option<IoError>,
     flush_kind: OpKind,
 }
@@ -194,20 +205,22 @@ impl State {
             });
             return;
         }
-        if s.measured {
-            let lat = now.saturating_duration_since(s.start).as_nanos() as u64;
-            let dir = if s.kind == OpKind::Read { READ } else { WRITE };
-            let t = &mut self.totals[dir];
-            t.ios += 1;
-            t.bytes += s.len as u64;
-            t.hist.saturating_record(lat);
-            self.interval.saturating_record(lat);
+        let dir = if s.kind == OpKind::Read { READ } else { WRITE };
+        if s.measured || self.settling {
             if dir == READ {
                 self.iv_reads += 1;
             } else {
                 self.iv_writes += 1;
             }
             self.iv_bytes += s.len as u64;
+        }
+        if s.measured {
+            let lat = now.saturating_duration_since(s.start).as_nanos() as u64;
+            let t = &mut self.totals[dir];
+            t.ios += 1;
+            t.bytes += s.len as u64;
+            t.hist.saturating_record(lat);
+            self.interval.saturating_record(lat);
             if is_flush {
                 let f = &mut self.totals[FLUSH];
                 f.ios += 1;
@@ -265,8 +278,11 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
         seed,
         data_seed,
         targets,
-        measure_from,
-        measure_until,
+        origin,
+        start,
+        settle_from,
+        measure_secs,
+        burst,
         quota,
         pace,
         stop,
@@ -300,6 +316,7 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
         iv_reads: 0,
         iv_writes: 0,
         iv_bytes: 0,
+        settling: false,
         error: None,
         flush_kind,
     };
@@ -308,18 +325,29 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
     let mut issued = 0u64;
     let mut issued_bytes = 0u64;
     let mut stopping = false;
-    let mut measuring = t0 >= measure_from;
+    // Until measuring starts these hold placeholders; its start gives them their values.
+    let mut measure_from = start.get().unwrap_or(t0);
+    let mut measuring = start.get().is_some_and(|m| t0 >= m);
+    let until = |from: Instant| measure_secs.map(|s| from + Duration::from_secs_f64(s));
+    let mut measure_until = if measuring { until(measure_from) } else { None };
     let mut cpu0 = thread_cpu();
     let mut next_tick = measure_from + Duration::from_secs(1);
     let mut tick_index = 0u32;
+    let (mut next_settle_tick, mut settle_index) = (t0, 0u32);
     let mut next_due = t0;
     let mut behind = false;
     let mut now = t0;
     let mut last_issue = t0;
 
     loop {
+        // Between bursts nothing is issued; a paced schedule resumes at the next burst.
+        let off =
+            burst.and_then(|b| off_until(&b, if measuring { measure_from } else { origin }, now));
+        if let (Some(on), Some(_)) = (off, pace) {
+            next_due = next_due.max(on);
+        }
         // Issue until the queue is full, the schedule says wait, or there is nothing left to do.
-        if !stopping {
+        if !stopping && off.is_none() {
             while let Some(&slot) = st.free.last() {
                 let may = match quota {
                     _ if !measuring => true,
@@ -383,64 +411,72 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
                 });
             }
         }
-        if st.inflight == 0 {
-            if stopping {
-                break;
-            }
-            if let Some(_iv) = pace {
-                // Nothing in flight and nothing due yet: sleep until the next I/O is due.
-                let wait = next_due
-                    .saturating_duration_since(Instant::now())
-                    .min(MAX_WAIT);
-                std::thread::sleep(wait);
-                now = Instant::now();
-                if stop.load(Ordering::Relaxed) {
-                    stopping = true;
-                }
-                continue;
-            }
-        }
-        let submit_at = Instant::now();
-        if pace.is_none() {
-            for op in &ops {
-                let s = &mut st.slots[op.slot as usize];
-                if op.kind == OpKind::Read || op.kind == OpKind::Write {
-                    s.start = submit_at;
-                }
-            }
-        }
-        // Wait for a completion unless more I/O is due right now. (With deferred task work,
-        // completions are only reaped by a wait, so a stopping worker must always wait.)
-        let due_now = !stopping && !st.free.is_empty() && pace.is_some() && next_due <= submit_at;
-        let (wait, timeout) = if st.inflight == 0 || due_now {
-            (0, None)
-        } else if pace.is_some() && !stopping && !st.free.is_empty() {
-            let until_due = next_due.saturating_duration_since(submit_at);
-            (1, Some(until_due.clamp(Duration::from_micros(1), MAX_WAIT)))
-        } else {
-            // Deep queues reap in batches of a quarter of what is in flight: the device keeps
-            // at least three quarters of its queue, and the worker sleeps and wakes a quarter
-            // as often. An I/O that completes early in a batch is counted when it is reaped.
-            ((st.inflight / REAP_BATCH_DIVISOR).max(1), Some(MAX_WAIT))
-        };
-        if let Err(e) = engine.submit(&ops, wait, timeout) {
-            st.error.get_or_insert(e);
+        if st.inflight == 0 && stopping {
             break;
         }
-        ops.clear();
-        now = Instant::now();
-        engine.reap(|slot, res| st.complete(slot, res, now, &targets, &mut ops));
+        // Nothing in flight and nothing due yet (paced, or between bursts): sleep until the
+        // next I/O is due, then keep the clock's bookkeeping below.
+        let wake = off.or(pace.map(|_| next_due));
+        if let (0, Some(wake)) = (st.inflight, wake) {
+            std::thread::sleep(wake.saturating_duration_since(Instant::now()).min(MAX_WAIT));
+            now = Instant::now();
+        } else {
+            let submit_at = Instant::now();
+            if pace.is_none() {
+                for op in &ops {
+                    let s = &mut st.slots[op.slot as usize];
+                    if op.kind == OpKind::Read || op.kind == OpKind::Write {
+                        s.start = submit_at;
+                    }
+                }
+            }
+            // Wait for a completion unless more I/O is due right now. (With deferred task work,
+            // completions are only reaped by a wait, so a stopping worker must always wait.)
+            let due_now =
+                !stopping && !st.free.is_empty() && pace.is_some() && next_due <= submit_at;
+            let (wait, timeout) = if st.inflight == 0 || due_now {
+                (0, None)
+            } else if pace.is_some() && !stopping && !st.free.is_empty() {
+                let until_due = next_due.saturating_duration_since(submit_at);
+                (1, Some(until_due.clamp(Duration::from_micros(1), MAX_WAIT)))
+            } else {
+                // Deep queues reap in batches of a quarter of what is in flight: the device keeps
+                // at least three quarters of its queue, and the worker sleeps and wakes a quarter
+                // as often. An I/O that completes early in a batch is counted when it is reaped.
+                ((st.inflight / REAP_BATCH_DIVISOR).max(1), Some(MAX_WAIT))
+            };
+            if let Err(e) = engine.submit(&ops, wait, timeout) {
+                st.error.get_or_insert(e);
+                break;
+            }
+            ops.clear();
+            now = Instant::now();
+            engine.reap(|slot, res| st.complete(slot, res, now, &targets, &mut ops));
+        }
 
-        if !measuring && now >= measure_from {
-            measuring = true;
+        if let Some(from) = start.get().filter(|m| !measuring && now >= *m) {
+            (measuring, measure_from, measure_until) = (true, from, until(from));
+            next_tick = from + Duration::from_secs(1);
             cpu0 = thread_cpu();
-            // Anything recorded during the ramp is discarded.
+            // Anything recorded during the ramp or settling is discarded.
+            st.settling = false;
             st.totals = [DirTotals::new(), DirTotals::new(), DirTotals::new()];
             st.interval.reset();
             (st.iv_reads, st.iv_writes, st.iv_bytes) = (0, 0, 0);
         }
+        if let Some(from) = settle_from.filter(|f| !measuring && !st.settling && now >= *f) {
+            // Settling samples begin: the ramp's completions are left out.
+            st.settling = true;
+            next_settle_tick = from + Duration::from_secs(1);
+            (st.iv_reads, st.iv_writes, st.iv_bytes) = (0, 0, 0);
+        }
+        while st.settling && now >= next_settle_tick {
+            send_interval(&mut st, &intervals, id, settle_index, 1.0, true);
+            settle_index += 1;
+            next_settle_tick += Duration::from_secs(1);
+        }
         while measuring && now >= next_tick {
-            send_interval(&mut st, &intervals, id, tick_index, 1.0);
+            send_interval(&mut st, &intervals, id, tick_index, 1.0, false);
             tick_index += 1;
             next_tick += Duration::from_secs(1);
         }
@@ -455,15 +491,28 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
     let last_secs =
         (end.saturating_duration_since(next_tick - Duration::from_secs(1))).as_secs_f64();
     if measuring && (last_secs > 0.0 || st.iv_reads + st.iv_writes > 0) {
-        send_interval(&mut st, &intervals, id, tick_index, last_secs.min(1.0));
+        send_interval(
+            &mut st,
+            &intervals,
+            id,
+            tick_index,
+            last_secs.min(1.0),
+            false,
+        );
     }
-    let wall_s = end.saturating_duration_since(measure_from).as_secs_f64();
+    let wall_s = if measuring {
+        end.saturating_duration_since(measure_from).as_secs_f64()
+    } else {
+        0.0
+    };
     if let Some(iv) = pace {
         // A kept schedule issues one I/O per interval up to the last issue; the drain after
         // it does not count against the rate.
         let issuing = last_issue
             .saturating_duration_since(measure_from)
             .as_secs_f64();
+        // Between bursts nothing is due.
+        let issuing = burst.map_or(issuing, |b| b.on_time(issuing));
         let expected = issuing / iv.as_secs_f64();
         behind = (issued as f64) < expected * 0.99 - 1.0;
     }
@@ -484,11 +533,19 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
     }
 }
 
-fn send_interval(st: &mut State, tx: &Sender<Interval>, worker: u32, index: u32, secs: f64) {
+fn send_interval(
+    st: &mut State,
+    tx: &Sender<Interval>,
+    worker: u32,
+    index: u32,
+    secs: f64,
+    settling: bool,
+) {
     let hist = std::mem::replace(&mut st.interval, new_histogram());
     let _ = tx.send(Interval {
         worker,
         index,
+        settling,
         secs,
         read_ios: st.iv_reads,
         write_ios: st.iv_writes,

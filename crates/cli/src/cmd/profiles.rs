@@ -32,6 +32,8 @@ pub fn run(a: ProfilesArgs) -> Exit {
             ("qd", p.qd.map(|v| v.to_string())),
             ("threads", p.threads.map(|v| v.to_string())),
             ("sync", p.sync.clone()),
+            ("burst", p.burst.clone()),
+            ("steady", p.steady.clone()),
         ]
         .into_iter()
         .filter_map(|(k, v)| v.map(|v| format!("{k}={v}")))

@@ -160,8 +160,14 @@ fn row(value: &str, r: &RunResult) -> String {
     let h = latency(r, Dir::All);
     let ios = r.read.as_ref().map_or(0, |d| d.ios) + r.write.as_ref().map_or(0, |d| d.ios);
     let cpu = (r.cpu.process_user_s + r.cpu.process_sys_s) / r.measured_secs.max(1e-9) * 100.0;
+    // A step that did not reach steady state within --steady-max is marked.
+    let mark = if r.steady.as_ref().is_some_and(|s| !s.settled) {
+        "*"
+    } else {
+        " "
+    };
     format!(
-        "{value:>10} {ios:>12} {:>8.1} {:>10.1} {:>10.1} {:>10.0} {:>9.1} {cpu:>6.0}\n",
+        "{mark}{value:>9} {ios:>12} {:>8.1} {:>10.1} {:>10.1} {:>10.0} {:>9.1} {cpu:>6.0}\n",
         r.measured_secs,
         h.mean() / 1000.0,
         h.value_at_quantile(0.99) as f64 / 1000.0,
@@ -240,6 +246,16 @@ fn conclusions(s: &SweepResult) -> String {
         out += &format!(
             "bandwidth reaches 90 % of its best at bs={} ({:.1} MB/s)\n",
             p.value, p.mb_s
+        );
+    }
+    let unsettled = s
+        .steps
+        .iter()
+        .filter(|r| r.steady.as_ref().is_some_and(|st| !st.settled))
+        .count();
+    if unsettled > 0 {
+        out += &format!(
+            "* {unsettled} step(s) did not reach steady state within --steady-max and were measured anyway\n"
         );
     }
     if s.partial {

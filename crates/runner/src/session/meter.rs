@@ -124,6 +124,7 @@ impl Meter {
         let _ = tx.send(Interval {
             worker: self.id,
             index: self.index,
+            settling: false,
             secs,
             read_ios: self.iv_reads,
             write_ios: self.iv_writes,

@@ -17,6 +17,7 @@ use crate::run::{
     assemble, check_fit, choose_engine, gather, open_targets, prefill_targets, Assembly, Event,
     RunError,
 };
+use crate::spawn::{MeasureStart, Timeline};
 use crate::warn;
 use crate::worker::{prepare_buffers, WorkerReport};
 use dbio_engine::engine::AnyEngine;
@@ -293,7 +294,8 @@ pub fn run_sessions(
     };
     drop(tx);
     ready.wait();
-    let measure_from = Instant::now() + Duration::from_secs_f64(spec.ramp_secs);
+    let origin = Instant::now();
+    let measure_from = origin + Duration::from_secs_f64(spec.ramp_secs);
     let until = match spec.stop {
         StopAfter::Seconds(s) => Some(measure_from + Duration::from_secs_f64(s)),
         _ => None,
@@ -316,7 +318,12 @@ pub fn run_sessions(
             redo.close();
         }
     };
-    let window = gather(rx, threads as u32, spec, measure_from, on_event, &mut poll);
+    let timeline = Timeline {
+        origin,
+        start: MeasureStart::new(origin, Some(measure_from)),
+        settle_from: None,
+    };
+    let window = gather(rx, threads as u32, &timeline, None, on_event, &mut poll);
     redo.close();
 
     let mut setup_error = None;
@@ -373,6 +380,7 @@ pub fn run_sessions(
         window,
         interrupted,
         warnings,
+        steady: None,
     });
     meters.push(writer_meter);
     meters.push(lgwr_meter);
