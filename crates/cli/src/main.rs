@@ -9,6 +9,8 @@ mod output;
 mod profiles;
 mod progress;
 mod signals;
+mod streams;
+mod targets;
 mod vary;
 
 use clap::Parser;

@@ -35,6 +35,11 @@ pub struct RunResult {
     pub timeseries: Vec<TimePoint>,
     pub cpu: CpuStats,
     pub warnings: Vec<Warning>,
+    /// Each stream of a multi-stream profile on its own (empty for a single-stream run);
+    /// `read`, `write` and `flush` above are then the totals over all streams, and `job`
+    /// is the first stream's.
+    #[serde(default)]
+    pub streams: Vec<crate::streams::StreamResult>,
 }
 
 /// How a run ended.

@@ -8,7 +8,9 @@ pub mod hostcpu;
 pub mod pattern;
 pub mod run;
 pub mod spawn;
+pub mod streams;
 pub mod warn;
 pub mod worker;
 
 pub use run::{run, Event, RunError};
+pub use streams::run_streams;
