@@ -35,6 +35,8 @@ Examples:
   dbio run --rw randread --rate 20000 --duration 30s            open loop, latency from scheduled starts
   dbio run --rw randread --target /dev/nvme1n1                   reads never need --destroy-data
   dbio run --rw randwrite --target /dev/nvme1n1 --destroy-data   writing to a device needs it
+  dbio run oltp-mix --target data=/mnt/data/f --target log=/mnt/log/f   data I/O and log writes at once
+  dbio run oltp-mix --target ./t --duration 60s    log stream on ./t.log; flags apply to every stream
 
 Sizes are binary (k = KiB = 1024). Exit status: 0 done, 1 I/O error (partial result kept),
 2 bad input, 130 interrupted (partial result kept).";
@@ -49,7 +51,9 @@ pub struct RunArgs {
     #[arg(long = "profile", value_name = "FILE")]
     pub profile_file: Option<String>,
     /// File or block device to test; repeat for several (I/O is spread across them).
-    /// A missing file is created, sized and prefilled with incompressible data.
+    /// A missing file is created, sized and prefilled with incompressible data. With a
+    /// multi-stream profile, ROLE=PATH names the target of a role (e.g. log=/mnt/log/f); a
+    /// plain PATH takes the first role and puts every other role on PATH.ROLE beside it.
     #[arg(
         long = "target",
         short = 't',
@@ -84,10 +88,12 @@ pub struct RunArgs {
     /// Warm-up before measuring; excluded from the results.
     #[arg(long, value_name = "TIME")]
     pub ramp: Option<String>,
-    /// Stop after this many I/Os in total instead of after a time.
+    /// Stop after this many I/Os in total instead of after a time (with several streams:
+    /// this many in each stream).
     #[arg(long, value_name = "N", conflicts_with = "bytes")]
     pub ops: Option<u64>,
-    /// Stop after this many bytes in total instead of after a time.
+    /// Stop after this many bytes in total instead of after a time (with several streams:
+    /// this many in each stream).
     #[arg(long, value_name = "SIZE")]
     pub bytes: Option<String>,
     /// Start of the region to use on each target.
@@ -148,8 +154,18 @@ A profile is a TOML file of run settings, every key optional, written as on the 
   skew = \"hotspot:90/10\" # or uniform, zipf:1.2, pareto:0.2 (random patterns)
   duration = \"30s\"       # also ramp, size, offset, range, sync (\"dsync\", \"fdatasync:N\"), rate, data
 
+Several streams at once, each on its own target role (see `dbio profiles --show oltp-mix`):
+the top-level keys are defaults every stream inherits; duration and ramp stay at the top.
+
+  [[stream]]
+  name = \"log\"           # the stream's name in the result
+  target = \"log\"         # its role: dbio run ... --target log=/mnt/log/f
+  rw = \"write\"
+  sync = \"dsync\"         # and any other key above
+
 Run one with `dbio run NAME` (built-in) or `dbio run --profile FILE`; flags given on the
-command line override the profile, and keys it leaves out take the oltp profile's values.";
+command line override the profile (for every stream of it: --qd 4 sets each stream's queue
+depth), and keys it leaves out take the oltp profile's values.";
 
 /// Flags of `dbio profiles`.
 #[derive(Debug, Args)]
