@@ -56,6 +56,12 @@ pub fn role_targets(values: &[String], roles: &[&str]) -> Result<RoleTargets, St
             }
         }
     }
+    let all: Vec<&String> = paths.iter().flat_map(|(_, p)| p).collect();
+    if let Some((_, twice)) = all.iter().enumerate().find(|(i, p)| all[..*i].contains(p)) {
+        return Err(format!(
+            "--target {twice}: named for two roles; give each role its own file or device (roles: {list})"
+        ));
+    }
     if let Some((role, _)) = paths.iter().find(|(_, p)| p.is_empty()) {
         return Err(format!(
             "--target: no target for role {role}; give --target {role}=PATH (roles: {list}), or one plain --target PATH for all"
@@ -106,5 +112,7 @@ mod tests {
         );
         let e = role_targets(&v(&["data=/d", "/p"]), &roles).unwrap_err();
         assert!(e.contains("role data already has"), "{e}");
+        let e = role_targets(&v(&["data=/d", "log=/d"]), &roles).unwrap_err();
+        assert!(e.contains("--target /d: named for two roles"), "{e}");
     }
 }

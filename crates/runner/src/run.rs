@@ -1,5 +1,6 @@
-//! A whole run: open and check the targets, prefill, start the workers on one timeline,
-//! gather their per-second intervals, and assemble the result.
+//! A whole run, in phases: prepare (open and check the targets, prefill, pick the engine),
+//! measure (start the workers on one timeline, gather their per-second intervals), and
+//! assemble the result. A multi-stream run (`streams.rs`) reuses every phase.
 
 use crate::collect::Collector;
 use crate::data::{fill_random, run_nonce};

@@ -55,21 +55,21 @@ pub fn run_streams(
         .fold([false; 3], |a, d| {
             [a[0] || d[0], a[1] || d[1], a[2] || d[2]]
         });
-    let mut prepared = prepared;
-    let targets: Vec<_> = prepared
-        .iter_mut()
-        .flat_map(|p| std::mem::take(&mut p.targets))
-        .collect();
-    let prefilled = prepared
-        .iter_mut()
-        .flat_map(|p| std::mem::take(&mut p.prefilled))
-        .collect();
-    let first_prepared = prepared.swap_remove(0);
+    let mut targets = Vec::new();
+    let mut prefilled = Vec::new();
+    let mut engines = Vec::new();
+    for p in prepared {
+        targets.extend(p.targets);
+        prefilled.extend(p.prefilled);
+        engines.push((p.engine, p.features));
+    }
+    // The result names one engine: the first stream's (every stream asks for the same one).
+    let (engine_kind, features) = engines.swap_remove(0);
     let mut r = assemble(Assembly {
         spec: &first.job,
         dirs,
-        engine_kind: first_prepared.engine,
-        features: first_prepared.features,
+        engine_kind,
+        features,
         targets: &targets,
         prefilled,
         reports: m.reports.into_iter().flatten().collect(),
