@@ -109,7 +109,8 @@ pub struct RunArgs {
     /// Write durability: dsync (O_DSYNC), fdatasync:N or fsync:N (a flush every N writes).
     #[arg(long, value_name = "MODE")]
     pub sync: Option<String>,
-    /// Open loop: issue this many IOPS in total, latency measured from each scheduled start.
+    /// Open loop: issue this many IOPS in total (with several streams: in each stream),
+    /// latency measured from each scheduled start.
     #[arg(long, value_name = "IOPS")]
     pub rate: Option<u64>,
     /// I/O engine.
