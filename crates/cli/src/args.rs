@@ -40,6 +40,8 @@ Examples:
   dbio run oltp --steady iops:2% --steady-window 10s --steady-max 120s   measure once IOPS settle
   dbio run oltp --steady iops_slope:0.3% --ramp 5s          settle on the slope (also bw:X%, bw_slope:X%)
   dbio run checkpoint --burst 2s/10s                        I/O in the first 2 s of every 10 s, idle the rest
+  dbio run oltp-mix --target data=/mnt/data/f --target log=/mnt/log/f   data I/O and log writes at once
+  dbio run oltp-mix --target ./t --duration 60s    log stream on ./t.log; flags apply to every stream
 
 Sizes are binary (k = KiB = 1024). Exit status: 0 done, 1 I/O error (partial result kept),
 2 bad input, 130 interrupted (partial result kept).";
@@ -54,7 +56,9 @@ pub struct RunArgs {
     #[arg(long = "profile", value_name = "FILE")]
     pub profile_file: Option<String>,
     /// File or block device to test; repeat for several (I/O is spread across them).
-    /// A missing file is created, sized and prefilled with incompressible data.
+    /// A missing file is created, sized and prefilled with incompressible data. With a
+    /// multi-stream profile, ROLE=PATH names the target of a role (e.g. log=/mnt/log/f); a
+    /// plain PATH takes the first role and puts every other role on PATH.ROLE beside it.
     #[arg(
         long = "target",
         short = 't',
@@ -89,10 +93,12 @@ pub struct RunArgs {
     /// Warm-up before measuring; excluded from the results.
     #[arg(long, value_name = "TIME")]
     pub ramp: Option<String>,
-    /// Stop after this many I/Os in total instead of after a time.
+    /// Stop after this many I/Os in total instead of after a time (with several streams:
+    /// this many in each stream).
     #[arg(long, value_name = "N", conflicts_with = "bytes")]
     pub ops: Option<u64>,
-    /// Stop after this many bytes in total instead of after a time.
+    /// Stop after this many bytes in total instead of after a time (with several streams:
+    /// this many in each stream).
     #[arg(long, value_name = "SIZE")]
     pub bytes: Option<String>,
     /// Start of the region to use on each target.
@@ -108,7 +114,8 @@ pub struct RunArgs {
     /// Write durability: dsync (O_DSYNC), fdatasync:N or fsync:N (a flush every N writes).
     #[arg(long, value_name = "MODE")]
     pub sync: Option<String>,
-    /// Open loop: issue this many IOPS in total, latency measured from each scheduled start.
+    /// Open loop: issue this many IOPS in total (with several streams: in each stream),
+    /// latency measured from each scheduled start.
     #[arg(long, value_name = "IOPS")]
     pub rate: Option<u64>,
     /// I/O engine.
@@ -195,8 +202,18 @@ A profile is a TOML file of run settings, every key optional, written as on the 
   burst = \"2s/10s\"       # I/O in the first 2 s of every 10 s
   steady = \"iops:2%\"     # settle before measuring; also steady_window, steady_max
 
+Several streams at once, each on its own target role (see `dbio profiles --show oltp-mix`):
+the top-level keys are defaults every stream inherits; duration and ramp stay at the top.
+
+  [[stream]]
+  name = \"log\"           # the stream's name in the result
+  target = \"log\"         # its role: dbio run ... --target log=/mnt/log/f
+  rw = \"write\"
+  sync = \"dsync\"         # and any other key above
+
 Run one with `dbio run NAME` (built-in) or `dbio run --profile FILE`; flags given on the
-command line override the profile, and keys it leaves out take the oltp profile's values.";
+command line override the profile (for every stream of it: --qd 4 sets each stream's queue
+depth), and keys it leaves out take the oltp profile's values.";
 
 /// Flags of `dbio profiles`.
 #[derive(Debug, Args)]

@@ -116,7 +116,14 @@ pub fn parse_sync(v: &str) -> Result<SyncMode, String> {
 /// Validates every flag of `dbio run`, over its profile, into a JobSpec. A bad value that
 /// came from the profile is reported with the profile's name and key instead of the flag.
 pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
-    let s = settings(a)?;
+    let (name, p) = load_profile(a)?;
+    crate::streams::single_stream(a, &name, &p)?;
+    spec_of(a, &name, &p)
+}
+
+/// The JobSpec of profile `p` (named `name`) under the flags of `a`.
+pub fn spec_of(a: &RunArgs, name: &str, p: &Profile) -> Result<JobSpec, String> {
+    let s = settings(a, name, p.clone())?;
     validate(a, &s).map_err(|e| {
         match s.from_profile.iter().find(|k| {
             e.strip_prefix(&format!("--{}", k.replace('_', "-")))
@@ -155,15 +162,19 @@ struct Settings {
     from_profile: Vec<&'static str>,
 }
 
-fn settings(a: &RunArgs) -> Result<Settings, String> {
-    let (name, p) = match (&a.profile, &a.profile_file) {
+/// The profile the run starts from (named, from a file, or the default) and its name.
+pub fn load_profile(a: &RunArgs) -> Result<(String, Profile), String> {
+    Ok(match (&a.profile, &a.profile_file) {
         (Some(n), _) => (n.clone(), profiles::builtin(n)?),
         (None, Some(f)) => (f.clone(), profiles::from_file(f)?),
         (None, None) => (
             profiles::DEFAULT.to_string(),
             profiles::builtin(profiles::DEFAULT)?,
         ),
-    };
+    })
+}
+
+fn settings(a: &RunArgs, name: &str, p: Profile) -> Result<Settings, String> {
     let base = profiles::builtin(profiles::DEFAULT)?;
     let flags = Profile {
         description: None,
@@ -193,6 +204,7 @@ fn settings(a: &RunArgs) -> Result<Settings, String> {
         steady_window: a.steady_window.clone(),
         steady_max: a.steady_max.clone(),
         burst: a.burst.clone(),
+        ..Profile::default()
     };
     let given = flags.keys();
     let from_profile = p
@@ -203,7 +215,7 @@ fn settings(a: &RunArgs) -> Result<Settings, String> {
     // --ops or --bytes replace the profile's duration rather than conflict with it.
     let sized = a.ops.is_some() || a.bytes.is_some();
     Ok(Settings {
-        profile: name,
+        profile: name.to_string(),
         rw: flags
             .rw
             .or(p.rw)

@@ -11,6 +11,8 @@ mod profiles;
 mod progress;
 mod session;
 mod signals;
+mod streams;
+mod targets;
 mod vary;
 
 use clap::Parser;

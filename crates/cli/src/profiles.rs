@@ -31,6 +31,11 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../profiles/postgres-wal.toml"),
     ),
     ("innodb-oltp", include_str!("../profiles/innodb-oltp.toml")),
+    ("oltp-mix", include_str!("../profiles/oltp-mix.toml")),
+    (
+        "postgres-oltp-mix",
+        include_str!("../profiles/postgres-oltp-mix.toml"),
+    ),
 ];
 
 /// The profile `dbio run` uses when none is named; it also fills keys other profiles leave out.
@@ -72,7 +77,16 @@ mod tests {
                 p.description.as_deref().is_some_and(|d| !d.is_empty()),
                 "{name}"
             );
-            assert!(p.rw.is_some() && p.bs.is_some(), "{name} sets rw and bs");
+            if p.stream.is_empty() {
+                assert!(p.rw.is_some() && p.bs.is_some(), "{name} sets rw and bs");
+            }
+            for s in &p.stream {
+                let s = p.stream_settings(s);
+                assert!(
+                    s.rw.is_some() && s.bs.is_some(),
+                    "{name}: each stream sets rw and bs"
+                );
+            }
         }
     }
 

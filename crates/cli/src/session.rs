@@ -53,16 +53,16 @@ pub fn roles(targets: &[String]) -> Result<(Vec<String>, String), String> {
     let mut data = Vec::new();
     let mut log = None;
     for t in targets {
-        match t.split_once('=') {
+        match crate::targets::split_role(t) {
             Some(("log", p)) if log.is_none() => log = Some(p.to_string()),
             Some(("log", _)) => return Err("--target log=PATH: give one log target".into()),
             Some(("data", p)) => data.push(p.to_string()),
-            Some((role, _)) if !role.contains('/') => {
+            Some((role, _)) => {
                 return Err(format!(
                     "--target {t}: unknown role '{role}'; session mode knows data=PATH and log=PATH"
                 ))
             }
-            _ => data.push(t.clone()),
+            None => data.push(t.clone()),
         }
     }
     if data.is_empty() {

@@ -7,12 +7,14 @@ pub mod job;
 pub mod profile;
 pub mod result;
 pub mod session;
+pub mod streams;
 pub mod sweep;
 pub mod units;
 
 pub use histogram::{LatencyHistogram, LatencySummary};
 pub use job::*;
 pub use result::*;
+pub use streams::{StreamResult, StreamSpec};
 
 /// The JSON schema of a result type, as committed under `schema/` (e.g. `run-result.v1.json`).
 pub fn json_schema<T: schemars::JsonSchema>() -> String {

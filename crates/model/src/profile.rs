@@ -39,12 +39,20 @@ pub struct Profile {
     pub steady_max: Option<String>,
     /// "ON/PERIOD", e.g. "2s/10s".
     pub burst: Option<String>,
+    /// Name of a stream (only in a `[[stream]]` table), e.g. "data" or "log-writer".
+    pub name: Option<String>,
+    /// Target role of a stream (only in a `[[stream]]` table), e.g. "data" or "log";
+    /// `--target ROLE=PATH` names its file or device.
+    pub target: Option<String>,
+    /// Concurrent streams of a multi-stream profile; each inherits the top-level keys.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stream: Vec<Profile>,
 }
 
 impl Profile {
     /// Parses profile TOML; an error names `origin`, the line and what is wrong with it.
     pub fn parse(text: &str, origin: &str) -> Result<Profile, String> {
-        toml::from_str(text).map_err(|e| {
+        let p: Profile = toml::from_str(text).map_err(|e| {
             let Some(span) = e.span() else {
                 return format!("profile {origin}: {}", e.message());
             };
@@ -54,7 +62,9 @@ impl Profile {
                 "profile {origin}, line {line_no} (`{line}`): {}",
                 e.message().trim()
             )
-        })
+        })?;
+        crate::streams::check_streams(&p).map_err(|e| format!("profile {origin}: {e}"))?;
+        Ok(p)
     }
 
     /// The keys this profile sets, in file order of the struct.

@@ -41,6 +41,11 @@ pub struct RunResult {
     /// How settling before the measured window went, when `--steady` was given.
     #[serde(default)]
     pub steady: Option<SteadyState>,
+    /// Each stream of a multi-stream profile on its own (empty for a single-stream run);
+    /// `read`, `write` and `flush` above are then the totals over all streams, and `job`
+    /// is the first stream's.
+    #[serde(default)]
+    pub streams: Vec<crate::streams::StreamResult>,
 }
 
 /// The outcome of waiting for steady state before measuring.

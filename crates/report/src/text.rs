@@ -6,7 +6,11 @@ use std::fmt::Write;
 
 /// One line saying what ran, e.g. `randrw 70 % read, 8 KiB, QD 32 × 1 thread, 30 s on ./dbio-testfile`.
 pub fn describe_job(r: &RunResult) -> String {
-    let j = &r.job;
+    describe_spec(&r.job)
+}
+
+/// One line saying what a job does (see [`describe_job`]).
+pub fn describe_spec(j: &JobSpec) -> String {
     let rw = match j.rw {
         Rw::RandRw => format!("randrw {} % read", j.read_pct),
         other => format!("{other:?}").to_lowercase(),
@@ -102,7 +106,25 @@ pub fn summary(r: &RunResult) -> String {
         Outcome::Interrupted => " [PARTIAL: interrupted]".into(),
         Outcome::IoError(_) => " [PARTIAL: I/O error]".into(),
     };
-    let _ = writeln!(s, "dbio run: {}{status}", describe_job(r));
+    if r.streams.is_empty() {
+        let _ = writeln!(s, "dbio run: {}{status}", describe_job(r));
+    } else {
+        let _ = writeln!(
+            s,
+            "dbio run: profile {}, {} streams at once{status}",
+            r.job.profile,
+            r.streams.len()
+        );
+        for st in &r.streams {
+            let _ = writeln!(
+                s,
+                "  stream {} ({}): {}",
+                st.name,
+                st.role,
+                describe_spec(&st.job)
+            );
+        }
+    }
     let feats = if r.engine.features.is_empty() {
         String::new()
     } else {
@@ -129,13 +151,40 @@ pub fn summary(r: &RunResult) -> String {
     if let Some(b) = &r.job.burst {
         let _ = writeln!(s, "{}", burst_line(r, b));
     }
+    for st in &r.streams {
+        let _ = writeln!(s, "\nstream {} on {}:", st.name, st.job.targets.join(", "));
+        dir_table(&mut s, [&st.read, &st.write, &st.flush]);
+    }
+    if !r.streams.is_empty() {
+        let _ = writeln!(s, "\ntotal of all streams:");
+    } else {
+        let _ = writeln!(s);
+    }
+    dir_table(&mut s, [&r.read, &r.write, &r.flush]);
+    let c = &r.cpu;
     let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "CPU: dbio {:.2} s user + {:.2} s system ({:.0} I/Os per CPU-second); host {:.0} % busy",
+        c.process_user_s, c.process_sys_s, c.ios_per_cpu_s, c.host_busy_pct
+    );
+    if let Some(awr) = crate::awr::report(r) {
+        s += &awr;
+    }
+    for w in &r.warnings {
+        let _ = writeln!(s, "warning: {}", w.message);
+    }
+    s
+}
+
+/// The table of read, write and flush figures with latency percentiles.
+fn dir_table(s: &mut String, dirs: [&Option<DirStats>; 3]) {
     let _ = writeln!(
         s,
         "{:<6} {:>10} {:>9} {:>9}  {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}   latency µs",
         "", "IOPS", "MB/s", "MiB/s", "min", "mean", "p50", "p90", "p99", "p99.9", "p99.99", "max"
     );
-    for (name, d) in [("read", &r.read), ("write", &r.write), ("flush", &r.flush)] {
+    for (name, d) in ["read", "write", "flush"].into_iter().zip(dirs) {
         let Some(d) = d else { continue };
         let l = &d.latency_ns;
         let _ = writeln!(
@@ -155,20 +204,6 @@ pub fn summary(r: &RunResult) -> String {
             us(l.max)
         );
     }
-    let c = &r.cpu;
-    let _ = writeln!(s);
-    let _ = writeln!(
-        s,
-        "CPU: dbio {:.2} s user + {:.2} s system ({:.0} I/Os per CPU-second); host {:.0} % busy",
-        c.process_user_s, c.process_sys_s, c.ios_per_cpu_s, c.host_busy_pct
-    );
-    if let Some(awr) = crate::awr::report(r) {
-        s += &awr;
-    }
-    for w in &r.warnings {
-        let _ = writeln!(s, "warning: {}", w.message);
-    }
-    s
 }
 
 /// One line on settling: whether the criterion held, after how long, and the last window.

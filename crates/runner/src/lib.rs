@@ -11,7 +11,9 @@ pub mod run;
 pub mod session;
 pub mod spawn;
 pub mod steady;
+pub mod streams;
 pub mod warn;
 pub mod worker;
 
 pub use run::{run, Event, RunError};
+pub use streams::run_streams;

@@ -1,5 +1,6 @@
-//! A whole run: open and check the targets, prefill, start the workers on one timeline,
-//! gather their per-second intervals, and assemble the result.
+//! A whole run, in phases: prepare (open and check the targets, prefill, pick the engine),
+//! measure (start the workers on one timeline, gather their per-second intervals), and
+//! assemble the result. A multi-stream run (`streams.rs`) reuses every phase.
 
 use crate::collect::Collector;
 use crate::data::{fill_random, run_nonce};
@@ -72,43 +73,161 @@ pub fn run(
         return crate::session::run_sessions(spec, stop, on_event);
     }
     let mut warnings = Vec::new();
-    let targets = open_targets(spec, &mut warnings)?;
-    let region = match check_fit(spec, &targets) {
-        Ok(r) => r,
-        Err(e) => {
-            // A refused run leaves nothing behind: files it just created go again.
-            targets.into_iter().for_each(discard_created);
-            return Err(e);
+    let mut prepared = prepare(&[spec], &stop, on_event, &mut warnings)?;
+    let m = measure(&[spec], &prepared, stop, on_event, &mut warnings)?;
+    let p = prepared.remove(0);
+    Ok(assemble(Assembly {
+        spec,
+        dirs: directions(spec),
+        engine_kind: p.engine,
+        features: p.features,
+        targets: &p.targets,
+        prefilled: p.prefilled,
+        reports: m.reports.into_iter().flatten().collect(),
+        window: m.window,
+        interrupted: m.interrupted,
+        warnings,
+        steady: m.steady,
+    }))
+}
+
+/// The targets of one stream, open, checked, prefilled, with the engine it will use.
+pub(crate) struct Prepared {
+    pub targets: Vec<OpenTarget>,
+    pub region: (u64, u64),
+    pub prefilled: Vec<String>,
+    pub engine: EngineKind,
+    pub features: Vec<String>,
+    pub qd: u32,
+}
+
+/// First phase: opens and checks the targets of every stream (a refusal leaves no file it
+/// created behind), prefills them, then picks each stream's engine.
+pub(crate) fn prepare(
+    specs: &[&JobSpec],
+    stop: &AtomicBool,
+    on_event: &mut dyn FnMut(Event),
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Prepared>, RunError> {
+    let mut opened: Vec<Vec<OpenTarget>> = Vec::new();
+    let mut regions = Vec::new();
+    let discard_all = |opened: Vec<Vec<OpenTarget>>| {
+        opened.into_iter().flatten().for_each(discard_created);
+    };
+    for spec in specs {
+        match open_targets(spec, warnings) {
+            Ok(t) => opened.push(t),
+            Err(e) => {
+                discard_all(opened);
+                return Err(e);
+            }
         }
-    };
-    let prefilled = prefill_targets(spec, &targets, &stop, on_event)?;
+    }
+    for (spec, targets) in specs.iter().zip(&opened) {
+        match check_fit(spec, targets) {
+            Ok(r) => regions.push(r),
+            Err(e) => {
+                discard_all(opened);
+                return Err(e);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for ((spec, targets), region) in specs.iter().zip(opened).zip(regions) {
+        let prefilled = prefill_targets(spec, &targets, stop, on_event)?;
+        let (engine, features) = pick_engine(spec, &targets, warnings);
+        let qd = if engine == EngineKind::Psync && spec.qd > 1 {
+            warnings.push(warn::psync_qd(spec.qd));
+            1
+        } else {
+            spec.qd
+        };
+        out.push(Prepared {
+            targets,
+            region,
+            prefilled,
+            engine,
+            features,
+            qd,
+        });
+    }
+    Ok(out)
+}
 
+/// The engine a stream runs on: io_uring is probed once here, so an unavailable io_uring
+/// becomes one clear fallback to psync.
+pub(crate) fn pick_engine(
+    spec: &JobSpec,
+    targets: &[OpenTarget],
+    warnings: &mut Vec<Warning>,
+) -> (EngineKind, Vec<String>) {
+    if spec.engine != EngineKind::Uring {
+        return (spec.engine, Vec::new());
+    }
     let fds: Vec<i32> = targets.iter().map(|t| t.file.as_raw_fd()).collect();
-    let (engine_kind, features) = choose_engine(spec, &fds, &mut warnings);
-    let qd = if engine_kind == EngineKind::Psync && spec.qd > 1 {
-        warnings.push(warn::psync_qd(spec.qd));
-        1
-    } else {
-        spec.qd
+    let probe = EngineSetup {
+        fds: &fds,
+        slots: 1,
+        slot_len: 4096,
+        hipri: spec.hipri,
+        sqpoll: spec.sqpoll,
     };
+    match open_engine(EngineKind::Uring, &probe) {
+        Ok(AnyEngine::Uring(e)) => (EngineKind::Uring, dbio_engine::Engine::features(&*e)),
+        Ok(_) => (EngineKind::Uring, Vec::new()),
+        Err(e) => {
+            warnings.push(warn::uring_unavailable(&e));
+            (EngineKind::Psync, Vec::new())
+        }
+    }
+}
 
+/// What the measuring phase gathered: each stream's worker reports and the run's series.
+pub(crate) struct Measured {
+    pub reports: Vec<Vec<WorkerReport>>,
+    pub window: Window,
+    pub interrupted: bool,
+    /// How settling went, with `--steady`.
+    pub steady: Option<SteadyState>,
+}
+
+/// Second phase: starts every stream's workers on one timeline (the first stream's ramp,
+/// settling and stop), gathers their per-second intervals until all have ended, and joins them.
+pub(crate) fn measure(
+    specs: &[&JobSpec],
+    prepared: &[Prepared],
+    stop: Arc<AtomicBool>,
+    on_event: &mut dyn FnMut(Event),
+    warnings: &mut Vec<Warning>,
+) -> Result<Measured, RunError> {
+    let spec = specs[0];
+    let fds: Vec<Vec<i32>> = prepared
+        .iter()
+        .map(|p| p.targets.iter().map(|t| t.file.as_raw_fd()).collect())
+        .collect();
+    let setups: Vec<Setup> = specs
+        .iter()
+        .zip(prepared)
+        .zip(&fds)
+        .map(|((spec, p), fds)| Setup {
+            spec,
+            engine: p.engine,
+            qd: p.qd,
+            fds,
+            region: p.region,
+            stop: stop.clone(),
+        })
+        .collect();
     let Workers {
         handles,
         timeline,
         intervals: rx,
-    } = start_workers(Setup {
-        spec,
-        engine: engine_kind,
-        qd,
-        fds: &fds,
-        region,
-        stop: stop.clone(),
-    });
+    } = start_workers(&setups);
+    let threads: u32 = specs.iter().map(|s| s.threads).sum();
     let mut settler = spec
         .steady
         .zip(timeline.settle_from)
-        .map(|(s, from)| Settler::new(s, timeline.start.clone(), from, spec.threads));
-
+        .map(|(s, from)| Settler::new(s, timeline.start.clone(), from, threads));
     on_event(Event::Measuring {
         planned_secs: match spec.stop {
             StopAfter::Seconds(s) if settler.is_none() => Some(s + spec.ramp_secs),
@@ -117,7 +236,7 @@ pub fn run(
     });
     let window = gather(
         rx,
-        spec.threads,
+        threads,
         &timeline,
         settler.as_mut(),
         on_event,
@@ -125,14 +244,21 @@ pub fn run(
     );
     let mut reports = Vec::new();
     let mut setup_error = None;
-    for h in handles {
-        match h.join() {
-            Ok(Ok(r)) => reports.push(r),
-            Ok(Err(e)) => setup_error = Some(e),
-            Err(_) => setup_error = Some(std::io::Error::other("a worker thread panicked")),
+    for (stream, p) in handles.into_iter().zip(prepared) {
+        let mut these = Vec::new();
+        for h in stream {
+            match h.join() {
+                Ok(Ok(r)) => these.push(r),
+                Ok(Err(e)) => setup_error = Some((p.engine, e)),
+                Err(_) => {
+                    setup_error =
+                        Some((p.engine, std::io::Error::other("a worker thread panicked")))
+                }
+            }
         }
+        reports.push(these);
     }
-    if let Some(e) = setup_error {
+    if let Some((engine_kind, e)) = setup_error {
         return Err(RunError::Target(
             format!("cannot set up the {engine_kind:?} engine: {e}").to_lowercase(),
         ));
@@ -148,45 +274,12 @@ pub fn run(
     {
         warnings.push(warn::not_settled(st));
     }
-    Ok(assemble(Assembly {
-        spec,
-        engine_kind,
-        features,
-        targets: &targets,
-        prefilled,
+    Ok(Measured {
         reports,
         window,
         interrupted,
-        warnings,
         steady,
-    }))
-}
-
-/// The engine the run uses and its features: io_uring is probed once here, so an unavailable
-/// io_uring becomes one clear fallback to psync.
-pub(crate) fn choose_engine(
-    spec: &JobSpec,
-    fds: &[i32],
-    warnings: &mut Vec<Warning>,
-) -> (EngineKind, Vec<String>) {
-    if spec.engine != EngineKind::Uring {
-        return (spec.engine, Vec::new());
-    }
-    let probe = EngineSetup {
-        fds,
-        slots: 1,
-        slot_len: 4096,
-        hipri: spec.hipri,
-        sqpoll: spec.sqpoll,
-    };
-    match open_engine(EngineKind::Uring, &probe) {
-        Ok(AnyEngine::Uring(e)) => (EngineKind::Uring, dbio_engine::Engine::features(&*e)),
-        Ok(_) => (EngineKind::Uring, Vec::new()),
-        Err(e) => {
-            warnings.push(warn::uring_unavailable(&e));
-            (EngineKind::Psync, Vec::new())
-        }
-    }
+    })
 }
 
 /// What the measured window showed besides the workers' totals.
@@ -396,6 +489,8 @@ pub(crate) fn prefill_targets(
 /// The pieces a result is assembled from.
 pub(crate) struct Assembly<'a> {
     pub spec: &'a JobSpec,
+    /// Which of read, write and flush the result reports.
+    pub dirs: [bool; 3],
     pub engine_kind: EngineKind,
     pub features: Vec<String>,
     pub targets: &'a [OpenTarget],
@@ -407,16 +502,35 @@ pub(crate) struct Assembly<'a> {
     pub steady: Option<SteadyState>,
 }
 
-fn dir_stats(
-    parts: impl Iterator<Item = (u64, u64, hdrhistogram::Histogram<u64>)>,
+/// Which of read, write and flush a job reports.
+pub(crate) fn directions(spec: &JobSpec) -> [bool; 3] {
+    [
+        spec.rw != Rw::Write && spec.rw != Rw::RandWrite,
+        spec.rw.writes(),
+        matches!(spec.sync, SyncMode::Fdatasync(_) | SyncMode::Fsync(_)),
+    ]
+}
+
+/// Read, write and flush totals of `reports` over `secs`, for the directions in `dirs`;
+/// histograms are merged exactly.
+pub(crate) fn dir_totals(
+    reports: &[&WorkerReport],
+    dirs: [bool; 3],
     secs: f64,
-) -> DirStats {
+) -> [Option<DirStats>; 3] {
+    fn pick(r: &WorkerReport, i: usize) -> &crate::worker::DirTotals {
+        [&r.read, &r.write, &r.flush][i]
+    }
+    std::array::from_fn(|i| dirs[i].then(|| dir_stats(reports.iter().map(|r| pick(r, i)), secs)))
+}
+
+fn dir_stats<'a>(parts: impl Iterator<Item = &'a crate::worker::DirTotals>, secs: f64) -> DirStats {
     let mut hist = histogram::new_histogram();
     let (mut ios, mut bytes) = (0, 0);
-    for (i, b, h) in parts {
-        ios += i;
-        bytes += b;
-        hist.add(h).expect("histograms of equal bounds merge");
+    for d in parts {
+        ios += d.ios;
+        bytes += d.bytes;
+        hist.add(&d.hist).expect("histograms of equal bounds merge");
     }
     let per_s = |x: u64| if secs > 0.0 { x as f64 / secs } else { 0.0 };
     DirStats {
@@ -430,10 +544,15 @@ fn dir_stats(
     }
 }
 
-/// Builds the result from the workers' totals and what the window showed.
+/// Seconds the workers in `reports` measured: the longest of them.
+pub(crate) fn wall_secs<'a>(reports: impl IntoIterator<Item = &'a WorkerReport>) -> f64 {
+    reports.into_iter().map(|r| r.wall_s).fold(0.0, f64::max)
+}
+
+/// Last phase: the result from the reports of every worker.
 pub(crate) fn assemble(a: Assembly) -> RunResult {
     let spec = a.spec;
-    let secs = a.reports.iter().map(|r| r.wall_s).fold(0.0, f64::max);
+    let secs = wall_secs(&a.reports);
     let error = a
         .reports
         .iter()
@@ -461,13 +580,8 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
             ios: r.read.ios + r.write.ios,
         })
         .collect();
-    let mut reports = a.reports;
-    let reads = spec.rw != Rw::Write && spec.rw != Rw::RandWrite;
-    let writes = spec.rw.writes();
-    let read = reads.then(|| dir_stats(reports.iter_mut().map(|r| take(&mut r.read)), secs));
-    let write = writes.then(|| dir_stats(reports.iter_mut().map(|r| take(&mut r.write)), secs));
-    let flush = matches!(spec.sync, SyncMode::Fdatasync(_) | SyncMode::Fsync(_))
-        .then(|| dir_stats(reports.iter_mut().map(|r| take(&mut r.flush)), secs));
+    let all: Vec<&WorkerReport> = a.reports.iter().collect();
+    let [read, write, flush] = dir_totals(&all, a.dirs, secs);
     let total_ios: u64 = workers.iter().map(|w| w.ios).sum();
     let cpu = CpuStats {
         process_user_s: a.window.cpu.user_s,
@@ -524,13 +638,6 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
         warnings,
         session: None,
         steady: a.steady,
+        streams: Vec::new(),
     }
-}
-
-fn take(d: &mut crate::worker::DirTotals) -> (u64, u64, hdrhistogram::Histogram<u64>) {
-    (
-        d.ios,
-        d.bytes,
-        std::mem::replace(&mut d.hist, histogram::new_histogram()),
-    )
 }

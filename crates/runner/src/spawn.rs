@@ -65,12 +65,13 @@ impl MeasureStart {
 
 /// Running workers.
 pub struct Workers {
-    pub handles: Vec<JoinHandle<std::io::Result<WorkerReport>>>,
+    /// The worker threads of each stream (one stream for a single-stream run).
+    pub handles: Vec<Vec<JoinHandle<std::io::Result<WorkerReport>>>>,
     pub timeline: Timeline,
     pub intervals: Receiver<Interval>,
 }
 
-/// What the workers run on.
+/// What the workers of one stream run on.
 pub struct Setup<'a> {
     pub spec: &'a JobSpec,
     pub engine: EngineKind,
@@ -80,15 +81,48 @@ pub struct Setup<'a> {
     pub stop: Arc<AtomicBool>,
 }
 
-/// Starts one worker per thread and returns once all are ready and the clock has started.
-pub fn start_workers(s: Setup) -> Workers {
+/// Starts one worker per thread of every stream and returns once all are ready and the
+/// clock has started; the first stream's ramp and stop set the one timeline of them all.
+pub fn start_workers(setups: &[Setup]) -> Workers {
+    let all: u32 = setups.iter().map(|s| s.spec.threads).sum();
+    let ready = Arc::new(Barrier::new(all as usize + 1));
+    let timeline: Arc<OnceLock<Timeline>> = Arc::new(OnceLock::new());
+    let (tx, rx) = mpsc::channel();
+    let handles = setups
+        .iter()
+        .map(|s| spawn_stream(s, &ready, &timeline, &tx))
+        .collect();
+    ready.wait();
+    let spec = setups[0].spec;
+    let origin = Instant::now();
+    let ramp_end = origin + Duration::from_secs_f64(spec.ramp_secs);
+    let steady = spec.steady.is_some();
+    let t = Timeline {
+        origin,
+        start: MeasureStart::new(origin, (!steady).then_some(ramp_end)),
+        settle_from: steady.then_some(ramp_end),
+    };
+    let _ = timeline.set(t.clone());
+    ready.wait();
+    Workers {
+        handles,
+        timeline: t,
+        intervals: rx,
+    }
+}
+
+/// Spawns the workers of one stream; each waits at `ready` until the timeline is set.
+fn spawn_stream(
+    s: &Setup,
+    ready: &Arc<Barrier>,
+    timeline: &Arc<OnceLock<Timeline>>,
+    tx: &mpsc::Sender<Interval>,
+) -> Vec<JoinHandle<std::io::Result<WorkerReport>>> {
     let spec = s.spec;
     let threads = spec.threads;
-    let ready = Arc::new(Barrier::new(threads as usize + 1));
-    let timeline: Arc<OnceLock<Timeline>> = Arc::new(OnceLock::new());
     let names = Arc::new(spec.targets.clone());
+    // Its own data seed per stream: no two streams ever write the same block.
     let data_seed = run_nonce();
-    let (tx, rx) = mpsc::channel();
     let mut handles = Vec::new();
     for id in 0..threads {
         let share = |n: u64| n / threads as u64 + u64::from((id as u64) < n % threads as u64);
@@ -158,20 +192,5 @@ pub fn start_workers(s: Setup) -> Workers {
                 .expect("spawning a worker thread"),
         );
     }
-    ready.wait();
-    let origin = Instant::now();
-    let ramp_end = origin + Duration::from_secs_f64(spec.ramp_secs);
-    let steady = spec.steady.is_some();
-    let t = Timeline {
-        origin,
-        start: MeasureStart::new(origin, (!steady).then_some(ramp_end)),
-        settle_from: steady.then_some(ramp_end),
-    };
-    let _ = timeline.set(t.clone());
-    ready.wait();
-    Workers {
-        handles,
-        timeline: t,
-        intervals: rx,
-    }
+    handles
 }

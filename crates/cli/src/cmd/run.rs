@@ -2,22 +2,31 @@
 
 use crate::args::RunArgs;
 use crate::exit::Exit;
-use crate::job::job_spec;
+use crate::job::{job_spec, load_profile};
 use crate::output::{emit_json, print_out};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
-use dbio_model::Outcome;
+use crate::streams::stream_specs;
+use dbio_model::{JobSpec, Outcome, StreamSpec};
 use dbio_runner::RunError;
 
 /// Runs `dbio run` and returns its exit status.
 pub fn run(a: RunArgs) -> Exit {
-    let spec = match job_spec(&a) {
-        Ok(s) => s,
+    let plan = match plan(&a) {
+        Ok(p) => p,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };
     let stop = stop_flag();
     let mut progress = Progress::new(a.quiet);
-    let result = dbio_runner::run(&spec, stop, &mut |ev| progress.on(ev));
+    let result = match plan {
+        Plan::Single(spec) => dbio_runner::run(&spec, stop, &mut |ev| progress.on(ev)),
+        Plan::Streams(streams, notices) => {
+            if !a.quiet {
+                notices.iter().for_each(|n| eprintln!("dbio run: {n}"));
+            }
+            dbio_runner::run_streams(&streams, stop, &mut |ev| progress.on(ev))
+        }
+    };
     progress.finish();
     let r = match result {
         Ok(r) => r,
@@ -49,4 +58,24 @@ pub fn run(a: RunArgs) -> Exit {
         Outcome::Interrupted => Exit::Interrupted,
         Outcome::IoError(e) => Exit::Failure.with(format!("dbio run: {e}")),
     }
+}
+
+/// What `dbio run` runs: one job, or several streams with notices about their targets.
+enum Plan {
+    Single(Box<JobSpec>),
+    Streams(Vec<StreamSpec>, Vec<String>),
+}
+
+fn plan(a: &RunArgs) -> Result<Plan, String> {
+    let (name, p) = load_profile(a)?;
+    if p.stream.is_empty() {
+        return job_spec(a).map(|s| Plan::Single(Box::new(s)));
+    }
+    if a.sessions.is_some() {
+        return Err(format!(
+            "--sessions: profile {name} runs several streams; session mode runs one workload with its own log writer, so use a single-stream profile such as slob or oltp-read"
+        ));
+    }
+    let (streams, notices) = stream_specs(a, &name, &p)?;
+    Ok(Plan::Streams(streams, notices))
 }

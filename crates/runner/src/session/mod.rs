@@ -14,8 +14,8 @@ mod writers;
 use crate::data::{run_nonce, Stamper};
 use crate::pattern::PageSpread;
 use crate::run::{
-    assemble, check_fit, choose_engine, gather, open_targets, prefill_targets, Assembly, Event,
-    RunError,
+    assemble, check_fit, directions, gather, open_targets, pick_engine, prefill_targets, Assembly,
+    Event, RunError,
 };
 use crate::spawn::{MeasureStart, Timeline};
 use crate::warn;
@@ -178,7 +178,7 @@ pub fn run_sessions(
     }
     let mut prefilled = prefill_targets(spec, &targets, &stop, on_event)?;
     let fds: Vec<i32> = targets.iter().map(|t| t.file.as_raw_fd()).collect();
-    let (kind, features) = choose_engine(spec, &fds, &mut warnings);
+    let (kind, features) = pick_engine(spec, &targets, &mut warnings);
     let layout = Arc::new(Layout::new(
         spec.targets.clone(),
         ss.page,
@@ -372,6 +372,7 @@ pub fn run_sessions(
     targets.push(log);
     let mut result = assemble(Assembly {
         spec,
+        dirs: directions(spec),
         engine_kind: kind,
         features,
         targets: &targets,

@@ -1,0 +1,60 @@
+//! The streams of a multi-stream profile (e.g. `oltp-mix`) as validated StreamSpecs: each
+//! stream's keys over the profile's top level, flags over both, on the targets of its role.
+
+use crate::args::RunArgs;
+use crate::job::spec_of;
+use crate::targets::{role_targets, split_role};
+use dbio_model::profile::Profile;
+use dbio_model::StreamSpec;
+
+/// Refuses what only a multi-stream run can do: a multi-stream profile, or `ROLE=PATH`.
+pub fn single_stream(a: &RunArgs, name: &str, p: &Profile) -> Result<(), String> {
+    if !p.stream.is_empty() {
+        return Err(format!(
+            "profile {name} runs {} streams at once ({}); only dbio run runs it, here use a single-stream profile such as oltp or log",
+            p.stream.len(),
+            p.roles().join(", ")
+        ));
+    }
+    // Session mode has roles of its own: data=PATH and log=PATH.
+    let sessions = a.sessions.is_some() || p.sessions.is_some();
+    if let Some(v) = a
+        .targets
+        .iter()
+        .find(|v| !sessions && split_role(v).is_some())
+    {
+        return Err(format!(
+            "--target {v}: profile {name} has one stream and no target roles; give --target PATH (write ./{v} for a file named so)"
+        ));
+    }
+    Ok(())
+}
+
+/// Validates every stream of `p`; also returns notices for targets dbio chose itself
+/// (e.g. "log stream on ./dbio-testfile.log").
+pub fn stream_specs(
+    a: &RunArgs,
+    name: &str,
+    p: &Profile,
+) -> Result<(Vec<StreamSpec>, Vec<String>), String> {
+    let roles = p.roles();
+    let targets = role_targets(&a.targets, &roles)?;
+    let mut out = Vec::new();
+    for (s, (role, paths)) in p.stream.iter().zip(targets.paths) {
+        let sname = s.name.clone().unwrap_or_default();
+        let mut job = spec_of(a, name, &p.stream_settings(s)).map_err(|e| {
+            e.replacen(
+                &format!("profile {name}: "),
+                &format!("profile {name}, stream {sname}: "),
+                1,
+            )
+        })?;
+        job.targets = paths;
+        out.push(StreamSpec {
+            name: sname,
+            role,
+            job,
+        });
+    }
+    Ok((out, targets.notices))
+}

@@ -1,0 +1,83 @@
+//! A multi-stream run: every stream's targets are prepared first, then all streams start
+//! on one timeline with their own workers, rings and targets, and one stop flag ends them
+//! all. The result holds each stream on its own and the totals over all of them.
+
+use crate::run::{
+    assemble, dir_totals, directions, measure, prepare, wall_secs, Assembly, Event, RunError,
+};
+use crate::worker::WorkerReport;
+use dbio_engine::facts::target_facts;
+use dbio_model::*;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Runs every stream in `streams` together until its end (or until `stop` is set).
+pub fn run_streams(
+    streams: &[StreamSpec],
+    stop: Arc<AtomicBool>,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<RunResult, RunError> {
+    let Some(first) = streams.first() else {
+        return Err(RunError::Invalid("a run needs at least one stream".into()));
+    };
+    if let Some(s) = streams
+        .iter()
+        .find(|s| s.job.stop != first.job.stop || s.job.ramp_secs != first.job.ramp_secs)
+    {
+        return Err(RunError::Invalid(format!(
+            "stream {} ends or ramps differently from stream {}; streams share one measuring window",
+            s.name, first.name
+        )));
+    }
+    let specs: Vec<&JobSpec> = streams.iter().map(|s| &s.job).collect();
+    let mut warnings = Vec::new();
+    let prepared = prepare(&specs, &stop, on_event, &mut warnings)?;
+    let m = measure(&specs, &prepared, stop, on_event, &mut warnings)?;
+    let mut results = Vec::new();
+    for ((s, p), reports) in streams.iter().zip(&prepared).zip(&m.reports) {
+        let these: Vec<&WorkerReport> = reports.iter().collect();
+        let secs = wall_secs(these.iter().copied());
+        let [read, write, flush] = dir_totals(&these, directions(&s.job), secs);
+        results.push(StreamResult {
+            name: s.name.clone(),
+            role: s.role.clone(),
+            job: s.job.clone(),
+            targets: p.targets.iter().map(target_facts).collect(),
+            measured_secs: secs,
+            read,
+            write,
+            flush,
+        });
+    }
+    let dirs = specs
+        .iter()
+        .map(|s| directions(s))
+        .fold([false; 3], |a, d| {
+            [a[0] || d[0], a[1] || d[1], a[2] || d[2]]
+        });
+    let mut targets = Vec::new();
+    let mut prefilled = Vec::new();
+    let mut engines = Vec::new();
+    for p in prepared {
+        targets.extend(p.targets);
+        prefilled.extend(p.prefilled);
+        engines.push((p.engine, p.features));
+    }
+    // The result names one engine: the first stream's (every stream asks for the same one).
+    let (engine_kind, features) = engines.swap_remove(0);
+    let mut r = assemble(Assembly {
+        spec: &first.job,
+        dirs,
+        engine_kind,
+        features,
+        targets: &targets,
+        prefilled,
+        reports: m.reports.into_iter().flatten().collect(),
+        window: m.window,
+        interrupted: m.interrupted,
+        warnings,
+        steady: m.steady,
+    });
+    r.streams = results;
+    Ok(r)
+}
