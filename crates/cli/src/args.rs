@@ -13,7 +13,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run an I/O workload on files or block devices and report IOPS, bandwidth and latency.
-    #[command(after_help = RUN_EXAMPLES)]
+    #[command(after_help = run_examples())]
     Run(Box<RunArgs>),
     /// Run a profile once per value of one setting (queue depth, threads, block size, mix,
     /// rate), print a table as it goes, and find the knee and the saturation point.
@@ -35,9 +35,27 @@ Examples:
   dbio run --rw randread --rate 20000 --duration 30s            open loop, latency from scheduled starts
   dbio run --rw randread --target /dev/nvme1n1                   reads never need --destroy-data
   dbio run --rw randwrite --target /dev/nvme1n1 --destroy-data   writing to a device needs it
+  dbio run --rw randread --rate 20000 --arrivals poisson          open loop with Poisson arrivals
+  dbio run oltp --engine sim --sim fc-array-4x16g                 what would this array do? (simulated)
+  dbio run --rw randread --engine sim --sim channels=1,service=100us,bw=none --rate 7000 --arrivals poisson
+                                             an M/M/1 queue: mean latency 100 µs / (1 − 0.7) = 333 µs
+
+--engine sim runs in virtual time and touches no file (--target is refused). Its presets:
+SIM_PRESETS
+Without --sim it models nvme-gen3. Without --duration, --ops or --bytes on the command line it
+stops after 200,000 I/Os of virtual time (a profile's duration is for real devices).
 
 Sizes are binary (k = KiB = 1024). Exit status: 0 done, 1 I/O error (partial result kept),
 2 bad input, 130 interrupted (partial result kept).";
+
+/// The run examples with the simulated device's presets filled in.
+fn run_examples() -> String {
+    let presets: Vec<String> = dbio_model::sim::presets()
+        .iter()
+        .map(|(name, about)| format!("  {name:<16} {about}"))
+        .collect();
+    RUN_EXAMPLES.replace("SIM_PRESETS", &presets.join("\n"))
+}
 
 /// Flags of `dbio run`.
 #[derive(Debug, Clone, Args)]
@@ -50,12 +68,8 @@ pub struct RunArgs {
     pub profile_file: Option<String>,
     /// File or block device to test; repeat for several (I/O is spread across them).
     /// A missing file is created, sized and prefilled with incompressible data.
-    #[arg(
-        long = "target",
-        short = 't',
-        value_name = "PATH",
-        default_value = "./dbio-testfile"
-    )]
+    /// [default: ./dbio-testfile; refused with --engine sim, which touches no file]
+    #[arg(long = "target", short = 't', value_name = "PATH")]
     pub targets: Vec<String>,
     /// Size of a file dbio creates (default 1GiB; an existing file keeps its size).
     #[arg(long, value_name = "SIZE")]
@@ -106,8 +120,8 @@ pub struct RunArgs {
     /// Open loop: issue this many IOPS in total, latency measured from each scheduled start.
     #[arg(long, value_name = "IOPS")]
     pub rate: Option<u64>,
-    /// I/O engine.
-    #[arg(long, value_name = "ENGINE", default_value = "uring", value_parser = ["uring", "psync", "null"])]
+    /// I/O engine; sim models a device in virtual time instead of doing I/O (see --sim).
+    #[arg(long, value_name = "ENGINE", default_value = "uring", value_parser = ["uring", "psync", "null", "sim"])]
     pub engine: String,
     /// Use the page cache instead of O_DIRECT (results are labelled buffered).
     #[arg(long)]
@@ -127,6 +141,13 @@ pub struct RunArgs {
     /// Seed of the random choices, to repeat a run exactly.
     #[arg(long, value_name = "N", default_value_t = 0x6462_696f)]
     pub seed: u64,
+    /// The device --engine sim models: a preset, a preset with changes, or settings alone
+    /// (over nvme-gen3): nvme-gen3,channels=8 or channels=1,read=100us,write=100us,dist=exp,bw=3.2GB/s,link=10us.
+    #[arg(long, value_name = "PRESET|KEY=V,...")]
+    pub sim: Option<String>,
+    /// Spacing of open-loop (--rate) I/Os: uniform (evenly spaced) or poisson (exponential gaps).
+    #[arg(long, value_name = "KIND", default_value = "uniform", value_parser = ["uniform", "poisson"])]
+    pub arrivals: String,
     /// Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
@@ -166,6 +187,7 @@ Examples:
   dbio sweep dss --vary bs=8k,64k,256k,1m                              bandwidth against I/O size
   dbio sweep oltp --vary threads=1,2,4 --json sweep.json
   dbio sweep oltp-read --vary qd=1..256x2 --target-latency 'p99<500us'   bisection, not every step
+  dbio sweep oltp-read --engine sim --sim sata-ssd --vary qd=1..128x2 --slo 'p99<1ms'   simulated
 
 Every flag of dbio run applies to each step; --ramp runs before each step.";
 

@@ -11,6 +11,8 @@ use dbio_model::*;
 const MAX_BS: u64 = 256 << 20;
 /// Default measuring time when neither --duration, --ops nor --bytes is given.
 const DEFAULT_SECS: f64 = 30.0;
+/// Target of a run that names none.
+const DEFAULT_TARGET: &str = "./dbio-testfile";
 
 fn size(flag: &str, v: &str) -> Result<u64, String> {
     parse_size(v).map_err(|e| format!("--{flag}: {e}"))
@@ -333,14 +335,30 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
     let engine = match a.engine.as_str() {
         "psync" => EngineKind::Psync,
         "null" => EngineKind::Null,
+        "sim" => EngineKind::Sim,
         _ => EngineKind::Uring,
     };
     if (a.hipri || a.sqpoll) && engine != EngineKind::Uring {
         return Err("--hipri and --sqpoll need --engine uring".into());
     }
+    let sim = crate::sim::check(a, engine, sync)?;
+    let stop = crate::sim::stop(a, engine, stop);
+    let arrivals = if a.arrivals == "poisson" {
+        Arrivals::Poisson
+    } else {
+        Arrivals::Uniform
+    };
+    if arrivals == Arrivals::Poisson && s.rate.is_none() {
+        return Err("--arrivals poisson spaces open-loop I/Os: give --rate IOPS too".into());
+    }
+    let targets = match (a.targets.is_empty(), engine) {
+        (_, EngineKind::Sim) => Vec::new(),
+        (true, _) => vec![DEFAULT_TARGET.to_string()],
+        (false, _) => a.targets.clone(),
+    };
     Ok(JobSpec {
         profile: s.profile.clone(),
-        targets: a.targets.clone(),
+        targets,
         file_size,
         rw,
         read_pct,
@@ -365,6 +383,8 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         },
         destroy_data: a.destroy_data,
         seed: a.seed,
+        arrivals,
+        sim,
     })
 }
 

@@ -9,6 +9,7 @@ mod output;
 mod profiles;
 mod progress;
 mod signals;
+mod sim;
 mod vary;
 
 use clap::Parser;

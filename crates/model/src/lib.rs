@@ -6,12 +6,14 @@ pub mod histogram;
 pub mod job;
 pub mod profile;
 pub mod result;
+pub mod sim;
 pub mod sweep;
 pub mod units;
 
 pub use histogram::{LatencyHistogram, LatencySummary};
 pub use job::*;
 pub use result::*;
+pub use sim::{ServiceDist, SimDevice};
 
 /// The JSON schema of a result type, as committed under `schema/` (e.g. `run-result.v1.json`).
 pub fn json_schema<T: schemars::JsonSchema>() -> String {

@@ -7,6 +7,7 @@ pub mod data;
 pub mod hostcpu;
 pub mod pattern;
 pub mod run;
+pub mod sim;
 pub mod spawn;
 pub mod warn;
 pub mod worker;

@@ -276,6 +276,8 @@ pub(crate) mod tests {
             data: DataKind::Random,
             destroy_data: false,
             seed: 1,
+            arrivals: Arrivals::Uniform,
+            sim: None,
         }
     }
 

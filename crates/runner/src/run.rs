@@ -67,6 +67,9 @@ pub fn run(
     stop: Arc<AtomicBool>,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<RunResult, RunError> {
+    if spec.engine == EngineKind::Sim {
+        return Ok(crate::sim::run(spec, &stop));
+    }
     let mut warnings = Vec::new();
     let targets = open_targets(spec, &mut warnings)?;
     let region = match check_fit(spec, &targets) {
@@ -322,19 +325,19 @@ fn prefill_targets(
 }
 
 /// The pieces a result is assembled from.
-struct Assembly<'a> {
-    spec: &'a JobSpec,
-    engine_kind: EngineKind,
-    features: Vec<String>,
-    targets: &'a [OpenTarget],
-    prefilled: Vec<String>,
-    reports: Vec<WorkerReport>,
-    timeseries: Vec<TimePoint>,
-    cpu: dbio_engine::sys::CpuTimes,
-    host_busy: f64,
-    interrupted: bool,
-    started_at: SystemTime,
-    warnings: Vec<Warning>,
+pub(crate) struct Assembly<'a> {
+    pub(crate) spec: &'a JobSpec,
+    pub(crate) engine_kind: EngineKind,
+    pub(crate) features: Vec<String>,
+    pub(crate) targets: &'a [OpenTarget],
+    pub(crate) prefilled: Vec<String>,
+    pub(crate) reports: Vec<WorkerReport>,
+    pub(crate) timeseries: Vec<TimePoint>,
+    pub(crate) cpu: dbio_engine::sys::CpuTimes,
+    pub(crate) host_busy: f64,
+    pub(crate) interrupted: bool,
+    pub(crate) started_at: SystemTime,
+    pub(crate) warnings: Vec<Warning>,
 }
 
 fn dir_stats(
@@ -360,7 +363,7 @@ fn dir_stats(
     }
 }
 
-fn assemble(a: Assembly) -> RunResult {
+pub(crate) fn assemble(a: Assembly) -> RunResult {
     let spec = a.spec;
     let secs = a.reports.iter().map(|r| r.wall_s).fold(0.0, f64::max);
     let error = a

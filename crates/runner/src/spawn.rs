@@ -7,7 +7,7 @@ use crate::pattern::Pattern;
 use crate::worker::{prepare_buffers, run_worker, Interval, Quota, WorkerPlan, WorkerReport};
 use dbio_engine::engine::AnyEngine;
 use dbio_engine::{open_engine, EngineSetup};
-use dbio_model::{EngineKind, JobSpec, StopAfter};
+use dbio_model::{Arrivals, EngineKind, JobSpec, StopAfter};
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Barrier, OnceLock};
@@ -71,6 +71,7 @@ pub fn start_workers(s: Setup) -> Workers {
             pace: spec
                 .rate
                 .map(|r| Duration::from_secs_f64(threads as f64 / r as f64)),
+            poisson: spec.arrivals == Arrivals::Poisson,
             stop: s.stop.clone(),
             intervals: tx.clone(),
         };
