@@ -62,3 +62,6 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
     };
     r
 }
+
+#[cfg(test)]
+mod tests;
