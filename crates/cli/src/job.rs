@@ -341,8 +341,9 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
     if (a.hipri || a.sqpoll) && engine != EngineKind::Uring {
         return Err("--hipri and --sqpoll need --engine uring".into());
     }
-    let sim = crate::sim::check(a, engine, sync)?;
+    let sim = crate::sim::check(a, engine)?;
     let stop = crate::sim::stop(a, engine, stop);
+    let sync = crate::sim::sync(engine, sync);
     let arrivals = if a.arrivals == "poisson" {
         Arrivals::Poisson
     } else {

@@ -9,7 +9,7 @@ use dbio_model::{EngineKind, SimDevice, StopAfter, SyncMode};
 pub const DEFAULT_OPS: u64 = 200_000;
 
 /// The simulated device of the run (None for real engines), or why the flags do not fit.
-pub fn check(a: &RunArgs, engine: EngineKind, sync: SyncMode) -> Result<Option<SimDevice>, String> {
+pub fn check(a: &RunArgs, engine: EngineKind) -> Result<Option<SimDevice>, String> {
     if engine != EngineKind::Sim {
         return match &a.sim {
             Some(v) => Err(format!(
@@ -23,7 +23,7 @@ pub fn check(a: &RunArgs, engine: EngineKind, sync: SyncMode) -> Result<Option<S
             "--target {t}: --engine sim models a device and touches no file; leave --target out"
         ));
     }
-    if sync != SyncMode::None {
+    if a.sync.is_some() {
         return Err("--sync: the simulated device has no cache to flush; leave --sync out with --engine sim".into());
     }
     if a.buffered {
@@ -34,6 +34,16 @@ pub fn check(a: &RunArgs, engine: EngineKind, sync: SyncMode) -> Result<Option<S
             .map(Some)
             .map_err(|e| format!("--sim {v}: {e}")),
         None => Ok(Some(SimDevice::default())),
+    }
+}
+
+/// The sync mode of the run: none for a simulated one, which models no volatile cache (a
+/// profile's `sync` is dropped; the flag is refused by [`check`]).
+pub fn sync(engine: EngineKind, merged: SyncMode) -> SyncMode {
+    if engine == EngineKind::Sim {
+        SyncMode::None
+    } else {
+        merged
     }
 }
 

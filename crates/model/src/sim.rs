@@ -18,8 +18,8 @@ pub enum ServiceDist {
 }
 
 /// A device in virtual time: `channels` servers take I/Os from one FIFO queue, each for a
-/// service time drawn by direction; the data then crosses one link shared by all I/Os at
-/// `bw_bytes_s`, and every I/O pays `link_ns` more on top.
+/// service time drawn by direction; the data crosses a full-duplex link shared by all I/Os at
+/// `bw_bytes_s` per direction, and every I/O pays `link_ns` more on top.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SimDevice {
     /// The preset the parameters started from, or "custom".
@@ -31,7 +31,8 @@ pub struct SimDevice {
     /// Mean service time of a write, nanoseconds.
     pub write_ns: u64,
     pub dist: ServiceDist,
-    /// Bandwidth of the shared link in bytes per second (reads and writes together); None: no cap.
+    /// Bandwidth of the shared link in bytes per second, per direction (reads and writes each
+    /// have their own lane, as on PCIe, SAS and FC); None: no cap.
     pub bw_bytes_s: Option<u64>,
     /// Fixed extra latency of every I/O (fabric, protocol), nanoseconds.
     pub link_ns: u64,
@@ -68,6 +69,7 @@ const PRESETS: &[Preset] = &[
     },
     // SATA 6 Gb/s carries 600 MB/s (shared/reference.md); drives quote 550 MB/s and ~98k
     // random 4 KiB read IOPS at QD 32 (e.g. Samsung 860 EVO): 98k × 80 µs ≈ 8 in service.
+    // SATA is half duplex and the model's link is not: mixed bandwidth comes out optimistic.
     Preset {
         name: "sata-ssd",
         about: "SATA flash drive: 8 channels, 80 µs read, 40 µs write, 550 MB/s",

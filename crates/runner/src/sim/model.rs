@@ -1,6 +1,6 @@
 //! The discrete-event core of `--engine sim`: the job's load (threads × qd closed loop, or
-//! open loop at `--rate`) against `channels` servers on one FIFO queue and a link of fixed
-//! bandwidth shared by all I/Os, in virtual nanoseconds. One binary heap of events and
+//! open loop at `--rate`) against `channels` servers on one FIFO queue and a full-duplex link
+//! of fixed bandwidth per direction shared by all I/Os, in virtual nanoseconds. One binary heap of events and
 //! buffers sized once: no allocation per event.
 
 use crate::pattern::Pattern;
@@ -87,8 +87,9 @@ struct Sim<'a> {
     poisson: bool,
     free_channels: u32,
     channel_queue: VecDeque<u32>,
-    link_busy: bool,
-    link_queue: VecDeque<u32>,
+    /// The link, one lane per direction (full duplex): [reads, writes].
+    link_busy: [bool; 2],
+    link_queue: [VecDeque<u32>; 2],
     measure_from: u64,
     measure_until: Option<u64>,
     stopping: bool,
@@ -162,8 +163,11 @@ pub fn simulate(
         poisson: spec.arrivals == Arrivals::Poisson,
         free_channels: dev.channels,
         channel_queue: VecDeque::with_capacity((threads * qd) as usize),
-        link_busy: false,
-        link_queue: VecDeque::with_capacity((threads * qd) as usize),
+        link_busy: [false; 2],
+        link_queue: [
+            VecDeque::with_capacity((threads * qd) as usize),
+            VecDeque::with_capacity((threads * qd) as usize),
+        ],
         measure_from,
         measure_until: match spec.stop {
             StopAfter::Seconds(s) => Some(measure_from + (s * NS as f64).round() as u64),
@@ -204,7 +208,7 @@ pub fn simulate(
                 }
             }
             What::Carried(io) => {
-                sim.release_link();
+                sim.release_link(usize::from(!sim.slab[io as usize].read));
                 if sim.slab[io as usize].read {
                     sim.finish(io);
                 } else {
@@ -350,22 +354,23 @@ impl Sim<'_> {
     }
 
     fn enter_link(&mut self, io: u32) {
-        if self.link_busy {
-            self.link_queue.push_back(io);
+        let lane = usize::from(!self.slab[io as usize].read);
+        if self.link_busy[lane] {
+            self.link_queue[lane].push_back(io);
         } else {
-            self.link_busy = true;
+            self.link_busy[lane] = true;
             let t = self.now + self.transfer(self.slab[io as usize].len);
             self.at(t, What::Carried(io));
         }
     }
 
-    fn release_link(&mut self) {
-        match self.link_queue.pop_front() {
+    fn release_link(&mut self, lane: usize) {
+        match self.link_queue[lane].pop_front() {
             Some(next) => {
                 let t = self.now + self.transfer(self.slab[next as usize].len);
                 self.at(t, What::Carried(next));
             }
-            None => self.link_busy = false,
+            None => self.link_busy[lane] = false,
         }
     }
 

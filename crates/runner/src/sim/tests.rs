@@ -121,7 +121,7 @@ fn constant_service_below_the_channel_count_never_queues() {
 #[test]
 fn large_ios_saturate_at_the_bandwidth_cap() {
     // 1 MiB reads, 32 fast channels, a 1 GB/s link: the link is the limit (1,048,576 B per
-    // 1.049 ms), so 1000 MB/s whatever the channels could do. Writes cross the same link.
+    // 1.049 ms), so 1000 MB/s whatever the channels could do. Writes cross it the other way.
     let mut dev = device(32, 10, ServiceDist::Exp);
     dev.bw_bytes_s = Some(1_000_000_000);
     for rw in [Rw::RandRead, Rw::RandWrite] {
@@ -137,6 +137,13 @@ fn large_ios_saturate_at_the_bandwidth_cap() {
         let d = r.read.or(r.write).unwrap();
         near(&format!("{rw:?} MB/s"), d.mb_s, 1000.0, 1.0);
     }
+    // Full duplex: half reads, half writes move 1000 MB/s each way at once.
+    let mut j = job(dev, 32, 20_000);
+    (j.rw, j.read_pct, j.align) = (Rw::RandRw, 50, 1 << 20);
+    j.bs[0].size = 1 << 20;
+    let r = sim(&j);
+    near("read MB/s", r.read.unwrap().mb_s, 1000.0, 1.0);
+    near("write MB/s", r.write.unwrap().mb_s, 1000.0, 1.0);
 }
 
 #[test]
