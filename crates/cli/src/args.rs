@@ -35,15 +35,15 @@ Examples:
   dbio run --rw randread --rate 20000 --duration 30s            open loop, latency from scheduled starts
   dbio run --rw randread --target /dev/nvme1n1                   reads never need --destroy-data
   dbio run --rw randwrite --target /dev/nvme1n1 --destroy-data   writing to a device needs it
-  dbio run --rw randread --rate 20000 --arrivals poisson          open loop with Poisson arrivals
-  dbio run oltp --engine sim --sim fc-array-4x16g                 what would this array do? (simulated)
-  dbio run --rw randread --engine sim --sim channels=1,service=100us,bw=none --rate 7000 --arrivals poisson
-                                             an M/M/1 queue: mean latency 100 µs / (1 − 0.7) = 333 µs
+  dbio run --rw randread --rate 20000 --arrivals poisson         open loop, Poisson arrivals
+  dbio run oltp --engine sim --sim fc-array-4x16g                what would this array do? (model)
+  dbio run --rw randread --engine sim --sim channels=1,service=100us,bw=none \\
+           --rate 7000 --arrivals poisson                        M/M/1: 100 µs/(1 − 0.7) = 333 µs
 
 --engine sim runs in virtual time and touches no file (--target is refused). Its presets:
 SIM_PRESETS
 Without --sim it models nvme-gen3. Without --duration, --ops or --bytes on the command line it
-stops after 200,000 I/Os of virtual time (a profile's duration is for real devices).
+measures 200,000 I/Os (a profile's duration is meant for real devices).
 
 Sizes are binary (k = KiB = 1024). Exit status: 0 done, 1 I/O error (partial result kept),
 2 bad input, 130 interrupted (partial result kept).";

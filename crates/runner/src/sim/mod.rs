@@ -4,7 +4,6 @@
 
 mod model;
 
-use crate::collect::Collector;
 use crate::run::{assemble, Assembly};
 use crate::warn;
 use crate::worker::{DirTotals, WorkerReport};
@@ -26,11 +25,7 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
         .or(spec.file_size)
         .unwrap_or(DEFAULT_REGION)
         .max(spec.max_bs());
-    let (out, intervals) = model::simulate(spec, &dev, (start, start + len), stop);
-    let mut collector = Collector::new(1);
-    for iv in intervals {
-        collector.add(iv);
-    }
+    let (out, timeseries) = model::simulate(spec, &dev, (start, start + len), stop);
     let report = WorkerReport {
         read: out.read,
         write: out.write,
@@ -48,7 +43,7 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
         targets: &[],
         prefilled: Vec::new(),
         reports: vec![report],
-        timeseries: collector.finish(),
+        timeseries,
         cpu: CpuTimes::default(),
         host_busy: 0.0,
         interrupted: out.interrupted,

@@ -3,11 +3,12 @@
 //! of fixed bandwidth per direction shared by all I/Os, in virtual nanoseconds. One binary heap of events and
 //! buffers sized once: no allocation per event.
 
+use crate::collect::point;
 use crate::pattern::Pattern;
-use crate::worker::{exp_gap, DirTotals, Interval};
+use crate::worker::{exp_gap, DirTotals};
 use dbio_engine::OpKind;
 use dbio_model::histogram::new_histogram;
-use dbio_model::{Arrivals, JobSpec, ServiceDist, SimDevice, StopAfter};
+use dbio_model::{Arrivals, JobSpec, ServiceDist, SimDevice, StopAfter, TimePoint};
 use fastrand::Rng;
 use hdrhistogram::Histogram;
 use std::cmp::Reverse;
@@ -97,18 +98,18 @@ struct Sim<'a> {
     interval: Histogram<u64>,
     iv_index: u32,
     iv: (u64, u64, u64),
-    intervals: Vec<Interval>,
+    points: Vec<TimePoint>,
 }
 
 /// Simulates `spec` on `dev` over the region `start..end` (offsets are drawn as in a real
 /// run, though the model ignores them); `stop` ends issuing early. Returns the outcome and
-/// the per-second intervals in virtual time.
+/// the time series in virtual seconds.
 pub fn simulate(
     spec: &JobSpec,
     dev: &SimDevice,
     region: (u64, u64),
     stop: &AtomicBool,
-) -> (Outcome, Vec<Interval>) {
+) -> (Outcome, Vec<TimePoint>) {
     let threads = spec.threads;
     let qd = spec.qd;
     let share = |n: u64, id: u32| n / threads as u64 + u64::from((id as u64) < n % threads as u64);
@@ -178,7 +179,7 @@ pub fn simulate(
         interval: new_histogram(),
         iv_index: 0,
         iv: (0, 0, 0),
-        intervals: Vec::new(),
+        points: Vec::new(),
     };
     for w in 0..threads {
         sim.pump(w);
@@ -239,7 +240,7 @@ pub fn simulate(
         behind,
         interrupted,
     };
-    (outcome, sim.intervals)
+    (outcome, sim.points)
 }
 
 impl Sim<'_> {
@@ -410,18 +411,13 @@ impl Sim<'_> {
         self.pump(io.worker);
     }
 
+    /// Closes the current second of the time series. The histogram is reused: allocating
+    /// one per virtual second costs more than the simulation itself on slow devices.
     fn send_interval(&mut self, secs: f64) {
-        let hist = std::mem::replace(&mut self.interval, new_histogram());
-        let (read_ios, write_ios, bytes) = std::mem::take(&mut self.iv);
-        self.intervals.push(Interval {
-            worker: 0,
-            index: self.iv_index,
-            secs,
-            read_ios,
-            write_ios,
-            bytes,
-            hist,
-        });
+        let counts = std::mem::take(&mut self.iv);
+        self.points
+            .push(point(self.iv_index, secs, counts, &self.interval));
+        self.interval.reset();
         self.iv_index += 1;
     }
 }
