@@ -19,7 +19,7 @@ use std::time::Duration;
 const NS: u64 = 1_000_000_000;
 
 /// What an event does; the u32 is a worker (arrivals) or an I/O slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum What {
     /// Open loop: the next scheduled I/O of a worker is due.
     Arrival(u32),
@@ -29,6 +29,28 @@ enum What {
     Carried(u32),
     /// The I/O's fixed link latency has passed: it is complete.
     Done(u32),
+}
+
+/// An event as one number (one comparison per heap step): time, kind, worker or slot.
+fn key(t: u64, what: What) -> u128 {
+    let (kind, id) = match what {
+        What::Arrival(w) => (0u128, w),
+        What::Served(io) => (1, io),
+        What::Carried(io) => (2, io),
+        What::Done(io) => (3, io),
+    };
+    (t as u128) << 64 | kind << 32 | id as u128
+}
+
+fn unkey(k: u128) -> (u64, What) {
+    let id = k as u32;
+    let what = match (k >> 32) as u8 & 3 {
+        0 => What::Arrival(id),
+        1 => What::Served(id),
+        2 => What::Carried(id),
+        _ => What::Done(id),
+    };
+    ((k >> 64) as u64, what)
 }
 
 /// One I/O in flight.
@@ -78,8 +100,8 @@ struct Sim<'a> {
     dev: &'a SimDevice,
     rng: Rng,
     now: u64,
-    seq: u64,
-    events: BinaryHeap<Reverse<(u64, u64, What)>>,
+    /// Events keyed by [`key`]: time first, then kind and id, so ties fall in a fixed order.
+    events: BinaryHeap<Reverse<u128>>,
     slab: Vec<Io>,
     loads: Vec<Load>,
     qd: u32,
@@ -123,7 +145,6 @@ pub fn simulate(
         dev,
         rng: Rng::with_seed(spec.seed ^ 0x5349_4D55_4C41_5445),
         now: 0,
-        seq: 0,
         events: BinaryHeap::with_capacity((threads * qd) as usize * 2 + threads as usize),
         slab: vec![
             Io {
@@ -186,7 +207,8 @@ pub fn simulate(
     }
     let mut interrupted = false;
     let mut steps = 0u32;
-    while let Some(Reverse((t, _, what))) = sim.events.pop() {
+    while let Some(Reverse(k)) = sim.events.pop() {
+        let (t, what) = unkey(k);
         sim.now = t;
         if sim.measure_until.is_some_and(|u| t >= u) {
             sim.stopping = true;
@@ -245,8 +267,7 @@ pub fn simulate(
 
 impl Sim<'_> {
     fn at(&mut self, t: u64, what: What) {
-        self.seq += 1;
-        self.events.push(Reverse((t, self.seq, what)));
+        self.events.push(Reverse(key(t, what)));
     }
 
     /// Issues what worker `w` may issue now, and (open loop) arms its next arrival.
