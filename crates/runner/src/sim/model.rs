@@ -1,7 +1,7 @@
 //! The discrete-event core of `--engine sim`: the job's load (threads × qd closed loop, or
-//! open loop at `--rate`) against `channels` servers on one FIFO queue and a full-duplex link
-//! of fixed bandwidth per direction shared by all I/Os, in virtual nanoseconds. One binary heap of events and
-//! buffers sized once: no allocation per event.
+//! open loop at `--rate`) against `channels` servers on one FIFO queue and a full-duplex
+//! link of fixed bandwidth per direction shared by all I/Os, in virtual nanoseconds. One
+//! binary heap of events and buffers sized once: no allocation per event.
 
 use crate::collect::point;
 use crate::pattern::Pattern;
@@ -83,7 +83,7 @@ struct Load {
 }
 
 /// What the simulation measured.
-pub struct Outcome {
+pub struct Measured {
     pub read: DirTotals,
     pub write: DirTotals,
     /// Virtual seconds from the end of the ramp to the last completion.
@@ -131,7 +131,7 @@ pub fn simulate(
     dev: &SimDevice,
     region: (u64, u64),
     stop: &AtomicBool,
-) -> (Outcome, Vec<TimePoint>) {
+) -> (Measured, Vec<TimePoint>) {
     let threads = spec.threads;
     let qd = spec.qd;
     let share = |n: u64, id: u32| n / threads as u64 + u64::from((id as u64) < n % threads as u64);
@@ -254,7 +254,7 @@ pub fn simulate(
             .iter()
             .any(|l| l.lag_ns as f64 > wall as f64 * 0.01 + sim.pace.unwrap().as_nanos() as f64);
     let [read, write] = sim.totals;
-    let outcome = Outcome {
+    let outcome = Measured {
         read,
         write,
         wall_s: wall as f64 / NS as f64,
