@@ -13,7 +13,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run an I/O workload on files or block devices and report IOPS, bandwidth and latency.
-    #[command(after_help = RUN_EXAMPLES)]
+    #[command(after_help = run_examples())]
     Run(Box<RunArgs>),
     /// Run a profile once per value of one setting (queue depth, threads, block size, mix,
     /// rate), print a table as it goes, and find the knee and the saturation point.
@@ -42,9 +42,27 @@ Examples:
   dbio run checkpoint --burst 2s/10s                        I/O in the first 2 s of every 10 s, idle the rest
   dbio run oltp-mix --target data=/mnt/data/f --target log=/mnt/log/f   data I/O and log writes at once
   dbio run oltp-mix --target ./t --duration 60s    log stream on ./t.log; flags apply to every stream
+  dbio run --rw randread --rate 20000 --arrivals poisson         open loop, Poisson arrivals
+  dbio run oltp --engine sim --sim fc-array-4x16g                what would this array do? (model)
+  dbio run --rw randread --engine sim --sim channels=1,service=100us,bw=none \\
+           --rate 7000 --arrivals poisson                        M/M/1: 100 µs/(1 − 0.7) = 333 µs
+
+--engine sim runs in virtual time and touches no file (--target is refused). Its presets:
+SIM_PRESETS
+Without --sim it models nvme-gen3. Without --duration, --ops or --bytes on the command line it
+measures 200,000 I/Os (a profile's duration is meant for real devices).
 
 Sizes are binary (k = KiB = 1024). Exit status: 0 done, 1 I/O error (partial result kept),
 2 bad input, 130 interrupted (partial result kept).";
+
+/// The run examples with the simulated device's presets filled in.
+fn run_examples() -> String {
+    let presets: Vec<String> = dbio_model::sim::presets()
+        .iter()
+        .map(|(name, about)| format!("  {name:<16} {about}"))
+        .collect();
+    RUN_EXAMPLES.replace("SIM_PRESETS", &presets.join("\n"))
+}
 
 /// Flags of `dbio run`.
 #[derive(Debug, Clone, Args)]
@@ -59,12 +77,8 @@ pub struct RunArgs {
     /// A missing file is created, sized and prefilled with incompressible data. With a
     /// multi-stream profile, ROLE=PATH names the target of a role (e.g. log=/mnt/log/f); a
     /// plain PATH takes the first role and puts every other role on PATH.ROLE beside it.
-    #[arg(
-        long = "target",
-        short = 't',
-        value_name = "PATH",
-        default_value = "./dbio-testfile"
-    )]
+    /// [default: ./dbio-testfile; refused with --engine sim, which touches no file]
+    #[arg(long = "target", short = 't', value_name = "PATH")]
     pub targets: Vec<String>,
     /// Size of a file dbio creates (default 1GiB; an existing file keeps its size).
     #[arg(long, value_name = "SIZE")]
@@ -118,8 +132,8 @@ pub struct RunArgs {
     /// latency measured from each scheduled start.
     #[arg(long, value_name = "IOPS")]
     pub rate: Option<u64>,
-    /// I/O engine.
-    #[arg(long, value_name = "ENGINE", default_value = "uring", value_parser = ["uring", "psync", "null"])]
+    /// I/O engine; sim models a device in virtual time instead of doing I/O (see --sim).
+    #[arg(long, value_name = "ENGINE", default_value = "uring", value_parser = ["uring", "psync", "null", "sim"])]
     pub engine: String,
     /// Use the page cache instead of O_DIRECT (results are labelled buffered).
     #[arg(long)]
@@ -154,6 +168,13 @@ pub struct RunArgs {
     /// Seed of the random choices, to repeat a run exactly.
     #[arg(long, value_name = "N", default_value_t = 0x6462_696f)]
     pub seed: u64,
+    /// The device --engine sim models: a preset, a preset with changes, or settings alone
+    /// (over nvme-gen3): nvme-gen3,channels=8 or channels=1,read=100us,write=100us,dist=exp,bw=3.2GB/s,link=10us.
+    #[arg(long, value_name = "PRESET|KEY=V,...")]
+    pub sim: Option<String>,
+    /// Spacing of open-loop (--rate) I/Os: uniform (evenly spaced) or poisson (exponential gaps).
+    #[arg(long, value_name = "KIND", default_value = "uniform", value_parser = ["uniform", "poisson"])]
+    pub arrivals: String,
     /// Session mode, the SLOB method: N synchronous sessions (one thread each) instead of
     /// queue-depth workers; the report is AWR-like (wait events, load profile).
     #[arg(long, value_name = "N", help_heading = "Session mode (SLOB)")]
@@ -231,6 +252,7 @@ Examples:
   dbio sweep oltp --vary threads=1,2,4 --json sweep.json
   dbio sweep slob --vary sessions=1,4,8,16,32 --duration 30s          SLOB's ramp of sessions, AWR rows
   dbio sweep oltp-read --vary qd=1..256x2 --target-latency 'p99<500us'   bisection, not every step
+  dbio sweep oltp-read --engine sim --sim sata-ssd --vary qd=1..128x2 --slo 'p99<1ms'   simulated
 
 Every flag of dbio run applies to each step; --ramp runs before each step, and --steady
 settles each step before it is measured (a step that did not settle is marked *).

@@ -12,6 +12,17 @@ use dbio_model::*;
 const MAX_BS: u64 = 256 << 20;
 /// Default measuring time when neither --duration, --ops nor --bytes is given.
 const DEFAULT_SECS: f64 = 30.0;
+/// Target of a run that names none.
+const DEFAULT_TARGET: &str = "./dbio-testfile";
+
+/// The `--target` values as given, or the default test file when none is.
+pub fn target_values(a: &RunArgs) -> Vec<String> {
+    if a.targets.is_empty() {
+        vec![DEFAULT_TARGET.to_string()]
+    } else {
+        a.targets.clone()
+    }
+}
 
 fn size(flag: &str, v: &str) -> Result<u64, String> {
     parse_size(v).map_err(|e| format!("--{flag}: {e}"))
@@ -374,6 +385,7 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
     let engine = match a.engine.as_str() {
         "psync" => EngineKind::Psync,
         "null" => EngineKind::Null,
+        "sim" => EngineKind::Sim,
         _ => EngineKind::Uring,
     };
     if (a.hipri || a.sqpoll) && engine != EngineKind::Uring {
@@ -393,9 +405,24 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         None => None,
     };
     let burst = s.burst.as_deref().map(parse_burst).transpose()?;
+    let sim = crate::sim::check(a, engine)?;
+    let stop = crate::sim::stop(a, engine, stop);
+    let sync = crate::sim::sync(engine, sync);
+    let arrivals = if a.arrivals == "poisson" {
+        Arrivals::Poisson
+    } else {
+        Arrivals::Uniform
+    };
+    if arrivals == Arrivals::Poisson && s.rate.is_none() {
+        return Err("--arrivals poisson spaces open-loop I/Os: give --rate IOPS too".into());
+    }
+    let targets = match engine {
+        EngineKind::Sim => Vec::new(),
+        _ => target_values(a),
+    };
     let mut spec = JobSpec {
         profile: s.profile.clone(),
-        targets: a.targets.clone(),
+        targets,
         file_size,
         rw,
         read_pct,
@@ -423,6 +450,8 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         session: None,
         steady,
         burst,
+        arrivals,
+        sim,
     };
     crate::session::apply(&s.session, a, &mut spec)?;
     Ok(spec)

@@ -11,6 +11,7 @@ mod profiles;
 mod progress;
 mod session;
 mod signals;
+mod sim;
 mod streams;
 mod targets;
 mod vary;

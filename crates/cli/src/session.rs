@@ -90,6 +90,9 @@ pub fn apply(s: &SessionSettings, a: &RunArgs, spec: &mut JobSpec) -> Result<(),
         }
         return Ok(());
     };
+    if spec.engine == dbio_model::EngineKind::Sim {
+        return Err("--sessions: session mode does real I/O with its own log writer; --engine sim does not model it".into());
+    }
     if sessions == 0 || sessions > 4096 {
         return Err(format!("--sessions {sessions}: use 1 to 4096 sessions"));
     }

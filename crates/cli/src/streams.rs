@@ -38,7 +38,12 @@ pub fn stream_specs(
     p: &Profile,
 ) -> Result<(Vec<StreamSpec>, Vec<String>), String> {
     let roles = p.roles();
-    let targets = role_targets(&a.targets, &roles)?;
+    if a.engine == "sim" {
+        return Err(format!(
+            "--engine sim: profile {name} runs several streams on their own targets; the simulated device models one, so use a single-stream profile"
+        ));
+    }
+    let targets = role_targets(&crate::job::target_values(a), &roles)?;
     let mut out = Vec::new();
     for (s, (role, paths)) in p.stream.iter().zip(targets.paths) {
         let sname = s.name.clone().unwrap_or_default();

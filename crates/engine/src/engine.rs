@@ -70,5 +70,10 @@ pub fn open_engine(kind: EngineKind, setup: &EngineSetup) -> Result<AnyEngine, s
         EngineKind::Uring => AnyEngine::Uring(Box::new(UringEngine::new(setup)?)),
         EngineKind::Psync => AnyEngine::Sync(SyncEngine::psync(setup)),
         EngineKind::Null => AnyEngine::Sync(SyncEngine::null(setup)),
+        EngineKind::Sim => {
+            return Err(std::io::Error::other(
+                "the sim engine does no I/O; the runner simulates it in virtual time",
+            ))
+        }
     })
 }

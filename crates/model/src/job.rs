@@ -1,5 +1,6 @@
 //! The validated, typed description of one run: what every part downstream of the CLI reads.
 
+use crate::sim::SimDevice;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -68,6 +69,19 @@ pub enum EngineKind {
     Psync,
     /// Everything but the I/O: measures dbio's own overhead.
     Null,
+    /// No I/O at all: a modelled device in virtual time (`JobSpec::sim`).
+    Sim,
+}
+
+/// How an open-loop run (`--rate`) spaces its I/Os.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Arrivals {
+    /// Evenly spaced, one every 1/rate.
+    #[default]
+    Uniform,
+    /// A Poisson process: exponential gaps with mean 1/rate (as independent users arrive).
+    Poisson,
 }
 
 /// What the data written (and prefilled) looks like.
@@ -151,6 +165,12 @@ pub struct JobSpec {
     /// Issue I/O only in the first part of every period (`--burst ON/PERIOD`).
     #[serde(default)]
     pub burst: Option<Burst>,
+    /// Spacing of open-loop I/Os (`--arrivals`).
+    #[serde(default)]
+    pub arrivals: Arrivals,
+    /// The modelled device of `--engine sim`; None for real engines.
+    #[serde(default)]
+    pub sim: Option<SimDevice>,
 }
 
 /// What a steady-state criterion watches, per second, summed over all workers.

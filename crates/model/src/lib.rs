@@ -7,6 +7,7 @@ pub mod job;
 pub mod profile;
 pub mod result;
 pub mod session;
+pub mod sim;
 pub mod streams;
 pub mod sweep;
 pub mod units;
@@ -14,6 +15,7 @@ pub mod units;
 pub use histogram::{LatencyHistogram, LatencySummary};
 pub use job::*;
 pub use result::*;
+pub use sim::{ServiceDist, SimDevice};
 pub use streams::{StreamResult, StreamSpec};
 
 /// The JSON schema of a result type, as committed under `schema/` (e.g. `run-result.v1.json`).

@@ -50,8 +50,17 @@ pub fn describe_spec(j: &JobSpec) -> String {
         "{rw}, {bs}, QD {} × {} {threads}, {length}{rate} on {}",
         j.qd,
         j.threads,
-        j.targets.join(", ")
+        place(j)
     )
+}
+
+/// Where the job ran: its targets, or the simulated device.
+pub fn place(j: &JobSpec) -> String {
+    match (&j.engine, &j.sim) {
+        (EngineKind::Sim, Some(d)) => format!("a SIMULATED device ({})", d.describe()),
+        (EngineKind::Sim, None) => "a SIMULATED device".into(),
+        _ => j.targets.join(", "),
+    }
 }
 
 /// One line of target facts, e.g. `./f: file, 1 GiB on vda (logical block 512 B, rotational no, scheduler mq-deadline, write back)`.
@@ -130,18 +139,26 @@ pub fn summary(r: &RunResult) -> String {
     } else {
         format!(" ({})", r.engine.features.join(", "))
     };
-    let _ = writeln!(
-        s,
-        "engine {}{feats}, {}, data: {}; measured {:.1} s",
-        r.engine.name,
-        if r.engine.direct {
-            "O_DIRECT"
-        } else {
-            "buffered"
-        },
-        r.data.kind,
-        r.measured_secs
-    );
+    if r.engine.name == "sim" {
+        let _ = writeln!(
+            s,
+            "engine sim: SIMULATED, no I/O was done; {:.1} s of virtual time measured",
+            r.measured_secs
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "engine {}{feats}, {}, data: {}; measured {:.1} s",
+            r.engine.name,
+            if r.engine.direct {
+                "O_DIRECT"
+            } else {
+                "buffered"
+            },
+            r.data.kind,
+            r.measured_secs
+        );
+    }
     for t in &r.targets {
         let _ = writeln!(s, "target {}", describe_target(t));
     }
@@ -163,11 +180,13 @@ pub fn summary(r: &RunResult) -> String {
     dir_table(&mut s, [&r.read, &r.write, &r.flush]);
     let c = &r.cpu;
     let _ = writeln!(s);
-    let _ = writeln!(
-        s,
-        "CPU: dbio {:.2} s user + {:.2} s system ({:.0} I/Os per CPU-second); host {:.0} % busy",
-        c.process_user_s, c.process_sys_s, c.ios_per_cpu_s, c.host_busy_pct
-    );
+    if r.engine.name != "sim" {
+        let _ = writeln!(
+            s,
+            "CPU: dbio {:.2} s user + {:.2} s system ({:.0} I/Os per CPU-second); host {:.0} % busy",
+            c.process_user_s, c.process_sys_s, c.ios_per_cpu_s, c.host_busy_pct
+        );
+    }
     if let Some(awr) = crate::awr::report(r) {
         s += &awr;
     }

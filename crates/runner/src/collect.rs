@@ -71,16 +71,27 @@ impl Collector {
 }
 
 fn to_point(index: u32, p: Pending) -> TimePoint {
-    let secs = if p.secs > 0.0 { p.secs } else { 1.0 };
+    point(index, p.secs, (p.read_ios, p.write_ios, p.bytes), &p.hist)
+}
+
+/// The point of second `index` (`secs` long; 0 counts as 1) from its read and write counts,
+/// bytes, and the latency histogram of its completions.
+pub fn point(
+    index: u32,
+    secs: f64,
+    (reads, writes, bytes): (u64, u64, u64),
+    hist: &Histogram<u64>,
+) -> TimePoint {
+    let secs = if secs > 0.0 { secs } else { 1.0 };
     TimePoint {
         t: index as f64 + secs,
-        read_iops: p.read_ios as f64 / secs,
-        write_iops: p.write_ios as f64 / secs,
-        mb_s: p.bytes as f64 / secs / 1e6,
-        p99_us: if p.hist.is_empty() {
+        read_iops: reads as f64 / secs,
+        write_iops: writes as f64 / secs,
+        mb_s: bytes as f64 / secs / 1e6,
+        p99_us: if hist.is_empty() {
             0.0
         } else {
-            p.hist.value_at_quantile(0.99) as f64 / 1000.0
+            hist.value_at_quantile(0.99) as f64 / 1000.0
         },
     }
 }

@@ -9,6 +9,7 @@ pub mod hostcpu;
 pub mod pattern;
 pub mod run;
 pub mod session;
+pub mod sim;
 pub mod spawn;
 pub mod steady;
 pub mod streams;

@@ -309,6 +309,8 @@ pub(crate) mod tests {
             destroy_data: false,
             seed: 1,
             session: None,
+            arrivals: Arrivals::Uniform,
+            sim: None,
         }
     }
 

@@ -69,6 +69,9 @@ pub fn run(
     stop: Arc<AtomicBool>,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<RunResult, RunError> {
+    if spec.engine == EngineKind::Sim {
+        return Ok(crate::sim::run(spec, &stop));
+    }
     if spec.session.is_some() {
         return crate::session::run_sessions(spec, stop, on_event);
     }

@@ -7,7 +7,7 @@ use crate::pattern::Pattern;
 use crate::worker::{prepare_buffers, run_worker, Interval, Quota, WorkerPlan, WorkerReport};
 use dbio_engine::engine::AnyEngine;
 use dbio_engine::{open_engine, EngineSetup};
-use dbio_model::{EngineKind, JobSpec, StopAfter};
+use dbio_model::{Arrivals, EngineKind, JobSpec, StopAfter};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Barrier, OnceLock};
@@ -151,6 +151,7 @@ fn spawn_stream(
             pace: spec
                 .rate
                 .map(|r| Duration::from_secs_f64(threads as f64 / r as f64)),
+            poisson: spec.arrivals == Arrivals::Poisson,
             stop: s.stop.clone(),
             intervals: tx.clone(),
         };

@@ -57,6 +57,14 @@ pub fn not_settled(s: &SteadyState) -> Warning {
     )
 }
 
+/// An `--engine sim` run: the figures come from a model, not from a device.
+pub fn simulated(dev: &SimDevice) -> Warning {
+    w(
+        "simulated",
+        format!("simulated: no device was measured; these figures come from a virtual-time model of {} (--engine sim)", dev.describe()),
+    )
+}
+
 /// Warnings that follow from what the run measured.
 pub fn after_run(
     spec: &JobSpec,

@@ -56,6 +56,8 @@ pub struct WorkerPlan {
     pub quota: Quota,
     /// Open loop: one I/O every this long (this worker's share of the rate).
     pub pace: Option<Duration>,
+    /// Open loop: exponential gaps with mean `pace` (Poisson arrivals) instead of even ones.
+    pub poisson: bool,
     pub stop: Arc<AtomicBool>,
     pub intervals: Sender<Interval>,
 }
@@ -285,6 +287,7 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
         burst,
         quota,
         pace,
+        poisson,
         stop,
         intervals,
     } = plan;
@@ -338,6 +341,7 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
     let mut behind = false;
     let mut now = t0;
     let mut last_issue = t0;
+    let mut last_due = t0;
 
     loop {
         // Between bursts nothing is issued; a paced schedule resumes at the next burst.
@@ -365,8 +369,8 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
                             break;
                         }
                         let due = next_due;
-                        next_due += iv;
-                        last_issue = now;
+                        next_due += if poisson { exp_gap(iv, &mut rng) } else { iv };
+                        (last_issue, last_due) = (now, due);
                         due
                     }
                     None => now,
@@ -513,8 +517,14 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
             .as_secs_f64();
         // Between bursts nothing is due.
         let issuing = burst.map_or(issuing, |b| b.on_time(issuing));
-        let expected = issuing / iv.as_secs_f64();
-        behind = (issued as f64) < expected * 0.99 - 1.0;
+        behind = if poisson {
+            // Random gaps make the count of dues noisy: judge by how far the schedule lags.
+            let lag = last_issue.saturating_duration_since(last_due).as_secs_f64();
+            lag > issuing * 0.01 + iv.as_secs_f64()
+        } else {
+            let expected = issuing / iv.as_secs_f64();
+            (issued as f64) < expected * 0.99 - 1.0
+        };
     }
     let [read, write, flush] = st.totals;
     WorkerReport {
@@ -531,6 +541,12 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
         behind,
         error: st.error,
     }
+}
+
+/// One exponential gap with mean `mean` (the next arrival of a Poisson process).
+pub fn exp_gap(mean: Duration, rng: &mut Rng) -> Duration {
+    // 1 − u lies in (0, 1], so the logarithm is finite.
+    mean.mul_f64(-(1.0 - rng.f64()).ln())
 }
 
 fn send_interval(

@@ -63,7 +63,7 @@ pub fn run(a: SweepArgs) -> Exit {
     say(&format!(
         "dbio sweep: {} on {}, varying {}\n{:>10} {:>12} {:>8} {:>10} {:>10} {:>10} {:>9} {:>6}\n",
         specs[0].profile,
-        specs[0].targets.join(", "),
+        dbio_report::text::place(&specs[0]),
         vary.key,
         vary.key,
         "Waits",

@@ -1,0 +1,67 @@
+//! `--engine sim`: the job run against a modelled device in virtual time. No target is
+//! opened or created; the result has the same form as a real run's, says it is simulated,
+//! and is the same for the same `--seed`.
+
+mod model;
+
+use crate::run::{assemble, directions, Assembly, Window};
+use crate::warn;
+use crate::worker::{DirTotals, WorkerReport};
+use dbio_engine::sys::CpuTimes;
+use dbio_model::*;
+use std::sync::atomic::AtomicBool;
+use std::time::SystemTime;
+
+/// Region offsets are drawn from when neither --range nor --size says otherwise (1 GiB).
+const DEFAULT_REGION: u64 = 1 << 30;
+
+/// Runs `spec` on its simulated device (the default preset when it names none).
+pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
+    let dev = spec.sim.clone().unwrap_or_default();
+    let start = spec.region.offset;
+    let len = spec
+        .region
+        .range
+        .or(spec.file_size)
+        .unwrap_or(DEFAULT_REGION)
+        .max(spec.max_bs());
+    let (out, timeseries) = model::simulate(spec, &dev, (start, start + len), stop);
+    let report = WorkerReport {
+        read: out.read,
+        write: out.write,
+        flush: DirTotals::new(),
+        cpu: CpuTimes::default(),
+        wall_s: out.wall_s,
+        issued: out.issued,
+        behind: out.behind,
+        error: None,
+    };
+    let mut r = assemble(Assembly {
+        spec,
+        dirs: directions(spec),
+        engine_kind: EngineKind::Sim,
+        features: vec!["virtual-time".into()],
+        targets: &[],
+        prefilled: Vec::new(),
+        reports: vec![report],
+        window: Window {
+            timeseries,
+            cpu: CpuTimes::default(),
+            host_busy: 0.0,
+            started_at: SystemTime::now(),
+            took_start: true,
+        },
+        interrupted: out.interrupted,
+        warnings: vec![warn::simulated(&dev)],
+        steady: None,
+    });
+    r.data = DataInfo {
+        kind: "none".into(),
+        description: "no data: the simulated device stores nothing".into(),
+        prefill: Vec::new(),
+    };
+    r
+}
+
+#[cfg(test)]
+mod tests;
