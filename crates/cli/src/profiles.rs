@@ -32,6 +32,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("innodb-oltp", include_str!("../profiles/innodb-oltp.toml")),
     ("oltp-mix", include_str!("../profiles/oltp-mix.toml")),
+    ("slob", include_str!("../profiles/slob.toml")),
     (
         "postgres-oltp-mix",
         include_str!("../profiles/postgres-oltp-mix.toml"),

@@ -150,10 +150,54 @@ fn sums(
     (ios, bytes, buckets)
 }
 
+/// A session-mode profile (the SLOB method): pages of its block size only, a work unit of
+/// reads per operation and its update share written back, from 100 operations per session
+/// (one whole cycle of the update quota).
+fn session_profile_does_what_it_claims(dir: &std::path::Path, name: &str, text: &str) {
+    let num = |k: &str| -> u64 { toml_value(text, k).map_or(0, |v| v.parse().unwrap()) };
+    let (sessions, wu, upd) = (num("sessions"), num("work_unit"), num("update_pct"));
+    let page = sizes(toml_value(text, "bs").unwrap())[0].0 as u64;
+    let f = dir.join(format!("{name}.dat"));
+    let ops = (100 * sessions).to_string();
+    let r = run_ok(
+        dir,
+        &[
+            name,
+            "--target",
+            f.to_str().unwrap(),
+            "--size",
+            "64MiB",
+            "--ops",
+            &ops,
+        ],
+    );
+    let reads = 100 * sessions * wu;
+    let writes = 100 * sessions * wu * upd / 100;
+    assert_eq!(
+        (ios(&r, "read"), bytes(&r, "read")),
+        (reads, reads * page),
+        "{name}: reads"
+    );
+    assert_eq!(
+        (ios(&r, "write"), bytes(&r, "write")),
+        (writes, writes * page),
+        "{name}: writes"
+    );
+    assert_eq!(
+        r["job"]["session"]["work_unit"].as_u64(),
+        Some(wu),
+        "{name}"
+    );
+}
+
 #[test]
 fn every_builtin_profile_does_the_io_it_claims() {
     let dir = scratch();
     for (name, text) in &builtin_profiles() {
+        if toml_value(text, "sessions").is_some() {
+            session_profile_does_what_it_claims(dir.path(), name, text);
+            continue;
+        }
         let claims = claims(text);
         let f = dir.path().join(format!("{name}.dat"));
         // 1200 I/Os per thread: a whole number of every block-size and mix quota cycle.
@@ -283,6 +327,9 @@ fn every_builtin_profile_on_a_loop_device_matches_diskstats() {
     // The largest request the kernel keeps whole: by size, and by segments of one page each.
     let max_request = (queue("max_sectors_kb") * 1024.0).min(queue("max_segments") * 4096.0);
     for (name, text) in &builtin_profiles() {
+        if toml_value(text, "sessions").is_some() {
+            continue; // session mode against diskstats: run_session.rs
+        }
         let claims = claims(text);
         let threads = claims.iter().map(|c| c.threads).max().unwrap();
         let ops = (1200 * threads).to_string();

@@ -159,11 +159,13 @@ pub fn run_sessions(
             return Err(e);
         }
     };
+    // A redo file dbio creates gets LOG_SIZE; a device (or an existing file) keeps its size.
+    let existing = std::path::Path::new(&ss.log_target).exists();
     let log_opts = TargetOptions {
         write: true,
         direct: spec.direct,
         dsync: true,
-        size: Some(LOG_SIZE),
+        size: (!existing).then_some(LOG_SIZE),
         destroy_data: spec.destroy_data,
     };
     let log = match open_target(&ss.log_target, &log_opts) {
