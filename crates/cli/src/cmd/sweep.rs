@@ -222,6 +222,19 @@ fn analyse(
 
 fn conclusions(s: &SweepResult) -> String {
     let mut out = String::new();
+    // Session runs: SLOB's awr_info table, one line per step.
+    let awr: Vec<String> = s
+        .steps
+        .iter()
+        .filter_map(dbio_report::awr::awr_info)
+        .collect();
+    if !awr.is_empty() {
+        out += &format!(
+            "\n{}\n{}\n\n",
+            dbio_report::awr::AWR_INFO_HEADER,
+            awr.join("\n")
+        );
+    }
     match (&s.slo, &s.knee) {
         (Some(slo), Some(k)) => {
             out += &format!(
