@@ -22,6 +22,73 @@ pub enum Command {
     /// List the built-in workload profiles, or show one as TOML.
     #[command(after_help = PROFILES_HELP)]
     Profiles(ProfilesArgs),
+    /// List the stored runs and sweeps, newest first (every run and sweep is stored).
+    #[command(after_help = HISTORY_HELP)]
+    History(HistoryArgs),
+    /// Print a stored run as it was printed at the time (by id, label or JSON file).
+    Show(ShowArgs),
+    /// Give back a stored result's JSON exactly as it was written.
+    Export(ExportArgs),
+}
+
+const HISTORY_HELP: &str = "\
+Every dbio run and sweep is stored whole (JSON with its histograms, and the summary as
+printed) in $XDG_DATA_HOME/dbio/history.db (or ~/.local/share/dbio/history.db); --db PATH
+chooses another file, --no-store on run or sweep skips storing, --label TEXT names a run.
+
+Examples:
+  dbio history                                   the newest 50
+  dbio history --profile oltp --since 7d         filters: --target, --profile, --since, --label
+  dbio show 12                                   run 12 as it was printed
+  dbio show before-move                          the newest run labelled before-move
+  dbio export 12 --json run12.json               its JSON, byte for byte";
+
+/// Flags of `dbio history`.
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Only runs whose targets contain this text.
+    #[arg(long, value_name = "TEXT")]
+    pub target: Option<String>,
+    /// Only runs of this profile.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Only runs started since a date (2026-11-01), a time (2026-11-01T08:00:00Z) or an age (2h, 7d).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Only runs with this label.
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+    /// At most this many rows.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub limit: u32,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+}
+
+/// Flags of `dbio show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// A run id, a label (its newest run) or a JSON result file.
+    #[arg(value_name = "RUN")]
+    pub run: String,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+}
+
+/// Flags of `dbio export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// A run id, a label (its newest run) or a JSON result file.
+    #[arg(value_name = "RUN")]
+    pub run: String,
+    /// Where the JSON goes: a file, or stdout with '-' (the default).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub json: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
 }
 
 const RUN_EXAMPLES: &str = "\
@@ -206,6 +273,16 @@ pub struct RunArgs {
     /// No progress display and no summary (errors and warnings still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Name this result in the history (`dbio show LABEL` finds the newest with it).
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db, else
+    /// ~/.local/share/dbio/history.db).
+    #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
+    pub db: Option<String>,
+    /// Do not store this result in the history.
+    #[arg(long)]
+    pub no_store: bool,
 }
 
 const PROFILES_HELP: &str = "\

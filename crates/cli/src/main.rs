@@ -4,6 +4,7 @@
 mod args;
 mod cmd;
 mod exit;
+mod history;
 mod job;
 mod output;
 mod phases;
@@ -25,5 +26,8 @@ fn main() -> ExitCode {
         args::Command::Run(a) => cmd::run::run(*a).into(),
         args::Command::Profiles(a) => cmd::profiles::run(a).into(),
         args::Command::Sweep(a) => cmd::sweep::run(*a).into(),
+        args::Command::History(a) => cmd::history::history(a).into(),
+        args::Command::Show(a) => cmd::history::show(a).into(),
+        args::Command::Export(a) => cmd::history::export(a).into(),
     }
 }

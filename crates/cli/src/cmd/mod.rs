@@ -1,5 +1,6 @@
 //! One module per dbio command.
 
+pub mod history;
 pub mod profiles;
 pub mod run;
 pub mod sweep;

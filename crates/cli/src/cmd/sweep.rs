@@ -4,6 +4,7 @@
 
 use crate::args::SweepArgs;
 use crate::exit::Exit;
+use crate::history;
 use crate::job::job_spec;
 use crate::output::{emit_json, print_out};
 use crate::progress::Progress;
@@ -14,6 +15,7 @@ use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
 use dbio_model::{JobSpec, Outcome, RunResult};
 use dbio_runner::RunError;
+use std::cell::RefCell;
 use std::sync::atomic::Ordering;
 
 /// Runs `dbio sweep` and returns its exit status.
@@ -50,9 +52,19 @@ pub fn run(a: SweepArgs) -> Exit {
             Err(m) => return Exit::usage(format!("dbio sweep: step {}={v}: {m}", vary.key)),
         }
     }
+    let store = match (!a.run.no_store)
+        .then(|| history::open(a.run.db.as_deref()))
+        .transpose()
+    {
+        Ok(s) => s,
+        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
+    };
     let stop = stop_flag();
     let json_to_stdout = a.run.json.as_deref() == Some("-");
+    // Everything the sweep prints, kept for the history (`dbio show` prints it again).
+    let printed = RefCell::new(String::new());
     let say = |s: &str| {
+        printed.borrow_mut().push_str(s);
         if a.run.quiet {
         } else if json_to_stdout {
             eprint!("{s}");
@@ -133,8 +145,13 @@ pub fn run(a: SweepArgs) -> Exit {
     let steps: Vec<RunResult> = ran.into_iter().map(|(_, r)| r).collect();
     let sweep = analyse(vary.key, &values, slo_text, slo, search, steps, partial);
     say(&conclusions(&sweep));
+    let json = dbio_report::json::to_json(&sweep);
+    if let Some(store) = &store {
+        let entry = history::sweep_entry(&sweep, &json, &printed.borrow(), a.run.label.as_deref());
+        history::keep(store, &entry, a.run.quiet, "dbio sweep");
+    }
     if let Some(path) = a.run.json.as_deref() {
-        if let Err(e) = emit_json(path, &dbio_report::json::to_json(&sweep)) {
+        if let Err(e) = emit_json(path, &json) {
             return Exit::Failure.with(format!(
                 "dbio sweep: cannot write the JSON result to {path}: {e}"
             ));
