@@ -29,6 +29,33 @@ pub enum Command {
     Show(ShowArgs),
     /// Give back a stored result's JSON exactly as it was written.
     Export(ExportArgs),
+    /// Compare runs side by side: what differs in their conditions, then each metric with
+    /// the ratio B/A and a verdict where the difference exceeds the runs' own spread.
+    #[command(after_help = COMPARE_HELP)]
+    Compare(CompareArgs),
+}
+
+const COMPARE_HELP: &str = "\
+Examples:
+  dbio compare 12 15                          run 15 against run 12
+  dbio compare before-move after-move         the newest runs with these labels
+  dbio compare old.json new.json              result files
+  dbio compare spinning flash --devices A=75,B=6   seed 002: per-device efficiency (75/6 × ratio)
+
+Several runs (A B C …) are each compared with the first.";
+
+/// Flags of `dbio compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Runs by id, label (the newest with it) or JSON file; the first is A.
+    #[arg(value_name = "RUN", num_args = 2.., required = true)]
+    pub runs: Vec<String>,
+    /// Device counts behind A and B, for the performance per device: A=75,B=6.
+    #[arg(long, value_name = "A=N,B=M")]
+    pub devices: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
 }
 
 const HISTORY_HELP: &str = "\

@@ -2,5 +2,6 @@
 #![forbid(unsafe_code)]
 
 pub mod awr;
+pub mod compare;
 pub mod json;
 pub mod text;

@@ -1,5 +1,6 @@
 //! One module per dbio command.
 
+pub mod compare;
 pub mod history;
 pub mod profiles;
 pub mod run;
