@@ -4,4 +4,5 @@
 
 pub mod compare;
 pub mod knee;
+pub mod scorecard;
 pub mod slo;

@@ -30,5 +30,6 @@ fn main() -> ExitCode {
         args::Command::Show(a) => cmd::history::show(a).into(),
         args::Command::Export(a) => cmd::history::export(a).into(),
         args::Command::Compare(a) => cmd::compare::run(a).into(),
+        args::Command::Suite(a) => cmd::suite::run(a).into(),
     }
 }

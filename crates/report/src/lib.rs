@@ -4,4 +4,5 @@
 pub mod awr;
 pub mod compare;
 pub mod json;
+pub mod suite;
 pub mod text;

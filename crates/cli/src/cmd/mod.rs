@@ -4,4 +4,5 @@ pub mod compare;
 pub mod history;
 pub mod profiles;
 pub mod run;
+pub mod suite;
 pub mod sweep;
