@@ -4,5 +4,6 @@
 
 pub mod compare;
 pub mod knee;
+pub mod path;
 pub mod scorecard;
 pub mod slo;

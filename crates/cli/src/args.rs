@@ -37,6 +37,63 @@ pub enum Command {
     /// commit latency with 1-8 writers, TempDB and a DSS I/O-size sweep, then a scorecard.
     #[command(after_help = SUITE_HELP)]
     Suite(SuiteArgs),
+    /// Model the I/O path (CPU, PCIe, HBAs, FC/Ethernet/InfiniBand, switches, array, media):
+    /// every hop's ceiling, the weakest one, and a run held against it.
+    #[command(after_help = PATH_HELP)]
+    Path(PathArgs),
+}
+
+const PATH_HELP: &str = "\
+A topology is a TOML file: the workload, then the hops from the host's CPUs to the media.
+Each hop has a kind, a count of parallel instances and its parameters; any hop may also give
+bandwidth (\"3.2GB/s\"), iops, read_iops, write_iops and latency (\"200us\") directly.
+
+  [workload]
+  io_size = \"64KiB\"
+  read_pct = 50
+
+  [[hop]]
+  name = \"HBA slots\"
+  kind = \"pcie\"        # gen 1-6, lanes 1/2/4/8/12/16, tlp_efficiency (default 1; 0.92 for 256 B payloads)
+  gen = 3
+  lanes = 8
+  count = 2
+
+  [[hop]]
+  name = \"host FC ports\"
+  kind = \"fc\"          # speed 1G-128G; figure = \"quoted\" (default) or \"net\"
+  speed = \"16G\"
+  count = 4
+
+Kinds: cpu (cores, iops_per_core), pcie, fc, ethernet (speed, protocol iscsi|nvme-tcp|tcp,
+mtu), infiniband (rate SDR..NDR, width), sas (speed 3G-24G, lanes), sata (speed; half
+duplex), nvme (gen, lanes, plus its device figures), hdd (rpm, seek_ms), ssd, memory (mts,
+channels), switch (speed, fabric fc|ethernet, ports, isl_speed, isls), array (given figures).
+Full-duplex links carry reads and writes in their own directions.
+
+Examples:
+  dbio path san.toml                           the hops, their ceilings, the weakest
+  dbio path san.toml --io-size 8k,64k,1m       how the ceiling moves with I/O size
+  dbio path san.toml --run 12                  run 12 as a share of every hop's ceiling, and a verdict";
+
+/// Flags of `dbio path`.
+#[derive(Debug, Args)]
+pub struct PathArgs {
+    /// The topology TOML file.
+    #[arg(value_name = "TOPOLOGY.toml")]
+    pub topology: String,
+    /// Also give the weakest hop and ceiling at these I/O sizes, e.g. 8k,64k,1m.
+    #[arg(long, value_name = "SIZES")]
+    pub io_size: Option<String>,
+    /// Hold a measured run (id, label or JSON file) against the path.
+    #[arg(long, value_name = "RUN")]
+    pub run: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+    /// Write the result as JSON to FILE, or to stdout with '-'.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
 }
 
 const SUITE_HELP: &str = "\

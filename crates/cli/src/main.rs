@@ -31,5 +31,6 @@ fn main() -> ExitCode {
         args::Command::Export(a) => cmd::history::export(a).into(),
         args::Command::Compare(a) => cmd::compare::run(a).into(),
         args::Command::Suite(a) => cmd::suite::run(a).into(),
+        args::Command::Path(a) => cmd::path::run(a).into(),
     }
 }

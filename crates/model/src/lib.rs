@@ -4,6 +4,7 @@
 
 pub mod histogram;
 pub mod job;
+pub mod path;
 pub mod profile;
 pub mod result;
 pub mod session;

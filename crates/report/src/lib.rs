@@ -4,5 +4,6 @@
 pub mod awr;
 pub mod compare;
 pub mod json;
+pub mod path;
 pub mod suite;
 pub mod text;

@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod history;
+pub mod path;
 pub mod profiles;
 pub mod run;
 pub mod suite;
