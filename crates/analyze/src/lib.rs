@@ -7,3 +7,4 @@ pub mod knee;
 pub mod path;
 pub mod scorecard;
 pub mod slo;
+pub mod verdict;
