@@ -3,4 +3,5 @@
 #![forbid(unsafe_code)]
 
 pub mod knee;
+pub mod reduce;
 pub mod slo;

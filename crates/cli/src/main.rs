@@ -2,6 +2,7 @@
 //! flags in, a command run, an exit status out.
 
 mod args;
+mod buckets;
 mod cmd;
 mod exit;
 mod job;
@@ -25,5 +26,6 @@ fn main() -> ExitCode {
         args::Command::Run(a) => cmd::run::run(*a).into(),
         args::Command::Profiles(a) => cmd::profiles::run(a).into(),
         args::Command::Sweep(a) => cmd::sweep::run(*a).into(),
+        args::Command::Reduce(a) => cmd::reduce::run(*a).into(),
     }
 }

@@ -5,6 +5,7 @@
 pub mod histogram;
 pub mod job;
 pub mod profile;
+pub mod reduce;
 pub mod result;
 pub mod session;
 pub mod sim;

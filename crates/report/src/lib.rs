@@ -3,4 +3,5 @@
 
 pub mod awr;
 pub mod json;
+pub mod reduce;
 pub mod text;
