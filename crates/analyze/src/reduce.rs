@@ -89,16 +89,13 @@ pub fn compression_ratio(raw: u64, stored: u64, blocks: u64, sampled: bool) -> (
     }
     let eps = hoeffding_bound(blocks, HOEFFDING_DELTA);
     let high_share = (share + eps).min(1.0);
-    let low_share = share - eps;
+    // A block never takes less than one byte: that caps the ratio's upper end.
+    let low_share = (share - eps).max(blocks as f64 / raw as f64);
     (
         Estimate {
             value: 1.0 / share,
             low: 1.0 / high_share,
-            high: if low_share > 0.0 {
-                1.0 / low_share
-            } else {
-                f64::INFINITY
-            },
+            high: 1.0 / low_share,
             confidence: 1.0 - HOEFFDING_DELTA,
         },
         eps,
@@ -117,11 +114,13 @@ pub fn bucket_size(size: u64, buckets: &[u64], unit: u64) -> u64 {
 
 /// The shares seed 003 reports and the combined ratio: pattern removal takes its share of
 /// all blocks, dedupe 1 − 1/ratio of the rest, compression 1 − 1/ratio of what dedupe left;
-/// total = 1/(1 − pattern) × dedupe × compression (each of value, low and high).
+/// total = 1/(1 − pattern) × dedupe × compression (each of value, low and high), at most
+/// `blocks` : 1 (data of patterns only is counted as one stored block).
 pub fn combine(
     pattern_share: f64,
     dedupe: Estimate,
     compression: Estimate,
+    blocks: u64,
 ) -> (ReductionSteps, Estimate) {
     let steps = ReductionSteps {
         pattern: pattern_share,
@@ -129,11 +128,12 @@ pub fn combine(
         compression: 1.0 - 1.0 / compression.value,
     };
     let kept = 1.0 - pattern_share;
+    let most = (blocks as f64).max(1.0);
     let total = |d: f64, c: f64| {
         if kept <= 0.0 {
-            f64::INFINITY
+            most
         } else {
-            d * c / kept
+            (d * c / kept).min(most)
         }
     };
     (
@@ -168,10 +168,13 @@ mod tests {
     #[test]
     fn seed_003_breakdown() {
         // pattern 5 %, dedupe 16 %, compression 47 %: 1/(0.95 · 0.84 · 0.53) = 2.364
-        let (s, t) = combine(0.05, exact(1.0 / 0.84), exact(1.0 / 0.53));
+        let (s, t) = combine(0.05, exact(1.0 / 0.84), exact(1.0 / 0.53), 1000);
         assert!((s.dedupe - 0.16).abs() < 1e-12);
         assert!((s.compression - 0.47).abs() < 1e-12);
         assert!((t.value - 2.3642).abs() < 1e-3, "{}", t.value);
+        // Only zero blocks: one block's worth stored, not an infinite ratio.
+        let (_, t) = combine(1.0, exact(1.0), exact(1.0), 64);
+        assert_eq!(t.value, 64.0);
     }
 
     #[test]

@@ -202,7 +202,7 @@ fn unit_estimate(
         (c.zero + c.pattern) as f64 / c.blocks as f64
     };
     let first = compression.first().map_or(math::exact(1.0), |x| x.ratio);
-    let (steps, total) = math::combine(pattern_share, dedupe, first);
+    let (steps, total) = math::combine(pattern_share, dedupe, first, c.blocks);
     UnitEstimate {
         unit,
         blocks: c.blocks,
