@@ -71,16 +71,12 @@ fn interval(e: &Estimate) -> String {
 }
 
 fn compression(c: &CompressionEstimate) -> String {
-    let bound = if c.bound > 0.0 {
-        format!(
-            ", ±{:.1} % of the size{}",
-            c.bound * 100.0,
-            interval(&c.ratio)
-        )
-    } else {
-        String::new()
-    };
-    format!("{} {:.2} : 1{bound}", c.method, c.ratio.value)
+    format!(
+        "    {:<22} {:.2} : 1{}",
+        c.method,
+        c.ratio.value,
+        interval(&c.ratio)
+    )
 }
 
 fn unit(s: &mut String, u: &UnitEstimate) {
@@ -101,41 +97,42 @@ fn unit(s: &mut String, u: &UnitEstimate) {
         u.used_blocks,
         u.unique_blocks
     );
-    match u.compression.first() {
+    let compressed = match u.compression.first() {
         Some(first) => {
             let blocks = match u.compression.iter().find(|c| c.bound > 0.0) {
-                Some(c) => format!("a uniform sample of {} unique blocks", c.blocks),
-                None => "every unique block".to_string(),
+                Some(c) => format!(
+                    "a uniform sample of {} unique blocks; stored share within ±{:.1} % at 99.9 % (Hoeffding)",
+                    c.blocks,
+                    c.bound * 100.0
+                ),
+                None => format!("every unique block, {}", first.blocks),
             };
-            let all: Vec<String> = u.compression.iter().map(compression).collect();
             let _ = writeln!(
                 s,
-                "  compression      {:>7}   {} ({blocks})",
+                "  compression      {:>7}   {:.2} : 1 {} ({blocks})",
                 pct(u.steps.compression),
-                all.join(", ")
-            );
-            let _ = writeln!(
-                s,
-                "  total            {:.2} : 1{}  = pattern {}, dedupe {}, compression {} ({})",
-                u.total.value,
-                interval(&u.total),
-                pct(u.steps.pattern),
-                pct(u.steps.dedupe),
-                pct(u.steps.compression),
+                first.ratio.value,
                 first.method
             );
+            for c in &u.compression {
+                let _ = writeln!(s, "{}", compression(c));
+            }
+            format!(
+                ", compression {} ({})",
+                pct(u.steps.compression),
+                first.method
+            )
         }
-        None => {
-            let _ = writeln!(
-                s,
-                "  total            {:.2} : 1{}  = pattern {}, dedupe {} (compression not estimated)",
-                u.total.value,
-                interval(&u.total),
-                pct(u.steps.pattern),
-                pct(u.steps.dedupe)
-            );
-        }
-    }
+        None => " (compression not estimated)".to_string(),
+    };
+    let _ = writeln!(
+        s,
+        "  total            {:.2} : 1{}  = pattern {}, dedupe {}{compressed}",
+        u.total.value,
+        interval(&u.total),
+        pct(u.steps.pattern),
+        pct(u.steps.dedupe),
+    );
     let per = if u.fingerprints_kept > 0 {
         format!(
             " ({:.1} bytes each)",
