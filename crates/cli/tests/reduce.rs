@@ -41,7 +41,7 @@ fn reduce(dir: &Path, args: &[&str]) -> Reduced {
     }
 }
 
-fn unit<'a>(r: &'a Value, size: u64) -> &'a Value {
+fn unit(r: &Value, size: u64) -> &Value {
     r["units"]
         .as_array()
         .unwrap()
