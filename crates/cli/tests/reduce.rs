@@ -503,13 +503,16 @@ fn a_tree_is_read_without_following_symlinks_out_of_it() {
     std::fs::write(&outside, pseudo_random(1 << 20, 9)).unwrap();
     std::os::unix::fs::symlink(&outside, tree.join("link-out")).unwrap();
     std::os::unix::fs::symlink(tree.join("a.dat"), tree.join("sub/link-in")).unwrap();
-    let r = reduce(dir.path(), &[tree.to_str().unwrap(), "--unit", "8k"]);
+    std::fs::hard_link(tree.join("a.dat"), tree.join("sub/hard.dat")).unwrap();
+    // The tree given twice, with a hard link in it: every file is still read once.
+    let t = tree.to_str().unwrap();
+    let r = reduce(dir.path(), &[t, t, "--unit", "8k"]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let j = r.json.unwrap();
     assert_eq!(
         j["bytes_read"],
         64 * 1024,
-        "only the two files inside the tree are read"
+        "only the two files inside the tree are read, once each"
     );
     assert_eq!(j["sources"].as_array().unwrap().len(), 2);
     assert_eq!(unit(&j, 8192)["dedupe"]["value"].as_f64().unwrap(), 2.0);
@@ -518,6 +521,7 @@ fn a_tree_is_read_without_following_symlinks_out_of_it() {
         notes.contains("link-out") && notes.contains("not followed"),
         "{notes}"
     );
+    assert!(notes.contains("hard.dat: the same file"), "{notes}");
     assert!(r.stdout.contains("link-out"), "{}", r.stdout);
 }
 

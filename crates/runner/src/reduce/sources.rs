@@ -25,6 +25,8 @@ pub struct Listing {
     pub sources: Vec<Source>,
     pub skipped: Vec<SkippedPath>,
     pub notes: Vec<String>,
+    /// (device, inode) of every file listed: a hard link or a path given twice is read once.
+    seen: std::collections::HashSet<(u64, u64)>,
 }
 
 /// Lists the sources of `paths` in the order given (a tree in name order).
@@ -53,6 +55,13 @@ fn skip(l: &mut Listing, path: &Path, e: &io::Error) {
 
 fn add(path: &Path, md: &std::fs::Metadata, l: &mut Listing) {
     let ft = md.file_type();
+    if !l.seen.insert((md.dev(), md.ino())) {
+        l.notes.push(format!(
+            "{}: the same file as one listed before (a hard link or a repeated path); read once",
+            path.display()
+        ));
+        return;
+    }
     if ft.is_file() {
         l.sources.push(Source {
             path: path.to_path_buf(),
