@@ -159,10 +159,13 @@ pub fn scan(
     }
     let work_rx = Mutex::new(work_rx);
     let mut out = ScanOutput::default();
-    let totals = std::thread::scope(|s| -> std::io::Result<Vec<(Vec<UnitCounts>, u64)>> {
+    // Made before any worker starts: a failure then cannot leave workers waiting for work.
+    let compressors = (0..threads)
+        .map(|_| Compressors::new(&plan.compress, max_unit))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    let totals = std::thread::scope(|s| -> Vec<(Vec<UnitCounts>, u64)> {
         let mut workers = Vec::new();
-        for _ in 0..threads {
-            let mut comp = Compressors::new(&plan.compress, max_unit)?;
+        for mut comp in compressors {
             let (states, work_rx, free_tx) = (&states, &work_rx, free_tx.clone());
             workers.push(s.spawn(move || {
                 let mut counts = vec![UnitCounts::default(); states.len()];
@@ -193,11 +196,11 @@ pub fn scan(
             plan, list, max_unit, stop, progress, &work_tx, &free_rx, &mut out,
         );
         drop(work_tx);
-        Ok(workers
+        workers
             .into_iter()
             .map(|w| w.join().expect("a reduce worker panicked"))
-            .collect())
-    })?;
+            .collect()
+    });
     out.units = states
         .iter()
         .enumerate()
