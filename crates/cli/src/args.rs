@@ -291,6 +291,7 @@ Examples:
   dbio reduce /data --compress none            patterns and dedupe only (fastest)
   dbio reduce /big --mem 1GiB                  sampled dedupe if exact mode needs more than 1 GiB
   dbio reduce /big --sample 16 --seed 7        keep fingerprints with hash mod 16 == 7 % 16
+  dbio reduce big.bin --buffered --threads 1   through the page cache, one hashing thread
 
 Ratios as qdda defines them: pattern removal = all-zero or one-byte blocks, dedupe = blocks
 left / unique blocks, compression = unique bytes / compressed bytes (each unique block on its
