@@ -49,3 +49,11 @@ fn check(file: &str, generated: String) {
         "schema/{file} differs from the result types; if the change is intended, run DBIO_BLESS=1 cargo test -p dbio-model --test schema and bump the schema version when it breaks readers"
     );
 }
+
+#[test]
+fn committed_reduce_schema_matches_the_types() {
+    check(
+        "reduce-result.v1.json",
+        dbio_model::json_schema::<dbio_model::reduce::ReduceResult>(),
+    );
+}

@@ -7,6 +7,7 @@ pub mod collect;
 pub mod data;
 pub mod hostcpu;
 pub mod pattern;
+pub mod reduce;
 pub mod run;
 pub mod session;
 pub mod sim;
