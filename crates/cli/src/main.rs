@@ -29,5 +29,6 @@ fn main() -> ExitCode {
         args::Command::History(a) => cmd::history::history(a).into(),
         args::Command::Show(a) => cmd::history::show(a).into(),
         args::Command::Export(a) => cmd::history::export(a).into(),
+        args::Command::Report(a) => cmd::report::run(a).into(),
     }
 }

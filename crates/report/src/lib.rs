@@ -2,5 +2,9 @@
 #![forbid(unsafe_code)]
 
 pub mod awr;
+pub mod csv;
+pub mod html;
+pub mod item;
 pub mod json;
+pub mod markdown;
 pub mod text;

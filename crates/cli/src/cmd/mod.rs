@@ -2,5 +2,6 @@
 
 pub mod history;
 pub mod profiles;
+pub mod report;
 pub mod run;
 pub mod sweep;
