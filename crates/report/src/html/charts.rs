@@ -108,7 +108,8 @@ pub fn run_charts(r: &RunResult) -> Vec<Chart> {
             marks: vec![],
         },
     ];
-    if !r.timeseries.is_empty() {
+    // Runs shorter than half a second have no second to draw.
+    if r.timeseries.first().is_some_and(|p| p.t >= 0.5) {
         // A last interval much shorter than a second (the window's tail) is left out: its
         // few I/Os scaled to a second would make a spike or a drop that did not happen.
         let ts: Vec<&dbio_model::TimePoint> = r

@@ -265,11 +265,16 @@ pub fn render(c: &Chart) -> String {
     }
     for m in &c.marks {
         let (x, y) = (sx.at(m.x), sy.at(m.y));
+        // Labels of points in the right half run leftwards, so they stay inside the chart.
+        let (tx, anchor) = if x > (LEFT + W - RIGHT) / 2.0 {
+            (x - 8.0, "end")
+        } else {
+            (x + 8.0, "start")
+        };
         let _ = write!(
             o,
-            r#"<g class="mark" data-mark="{}"><circle cx="{x:.1}" cy="{y:.1}" r="6"/><text x="{:.1}" y="{:.1}">{}</text></g>"#,
+            r#"<g class="mark" data-mark="{}"><circle cx="{x:.1}" cy="{y:.1}" r="6"/><text x="{tx:.1}" y="{:.1}" text-anchor="{anchor}">{}</text></g>"#,
             m.kind,
-            x + 8.0,
             y - 8.0,
             esc(&m.label)
         );
