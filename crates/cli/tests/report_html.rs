@@ -470,6 +470,8 @@ fn run_sweep_and_report_pages_draw_their_charts_offline_in_chromium() {
         !sweep["bandwidth_90"].is_null(),
         "3.5 GB/s is reached at 64 KiB on nvme-gen3"
     );
+    // The objective p99<2ms drawn as a line at 2000 µs.
+    assert!(l.dom.contains(r#"data-limit="2000""#));
 
     // The report of all three: each result's charts in order, the wait-event table of the
     // session run with one row per event plus DB CPU.

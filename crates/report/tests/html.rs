@@ -97,6 +97,9 @@ fn page_is_self_contained_with_the_charts_of_each_result() {
     ];
     assert_eq!(charts(&page), want);
     assert!(page.contains(r#"data-mark="bandwidth-90""#));
+    // The objective p99<2ms as a line at 2000 µs; the knee (bs=8k, the only step within it).
+    assert!(page.contains(r#"data-limit="2000""#));
+    assert!(page.contains("knee bs=8k"));
     assert!(page.contains("90 % of best at bs=64k"));
     // The session run's four wait events, each a row of the table.
     for e in [

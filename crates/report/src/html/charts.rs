@@ -3,6 +3,7 @@
 //! bandwidth against I/O size.
 
 use super::svg::{Axis, Chart, Mark, Series};
+use dbio_analyze::slo::{Dir, Slo, Stat};
 use dbio_model::sweep::SweepResult;
 use dbio_model::{DirStats, RunResult};
 
@@ -84,6 +85,7 @@ pub fn run_charts(r: &RunResult) -> Vec<Chart> {
                 })
                 .collect(),
             marks: vec![],
+            limit: None,
         },
         Chart {
             id: "percentiles",
@@ -106,6 +108,7 @@ pub fn run_charts(r: &RunResult) -> Vec<Chart> {
                 })
                 .collect(),
             marks: vec![],
+            limit: None,
         },
     ];
     // Runs shorter than half a second have no second to draw.
@@ -145,6 +148,7 @@ pub fn run_charts(r: &RunResult) -> Vec<Chart> {
             y: axis("IOPS", false),
             series: iops,
             marks: vec![],
+            limit: None,
         });
         out.push(Chart {
             id: "mbs-time",
@@ -156,6 +160,7 @@ pub fn run_charts(r: &RunResult) -> Vec<Chart> {
                 points: col(|p| p.mb_s),
             }],
             marks: vec![],
+            limit: None,
         });
         out.push(Chart {
             id: "p99-time",
@@ -167,6 +172,7 @@ pub fn run_charts(r: &RunResult) -> Vec<Chart> {
                 points: col(|p| p.p99_us),
             }],
             marks: vec![],
+            limit: None,
         });
     }
     out
@@ -206,6 +212,43 @@ pub fn sweep_charts(s: &SweepResult) -> Vec<Chart> {
             (iops(r), mean, p99)
         })
         .collect();
+    let mut series = vec![
+        Series {
+            name: "p99".into(),
+            points: lat.iter().map(|p| (p.0, p.2)).collect(),
+        },
+        Series {
+            name: "mean".into(),
+            points: lat.iter().map(|p| (p.0, p.1)).collect(),
+        },
+    ];
+    // The objective's own figure (e.g. read p99.9) when it is not one of the two above;
+    // the knee is marked on the series the objective bounds.
+    let slo = s.slo.as_deref().and_then(|t| Slo::parse(t).ok());
+    let on = match slo {
+        Some(o) if o.dir == Dir::All && o.stat == Stat::Pct(99.0) => 0,
+        Some(o) if o.dir == Dir::All && o.stat == Stat::Mean => 1,
+        Some(o) => {
+            series.push(Series {
+                name: format!("{} (objective)", s.slo.as_deref().unwrap_or_default()),
+                points: s
+                    .steps
+                    .iter()
+                    .zip(&lat)
+                    .filter_map(|(r, p)| Some((p.0, o.value(r)? / 1000.0)))
+                    .collect(),
+            });
+            2
+        }
+        None => 0,
+    };
+    let y_of = |step: usize| {
+        series[on]
+            .points
+            .iter()
+            .find(|p| p.0 == lat[step].0)
+            .map_or(lat[step].2, |p| p.1)
+    };
     let mut marks = Vec::new();
     let mut mark = |kind, what: &str, p: &Option<dbio_model::sweep::SweepPoint>| {
         if let Some(p) = p.as_ref().filter(|p| p.step < lat.len()) {
@@ -213,7 +256,7 @@ pub fn sweep_charts(s: &SweepResult) -> Vec<Chart> {
                 kind,
                 label: format!("{what} {}={}", s.vary, p.value),
                 x: lat[p.step].0,
-                y: lat[p.step].2,
+                y: y_of(p.step),
             });
         }
     };
@@ -224,16 +267,13 @@ pub fn sweep_charts(s: &SweepResult) -> Vec<Chart> {
         title: format!("Latency against IOPS (one point per step of {})", s.vary),
         x: axis("IOPS (reads + writes)", false),
         y: axis("latency (µs, log scale)", true),
-        series: vec![
-            Series {
-                name: "p99".into(),
-                points: lat.iter().map(|p| (p.0, p.2)).collect(),
-            },
-            Series {
-                name: "mean".into(),
-                points: lat.iter().map(|p| (p.0, p.1)).collect(),
-            },
-        ],
+        limit: slo.map(|o| {
+            (
+                o.limit_ns as f64 / 1000.0,
+                format!("objective {}", s.slo.as_deref().unwrap_or_default()),
+            )
+        }),
+        series,
         marks,
     }];
     if s.vary == "bs" {
@@ -268,6 +308,7 @@ pub fn sweep_charts(s: &SweepResult) -> Vec<Chart> {
                 points: bw,
             }],
             marks,
+            limit: None,
         });
     }
     out
@@ -305,6 +346,22 @@ mod tests {
         assert!(p[1..10].iter().all(|q| q.1 == 0.0));
         // Centre of bin 51 is 10^5.15 ns = 141.25 µs.
         assert!((p[0].0 - 141.25).abs() < 0.01, "{}", p[0].0);
+    }
+
+    #[test]
+    fn an_objective_on_another_figure_adds_its_series_and_line() {
+        let mut s: SweepResult =
+            serde_json::from_str(include_str!("../../tests/fixtures/sweep-bs.json")).unwrap();
+        s.slo = Some("read:p99.9<2ms".into());
+        let c = &sweep_charts(&s)[0];
+        assert_eq!(c.series.len(), 3);
+        assert_eq!(c.series[2].name, "read:p99.9<2ms (objective)");
+        // Each step's read p99.9 as the run recorded it in its summary.
+        for (p, r) in c.series[2].points.iter().zip(&s.steps) {
+            let want = r.read.as_ref().unwrap().latency_ns.p99_9 as f64 / 1000.0;
+            assert_eq!(p.1, want);
+        }
+        assert_eq!(c.limit.as_ref().unwrap().0, 2000.0);
     }
 
     #[test]

@@ -43,6 +43,8 @@ svg .s4 polyline { stroke: #b8901a; } svg .s4 circle, svg .s4 rect { fill: #b890
 svg .s5 polyline { stroke: #444; } svg .s5 circle, svg .s5 rect { fill: #444; }
 svg .mark circle { fill: none; stroke: #c0182b; stroke-width: 2; }
 svg .mark text { fill: #c0182b; font-weight: 600; }
+svg .limit line { stroke: #c0182b; stroke-dasharray: 6 4; stroke-width: 1.5; }
+svg .limit text { fill: #c0182b; }
 ul.warnings li { margin: .3rem 0; }
 ul.warnings code { color: #8a5a00; }
 .partial { color: #b00020; font-weight: 600; }

@@ -35,6 +35,8 @@ pub struct Chart {
     pub y: Axis,
     pub series: Vec<Series>,
     pub marks: Vec<Mark>,
+    /// A horizontal limit line (y value, label), e.g. a latency objective.
+    pub limit: Option<(f64, String)>,
 }
 
 const W: f64 = 640.0;
@@ -166,7 +168,11 @@ pub fn esc(s: &str) -> String {
 /// Renders the chart as an inline `<svg>` that scales to its container's width.
 pub fn render(c: &Chart) -> String {
     let xs = c.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
-    let ys = c.series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+    let ys = c
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .chain(c.limit.iter().map(|l| l.0));
     let mut sx = Scale::new(xs, c.x.log, LEFT, W - RIGHT);
     let sy = Scale::new(ys, c.y.log, H - BOTTOM, TOP);
     if let (Some(first), Some(last)) = (c.x.ticks.first(), c.x.ticks.last()) {
@@ -263,6 +269,17 @@ pub fn render(c: &Chart) -> String {
             esc(&s.name)
         );
     }
+    if let Some((v, label)) = &c.limit {
+        let y = sy.at(*v);
+        let _ = write!(
+            o,
+            r#"<g class="limit" data-limit="{v}"><line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/><text x="{:.1}" y="{:.1}">{}</text></g>"#,
+            W - RIGHT,
+            LEFT + 4.0,
+            y - 4.0,
+            esc(label)
+        );
+    }
     for m in &c.marks {
         let (x, y) = (sx.at(m.x), sy.at(m.y));
         // Labels of points in the right half run leftwards, so they stay inside the chart.
@@ -325,6 +342,7 @@ mod tests {
                 points: vec![(1.0, 1.0), (2.0, 0.0), (3.0, 10.0)],
             }],
             marks: vec![],
+            limit: None,
         };
         let svg = render(&c);
         // The zero cannot be drawn on a log axis.
