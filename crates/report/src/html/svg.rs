@@ -276,7 +276,8 @@ pub fn render(c: &Chart) -> String {
             r#"<g class="limit" data-limit="{v}"><line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/><text x="{:.1}" y="{:.1}">{}</text></g>"#,
             W - RIGHT,
             LEFT + 4.0,
-            y - 4.0,
+            // Under the line when it runs along the top of the plot (the legend is above).
+            if y < TOP + 16.0 { y + 13.0 } else { y - 4.0 },
             esc(label)
         );
     }
