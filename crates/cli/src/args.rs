@@ -29,9 +29,162 @@ pub enum Command {
     Show(ShowArgs),
     /// Give back a stored result's JSON exactly as it was written.
     Export(ExportArgs),
+    /// Compare runs side by side: what differs in their conditions, then each metric with
+    /// the ratio B/A and a verdict where the difference exceeds the runs' own spread.
+    #[command(after_help = COMPARE_HELP)]
+    Compare(CompareArgs),
+    /// The database storage assessment: an oltp-read ramp and its knee, oltp at the knee, log
+    /// commit latency with 1-8 writers, TempDB and a DSS I/O-size sweep, then a scorecard.
+    #[command(after_help = SUITE_HELP)]
+    Suite(SuiteArgs),
+    /// Model the I/O path (CPU, PCIe, HBAs, FC/Ethernet/InfiniBand, switches, array, media):
+    /// every hop's ceiling, the weakest one, and a run held against it.
+    #[command(after_help = PATH_HELP)]
+    Path(PathArgs),
     /// Write a report of stored runs and sweeps: one HTML page with charts, Markdown or CSV.
     #[command(after_help = REPORT_HELP)]
     Report(ReportArgs),
+}
+
+const PATH_HELP: &str = "\
+A topology is a TOML file: the workload, then the hops from the host's CPUs to the media.
+Each hop has a kind, a count of parallel instances and its parameters; any hop may also give
+bandwidth (\"3.2GB/s\"), iops, read_iops, write_iops and latency (\"200us\") directly.
+
+  [workload]
+  io_size = \"64KiB\"
+  read_pct = 50
+
+  [[hop]]
+  name = \"HBA slots\"
+  kind = \"pcie\"        # gen 1-6, lanes 1/2/4/8/12/16, tlp_efficiency (default 1; 0.92 for 256 B payloads)
+  gen = 3
+  lanes = 8
+  count = 2
+
+  [[hop]]
+  name = \"host FC ports\"
+  kind = \"fc\"          # speed 1G-128G; figure = \"quoted\" (default) or \"net\"
+  speed = \"16G\"
+  count = 4
+
+Kinds: cpu (cores, iops_per_core), pcie, fc, ethernet (speed, protocol iscsi|nvme-tcp|tcp,
+mtu), infiniband (rate SDR..NDR, width), sas (speed 3G-24G, lanes), sata (speed; half
+duplex), nvme (gen, lanes, plus its device figures), hdd (rpm, seek_ms), ssd, memory (mts,
+channels), switch (speed, fabric fc|ethernet, ports, isl_speed, isls), array (given figures).
+Full-duplex links carry reads and writes in their own directions.
+
+Examples:
+  dbio path san.toml                           the hops, their ceilings, the weakest
+  dbio path san.toml --io-size 8k,64k,1m       how the ceiling moves with I/O size
+  dbio path san.toml --run 12                  run 12 as a share of every hop's ceiling, and a verdict";
+
+/// Flags of `dbio path`.
+#[derive(Debug, Args)]
+pub struct PathArgs {
+    /// The topology TOML file.
+    #[arg(value_name = "TOPOLOGY.toml")]
+    pub topology: String,
+    /// Also give the weakest hop and ceiling at these I/O sizes, e.g. 8k,64k,1m.
+    #[arg(long, value_name = "SIZES")]
+    pub io_size: Option<String>,
+    /// Hold a measured run (id, label or JSON file) against the path.
+    #[arg(long, value_name = "RUN")]
+    pub run: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+    /// Write the result as JSON to FILE, or to stdout with '-'.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+}
+
+const SUITE_HELP: &str = "\
+Parts, in order: oltp-read with qd 1..128 (x2 steps; --quick: 1,4,16,64) and its knee under the
+data-read threshold; oltp (70 % reads) at the knee's queue depth; log with 1, 2, 4 and 8
+writers; tempdb; dss with bs 8k, 64k, 256k, 1m (--quick: 64k, 256k, 1m). Each step measures
+30 s after a 5 s ramp (about 10 minutes in all, plus prefilling the files); --quick measures
+2 s per step with no ramp and 256 MiB files, and finishes within 2 minutes.
+
+Thresholds (defaults for flash under a database; override any in a TOML file):
+  data_read_p99 = \"1ms\"     # the knee's objective, and the OLTP run's reads
+  data_write_p99 = \"2ms\"    # the OLTP run's writes
+  log_write_p99 = \"1ms\"     # commit latency, 1 writer and 8 writers
+  tempdb_p99 = \"2ms\"
+  knee_iops = 20000          # least IOPS at the knee
+  dss_mb_s = 500             # least bandwidth of the DSS sweep at its best
+
+Examples:
+  dbio suite --quick                                          on ./dbio-testfile (and .log, .tempdb beside it)
+  dbio suite --target data=/mnt/data/f --target log=/mnt/log/f --target tempdb=/mnt/tmp/f
+  dbio suite --thresholds mine.toml --json suite.json --label array-a
+  dbio suite --quick --engine sim --sim fc-array-4g           what would this array score? (simulated)
+
+Exit status 0 when every part ran, whatever the verdicts; 1 when a part failed; 130 interrupted.";
+
+/// Flags of `dbio suite`.
+#[derive(Debug, Args)]
+pub struct SuiteArgs {
+    /// Targets by role: data=PATH, log=PATH, tempdb=PATH; one plain PATH puts the log and
+    /// TempDB on PATH.log and PATH.tempdb beside it [default: ./dbio-testfile].
+    #[arg(long = "target", short = 't', value_name = "ROLE=PATH")]
+    pub targets: Vec<String>,
+    /// Short steps (2 s, no ramp, 256 MiB files): within 2 minutes.
+    #[arg(long)]
+    pub quick: bool,
+    /// Size of the files dbio creates (default 1GiB; --quick 256MiB).
+    #[arg(long, value_name = "SIZE")]
+    pub size: Option<String>,
+    /// Thresholds of the scorecard, a TOML file (see below).
+    #[arg(long, value_name = "FILE")]
+    pub thresholds: Option<String>,
+    /// I/O engine of every part.
+    #[arg(long, value_name = "ENGINE", default_value = "uring", value_parser = ["uring", "psync", "sim"])]
+    pub engine: String,
+    /// The simulated device of --engine sim (see dbio run --help).
+    #[arg(long, value_name = "PRESET|KEY=V,...")]
+    pub sim: Option<String>,
+    /// Allow writing to block devices or files dbio did not create.
+    #[arg(long)]
+    pub destroy_data: bool,
+    /// Write the whole assessment as JSON to FILE, or to stdout with '-'.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    /// No progress display and no tables (errors still go to stderr).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Name this assessment in the history.
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
+    pub db: Option<String>,
+    /// Do not store the assessment in the history.
+    #[arg(long)]
+    pub no_store: bool,
+}
+
+const COMPARE_HELP: &str = "\
+Examples:
+  dbio compare 12 15                          run 15 against run 12
+  dbio compare before-move after-move         the newest runs with these labels
+  dbio compare old.json new.json              result files
+  dbio compare spinning flash --devices A=75,B=6   seed 002: per-device efficiency (75/6 × ratio)
+
+Several runs (A B C …) are each compared with the first.";
+
+/// Flags of `dbio compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Runs by id, label (the newest with it) or JSON file; the first is A.
+    #[arg(value_name = "RUN", num_args = 2.., required = true)]
+    pub runs: Vec<String>,
+    /// Device counts behind A and B, for the performance per device: A=75,B=6.
+    #[arg(long, value_name = "A=N,B=M")]
+    pub devices: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
 }
 
 const REPORT_HELP: &str = "\

@@ -2,6 +2,7 @@
 //! finished run or sweep, and naming a stored result by id, by label or by a JSON file.
 
 use dbio_analyze::slo::{latency, Dir};
+use dbio_model::suite::SuiteResult;
 use dbio_model::sweep::SweepResult;
 use dbio_model::RunResult;
 use dbio_store::{NewEntry, Store};
@@ -136,5 +137,26 @@ pub fn find(db: Option<&str>, name: &str) -> Result<Found, String> {
                 format!("no run {id}; nearby ids are {}", near.join(", "))
             })
         }
+    }
+}
+
+/// The history entry of an assessment: its headline is the knee of the oltp-read ramp.
+pub fn suite_entry(s: &SuiteResult, json: &str, summary: &str, label: Option<&str>) -> NewEntry {
+    let ramp = s.oltp_read.as_ref();
+    let knee = ramp.and_then(|w| w.knee.as_ref().map(|k| &w.steps[k.step]));
+    let first = ramp.and_then(|w| w.steps.first());
+    let (iops, mb_s, p99_us) = knee.map_or((0.0, 0.0, 0.0), headline);
+    NewEntry {
+        kind: "suite".into(),
+        started_at: first.map_or(String::new(), |r| r.started_at.clone()),
+        label: label.map(Into::into),
+        profile: if s.quick { "suite --quick" } else { "suite" }.into(),
+        targets: first.map_or(String::new(), targets),
+        host: first.map_or(String::new(), |r| r.host.hostname.clone()),
+        iops,
+        mb_s,
+        p99_us,
+        json: json.into(),
+        summary: summary.into(),
     }
 }

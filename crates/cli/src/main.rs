@@ -29,6 +29,9 @@ fn main() -> ExitCode {
         args::Command::History(a) => cmd::history::history(a).into(),
         args::Command::Show(a) => cmd::history::show(a).into(),
         args::Command::Export(a) => cmd::history::export(a).into(),
+        args::Command::Compare(a) => cmd::compare::run(a).into(),
+        args::Command::Suite(a) => cmd::suite::run(a).into(),
+        args::Command::Path(a) => cmd::path::run(a).into(),
         args::Command::Report(a) => cmd::report::run(a).into(),
     }
 }

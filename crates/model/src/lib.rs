@@ -4,11 +4,13 @@
 
 pub mod histogram;
 pub mod job;
+pub mod path;
 pub mod profile;
 pub mod result;
 pub mod session;
 pub mod sim;
 pub mod streams;
+pub mod suite;
 pub mod sweep;
 pub mod units;
 

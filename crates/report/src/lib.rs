@@ -2,9 +2,12 @@
 #![forbid(unsafe_code)]
 
 pub mod awr;
+pub mod compare;
 pub mod csv;
 pub mod html;
 pub mod item;
 pub mod json;
 pub mod markdown;
+pub mod path;
+pub mod suite;
 pub mod text;

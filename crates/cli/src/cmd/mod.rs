@@ -1,7 +1,10 @@
 //! One module per dbio command.
 
+pub mod compare;
 pub mod history;
+pub mod path;
 pub mod profiles;
 pub mod report;
 pub mod run;
+pub mod suite;
 pub mod sweep;

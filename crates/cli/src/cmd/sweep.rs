@@ -10,7 +10,7 @@ use crate::job::job_spec;
 use crate::output::{emit_json, print_out};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
-use crate::vary::{apply, parse_vary};
+use crate::vary::{apply, parse_vary, Vary};
 use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
 use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
@@ -18,42 +18,144 @@ use dbio_model::{JobSpec, Outcome, RunResult};
 use dbio_report::item::Item;
 use dbio_runner::RunError;
 use std::cell::RefCell;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
-/// Runs `dbio sweep` and returns its exit status.
-pub fn run(a: SweepArgs) -> Exit {
-    let vary = match parse_vary(&a.vary) {
-        Ok(v) => v,
-        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
-    };
+/// A sweep checked and ready to run: every step is validated before the first one runs.
+pub struct Plan {
+    vary: Vary,
+    slo_text: Option<String>,
+    slo: Option<Slo>,
+    search: bool,
+    specs: Vec<JobSpec>,
+}
+
+/// Checks `--vary`, the objective and every step's settings; the message says what is wrong.
+pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
+    let vary = parse_vary(&a.vary)?;
     let search = a.target_latency.is_some();
     let slo_text = a.slo.clone().or(a.target_latency.clone());
     let slo = match slo_text.as_deref().map(Slo::parse).transpose() {
         Ok(s) => s,
-        Err(m) if search => {
-            return Exit::usage(format!(
-                "dbio sweep: {}",
-                m.replace("--slo", "--target-latency")
-            ))
-        }
-        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
+        Err(m) if search => return Err(m.replace("--slo", "--target-latency")),
+        Err(m) => return Err(m),
     };
     if search && !matches!(vary.key, "qd" | "threads" | "rate") {
-        return Exit::usage(format!(
-            "dbio sweep: --target-latency searches qd, threads or rate for the highest load within the objective, not {}",
+        return Err(format!(
+            "--target-latency searches qd, threads or rate for the highest load within the objective, not {}",
             vary.key
         ));
     }
-    // Every step is validated before the first one runs.
     let mut specs: Vec<JobSpec> = Vec::new();
     for v in &vary.values {
         let mut args = a.run.clone();
         apply(&mut args, vary.key, v);
-        match job_spec(&args) {
-            Ok(s) => specs.push(s),
-            Err(m) => return Exit::usage(format!("dbio sweep: step {}={v}: {m}", vary.key)),
+        specs.push(job_spec(&args).map_err(|m| format!("step {}={v}: {m}", vary.key))?);
+    }
+    Ok(Plan {
+        vary,
+        slo_text,
+        slo,
+        search,
+        specs,
+    })
+}
+
+/// Runs the steps of `p` (every one, or a bisection with --target-latency), printing the table
+/// through `say`. Err when the first step cannot run at all; a later failure or Ctrl-C ends
+/// the sweep early with the steps so far, marked partial.
+pub fn execute(
+    p: &Plan,
+    quiet: bool,
+    stop: &Arc<AtomicBool>,
+    say: &dyn Fn(&str),
+) -> Result<SweepResult, String> {
+    let (vary, specs) = (&p.vary, &p.specs);
+    say(&format!(
+        "dbio sweep: {} on {}, varying {}\n{:>10} {:>12} {:>8} {:>10} {:>10} {:>10} {:>9} {:>6}\n",
+        specs[0].profile,
+        dbio_report::text::place(&specs[0]),
+        vary.key,
+        vary.key,
+        "Waits",
+        "Time(s)",
+        "Avg(µs)",
+        "p99(µs)",
+        "IOPS",
+        "MB/s",
+        "CPU%"
+    ));
+    let mut ran: Vec<(usize, RunResult)> = Vec::new();
+    let mut partial = false;
+    // One step: None when the sweep must stop (interrupted, or the step failed).
+    let run_step = |i: usize, ran: &mut Vec<(usize, RunResult)>| -> Result<Option<bool>, String> {
+        let value = &vary.values[i];
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let mut progress = Progress::new(quiet);
+        let result = dbio_runner::run(&specs[i], stop.clone(), &mut |ev| progress.on(ev));
+        progress.finish();
+        let r = match result {
+            Ok(r) => r,
+            Err(RunError::Interrupted) => return Ok(None),
+            Err(e) if ran.is_empty() => return Err(e.to_string()),
+            Err(e) => {
+                eprintln!("dbio sweep: step {}={value}: {e}", vary.key);
+                return Ok(None);
+            }
+        };
+        say(&row(value, &r));
+        let complete = r.outcome == Outcome::Complete;
+        let met = p.slo.is_some_and(|s| s.met_by(&r));
+        ran.push((i, r));
+        Ok(complete.then_some(met))
+    };
+    if p.search {
+        // Bisection for the highest value that meets the objective, assuming latency grows
+        // with load: about log2(steps) runs instead of all of them.
+        let (mut lo, mut hi) = (0i64, vary.values.len() as i64 - 1);
+        while lo <= hi {
+            let mid = (lo + hi) / 2;
+            match run_step(mid as usize, &mut ran)? {
+                None => {
+                    partial = true;
+                    break;
+                }
+                Some(true) => lo = mid + 1,
+                Some(false) => hi = mid - 1,
+            }
+        }
+    } else {
+        for i in 0..vary.values.len() {
+            if run_step(i, &mut ran)?.is_none() {
+                partial = true;
+                break;
+            }
         }
     }
+    ran.sort_by_key(|(i, _)| *i);
+    let values: Vec<String> = ran.iter().map(|(i, _)| vary.values[*i].clone()).collect();
+    let steps: Vec<RunResult> = ran.into_iter().map(|(_, r)| r).collect();
+    let sweep = analyse(
+        vary.key,
+        &values,
+        p.slo_text.clone(),
+        p.slo,
+        p.search,
+        steps,
+        partial,
+    );
+    say(&conclusions(&sweep));
+    Ok(sweep)
+}
+
+/// Runs `dbio sweep` and returns its exit status.
+pub fn run(a: SweepArgs) -> Exit {
+    let plan = match plan(&a) {
+        Ok(p) => p,
+        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
+    };
     let store = match (!a.run.no_store)
         .then(|| history::open(a.run.db.as_deref()))
         .transpose()
@@ -74,79 +176,10 @@ pub fn run(a: SweepArgs) -> Exit {
             print_out(s);
         }
     };
-    say(&format!(
-        "dbio sweep: {} on {}, varying {}\n{:>10} {:>12} {:>8} {:>10} {:>10} {:>10} {:>9} {:>6}\n",
-        specs[0].profile,
-        dbio_report::text::place(&specs[0]),
-        vary.key,
-        vary.key,
-        "Waits",
-        "Time(s)",
-        "Avg(µs)",
-        "p99(µs)",
-        "IOPS",
-        "MB/s",
-        "CPU%"
-    ));
-    let mut ran: Vec<(usize, RunResult)> = Vec::new();
-    let mut partial = false;
-    // One step: None when the sweep must stop (interrupted, or the step failed).
-    let run_step = |i: usize, ran: &mut Vec<(usize, RunResult)>| -> Result<Option<bool>, Exit> {
-        let value = &vary.values[i];
-        if stop.load(Ordering::Relaxed) {
-            return Ok(None);
-        }
-        let mut progress = Progress::new(a.run.quiet);
-        let result = dbio_runner::run(&specs[i], stop.clone(), &mut |ev| progress.on(ev));
-        progress.finish();
-        let r = match result {
-            Ok(r) => r,
-            Err(RunError::Interrupted) => return Ok(None),
-            Err(e) if ran.is_empty() => return Err(Exit::usage(format!("dbio sweep: {e}"))),
-            Err(e) => {
-                eprintln!("dbio sweep: step {}={value}: {e}", vary.key);
-                return Ok(None);
-            }
-        };
-        say(&row(value, &r));
-        let complete = r.outcome == Outcome::Complete;
-        let met = slo.is_some_and(|s| s.met_by(&r));
-        ran.push((i, r));
-        Ok(complete.then_some(met))
+    let sweep = match execute(&plan, a.run.quiet, &stop, &say) {
+        Ok(s) => s,
+        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
-    if search {
-        // Bisection for the highest value that meets the objective, assuming latency grows
-        // with load: about log2(steps) runs instead of all of them.
-        let (mut lo, mut hi) = (0i64, vary.values.len() as i64 - 1);
-        while lo <= hi {
-            let mid = (lo + hi) / 2;
-            match run_step(mid as usize, &mut ran) {
-                Err(exit) => return exit,
-                Ok(None) => {
-                    partial = true;
-                    break;
-                }
-                Ok(Some(true)) => lo = mid + 1,
-                Ok(Some(false)) => hi = mid - 1,
-            }
-        }
-    } else {
-        for i in 0..vary.values.len() {
-            match run_step(i, &mut ran) {
-                Err(exit) => return exit,
-                Ok(None) => {
-                    partial = true;
-                    break;
-                }
-                Ok(Some(_)) => {}
-            }
-        }
-    }
-    ran.sort_by_key(|(i, _)| *i);
-    let values: Vec<String> = ran.iter().map(|(i, _)| vary.values[*i].clone()).collect();
-    let steps: Vec<RunResult> = ran.into_iter().map(|(_, r)| r).collect();
-    let sweep = analyse(vary.key, &values, slo_text, slo, search, steps, partial);
-    say(&conclusions(&sweep));
     let json = dbio_report::json::to_json(&sweep);
     if let Some(store) = &store {
         let entry = history::sweep_entry(&sweep, &json, &printed.borrow(), a.run.label.as_deref());
@@ -159,6 +192,7 @@ pub fn run(a: SweepArgs) -> Exit {
             ));
         }
     }
+    let partial = sweep.partial;
     if let Some(path) = a.run.html.as_deref() {
         let name = a
             .run
