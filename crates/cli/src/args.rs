@@ -45,6 +45,9 @@ pub enum Command {
     /// shrink existing data (files, directory trees, block devices; read-only).
     #[command(after_help = REDUCE_EXAMPLES)]
     Reduce(Box<ReduceArgs>),
+    /// Write a report of stored runs and sweeps: one HTML page with charts, Markdown or CSV.
+    #[command(after_help = REPORT_HELP)]
+    Report(ReportArgs),
 }
 
 const PATH_HELP: &str = "\
@@ -188,6 +191,39 @@ pub struct CompareArgs {
     pub db: Option<String>,
 }
 
+const REPORT_HELP: &str = "\
+The HTML page is one self-contained file (inline SVG charts and CSS; no scripts, fonts or
+network): latency histograms and percentile curves, IOPS, MB/s and p99 over time, latency
+against IOPS for sweeps with the knee and saturation marked, wait events of session runs,
+host and target facts, every warning. It prints well.
+
+Examples:
+  dbio report 12 --html run12.html                    run 12 of the history
+  dbio report before-move after-move --html cmp.html  two labelled runs on one page
+  dbio report sweep.json --md sweep.md --csv sweep.csv   a JSON result file, as Markdown and CSV
+  dbio report 12 --md -                               Markdown to stdout
+  dbio run oltp --html oltp.html                      also: write the page at the end of a run or sweep";
+
+/// Flags of `dbio report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Runs or sweeps: run ids, labels (their newest run) or JSON result files.
+    #[arg(value_name = "RUN", required = true)]
+    pub runs: Vec<String>,
+    /// Write the HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
+    /// Write the Markdown report to FILE, or to stdout with '-'.
+    #[arg(long, value_name = "FILE")]
+    pub md: Option<String>,
+    /// Write one CSV row per direction of every run (and sweep step) to FILE, or stdout with '-'.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+}
+
 const HISTORY_HELP: &str = "\
 Every dbio run and sweep is stored whole (JSON with its histograms, and the summary as
 printed) in $XDG_DATA_HOME/dbio/history.db (or ~/.local/share/dbio/history.db); --db PATH
@@ -268,6 +304,7 @@ Examples:
   dbio run oltp-mix --target ./t --duration 60s    log stream on ./t.log; flags apply to every stream
   dbio run --rw randread --rate 20000 --arrivals poisson         open loop, Poisson arrivals
   dbio run oltp --engine sim --sim fc-array-4x16g                what would this array do? (model)
+  dbio run oltp --duration 60s --html oltp.html    the result as an HTML page with charts
   dbio run --rw randread --engine sim --sim channels=1,service=100us,bw=none \\
            --rate 7000 --arrivals poisson                        M/M/1: 100 µs/(1 − 0.7) = 333 µs
 
@@ -430,6 +467,9 @@ pub struct RunArgs {
     /// No progress display and no summary (errors and warnings still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Also write the result as a self-contained HTML report with charts to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
     /// Name this result in the history (`dbio show LABEL` finds the newest with it).
     #[arg(long, value_name = "TEXT")]
     pub label: Option<String>,
@@ -484,6 +524,7 @@ Examples:
   dbio sweep oltp-read --vary qd=1..128x2 --duration 10s --ramp 2s
   dbio sweep dss --vary bs=8k,64k,256k,1m                              bandwidth against I/O size
   dbio sweep oltp --vary threads=1,2,4 --json sweep.json
+  dbio sweep dss --vary bs=8k,64k,256k,1m --html dss.html             charts: latency vs IOPS, MB/s vs bs
   dbio sweep slob --vary sessions=1,4,8,16,32 --duration 30s          SLOB's ramp of sessions, AWR rows
   dbio sweep oltp-read --vary qd=1..256x2 --target-latency 'p99<500us'   bisection, not every step
   dbio sweep oltp-read --engine sim --sim sata-ssd --vary qd=1..128x2 --slo 'p99<1ms'   simulated

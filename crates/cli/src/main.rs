@@ -34,5 +34,6 @@ fn main() -> ExitCode {
         args::Command::Suite(a) => cmd::suite::run(a).into(),
         args::Command::Path(a) => cmd::path::run(a).into(),
         args::Command::Reduce(a) => cmd::reduce::run(*a).into(),
+        args::Command::Report(a) => cmd::report::run(a).into(),
     }
 }

@@ -3,7 +3,11 @@
 
 pub mod awr;
 pub mod compare;
+pub mod csv;
+pub mod html;
+pub mod item;
 pub mod json;
+pub mod markdown;
 pub mod path;
 pub mod reduce;
 pub mod suite;

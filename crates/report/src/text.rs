@@ -96,6 +96,7 @@ pub fn describe_target(t: &TargetFacts) -> String {
     )
 }
 
+/// Nanoseconds as microseconds with three significant figures (at least).
 pub(crate) fn us(ns: u64) -> String {
     let v = ns as f64 / 1000.0;
     if v >= 1000.0 {

@@ -5,6 +5,7 @@ pub mod history;
 pub mod path;
 pub mod profiles;
 pub mod reduce;
+pub mod report;
 pub mod run;
 pub mod suite;
 pub mod sweep;

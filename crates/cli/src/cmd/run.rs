@@ -1,6 +1,7 @@
 //! `dbio run`: validate, run, then print and write the result (also when interrupted).
 
 use crate::args::RunArgs;
+use crate::cmd::report::write_html;
 use crate::exit::Exit;
 use crate::history;
 use crate::job::{job_spec, load_profile};
@@ -9,6 +10,7 @@ use crate::progress::Progress;
 use crate::signals::stop_flag;
 use crate::streams::stream_specs;
 use dbio_model::{JobSpec, Outcome, RunResult, StreamSpec};
+use dbio_report::item::Item;
 use dbio_runner::RunError;
 
 /// Runs `dbio run` and returns its exit status.
@@ -55,6 +57,18 @@ pub fn run(a: RunArgs) -> Exit {
     if let Some(path) = a.json.as_deref() {
         if let Err(e) = emit_json(path, &json) {
             eprintln!("dbio run: cannot write the JSON result to {path}: {e}");
+            eprint!("{summary}");
+            return Exit::Failure;
+        }
+    }
+    if let Some(path) = a.html.as_deref() {
+        let name = a.label.clone().unwrap_or_else(|| r.started_at.clone());
+        let item = Item {
+            name,
+            result: dbio_report::item::Result::Run(Box::new(r.clone())),
+        };
+        if let Err(m) = write_html(path, item) {
+            eprintln!("dbio run: {m}");
             eprint!("{summary}");
             return Exit::Failure;
         }

@@ -3,6 +3,7 @@
 //! levels off. The whole sweep is one JSON result.
 
 use crate::args::SweepArgs;
+use crate::cmd::report::write_html;
 use crate::exit::Exit;
 use crate::history;
 use crate::job::job_spec;
@@ -14,6 +15,7 @@ use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
 use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
 use dbio_model::{JobSpec, Outcome, RunResult};
+use dbio_report::item::Item;
 use dbio_runner::RunError;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -190,7 +192,22 @@ pub fn run(a: SweepArgs) -> Exit {
             ));
         }
     }
-    match (sweep.partial, stop.load(Ordering::Relaxed)) {
+    let partial = sweep.partial;
+    if let Some(path) = a.run.html.as_deref() {
+        let name = a
+            .run
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("vary {}", sweep.vary));
+        let item = Item {
+            name,
+            result: dbio_report::item::Result::Sweep(Box::new(sweep)),
+        };
+        if let Err(m) = write_html(path, item) {
+            return Exit::Failure.with(format!("dbio sweep: {m}"));
+        }
+    }
+    match (partial, stop.load(Ordering::Relaxed)) {
         (_, true) => Exit::Interrupted,
         (true, false) => Exit::Failure,
         (false, false) => Exit::Ok,

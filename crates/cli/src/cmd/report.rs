@@ -1,0 +1,59 @@
+//! `dbio report`: stored runs and sweeps (or JSON result files) as one HTML page, Markdown
+//! or CSV; and `--html` at the end of `dbio run` and `dbio sweep`.
+
+use crate::args::ReportArgs;
+use crate::exit::Exit;
+use crate::history::find;
+use crate::output::{emit_json, write_file_atomic};
+use dbio_report::item::Item;
+
+/// Runs `dbio report` and returns its exit status.
+pub fn run(a: ReportArgs) -> Exit {
+    if a.html.is_none() && a.md.is_none() && a.csv.is_none() {
+        return Exit::usage(
+            "dbio report: say what to write: --html FILE, --md FILE or --csv FILE ('-' for stdout with --md and --csv)",
+        );
+    }
+    if a.html.as_deref() == Some("-") {
+        return Exit::usage("dbio report: --html needs a file name (the page is meant for a browser), e.g. --html report.html");
+    }
+    let mut items = Vec::new();
+    for name in &a.runs {
+        let found = match find(a.db.as_deref(), name) {
+            Ok(f) => f,
+            Err(m) => return Exit::usage(format!("dbio report: {m}")),
+        };
+        match Item::from_json(name, &found.json) {
+            Some(it) => items.push(it),
+            None => {
+                return Exit::usage(format!(
+                    "dbio report: {name}: not a dbio run or sweep result (JSON from --json)"
+                ))
+            }
+        }
+    }
+    let outputs = [
+        (
+            "--html",
+            a.html.as_deref(),
+            dbio_report::html::page as fn(&[Item]) -> String,
+        ),
+        ("--md", a.md.as_deref(), dbio_report::markdown::report),
+        ("--csv", a.csv.as_deref(), dbio_report::csv::report),
+    ];
+    for (flag, path, render) in outputs {
+        let Some(path) = path else { continue };
+        if let Err(e) = emit_json(path, &render(&items)) {
+            return Exit::Failure.with(format!("dbio report: {flag}: cannot write {path}: {e}"));
+        }
+    }
+    Exit::Ok
+}
+
+/// Writes the HTML page of one finished run or sweep to `path` (`--html` on run and sweep);
+/// the message says what went wrong.
+pub fn write_html(path: &str, item: Item) -> Result<(), String> {
+    let page = dbio_report::html::page(std::slice::from_ref(&item));
+    write_file_atomic(path, page.as_bytes())
+        .map_err(|e| format!("cannot write the HTML report to {path}: {e}"))
+}
