@@ -121,7 +121,7 @@ Thresholds (defaults for flash under a database; override any in a TOML file):
 Examples:
   dbio suite --quick                                          on ./dbio-testfile (and .log, .tempdb beside it)
   dbio suite --target data=/mnt/data/f --target log=/mnt/log/f --target tempdb=/mnt/tmp/f
-  dbio suite --thresholds mine.toml --json suite.json --label array-a
+  dbio suite --thresholds mine.toml --json suite.json --html suite.html --label array-a
   dbio suite --quick --engine sim --sim fc-array-4g           what would this array score? (simulated)
 
 Exit status 0 when every part ran, whatever the verdicts; 1 when a part failed; 130 interrupted.";
@@ -154,6 +154,9 @@ pub struct SuiteArgs {
     /// Write the whole assessment as JSON to FILE, or to stdout with '-'.
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
+    /// Write the whole assessment as one HTML page (scorecard, every part's charts).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
     /// No progress display and no tables (errors still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,

@@ -30,6 +30,7 @@ fn the_scorecard_of_a_simulated_device_matches_the_hand_computed_one() {
     )
     .unwrap();
     let json = dir.path().join("s.json");
+    let html = dir.path().join("s.html");
     let out = dbio_command()
         .current_dir(dir.path())
         .args([
@@ -45,6 +46,8 @@ fn the_scorecard_of_a_simulated_device_matches_the_hand_computed_one() {
             json.to_str().unwrap(),
             "-q",
             "--no-store",
+            "--html",
+            html.to_str().unwrap(),
         ])
         .output()
         .unwrap();
@@ -81,6 +84,24 @@ fn the_scorecard_of_a_simulated_device_matches_the_hand_computed_one() {
     let (v, pass) = score(&s, "DSS bandwidth, best");
     assert!(near(v, 40_000.0 * 1_048_576.0 / 1e6) && !pass, "{v}");
     assert_eq!(s["partial"], false);
+    // The page: the scorecard (a header and 8 checks), then the five parts, each with charts.
+    let page = std::fs::read_to_string(&html).unwrap();
+    let card = &page[page.find("data-table=\"scorecard\"").unwrap()..];
+    let card = &card[..card.find("</table>").unwrap()];
+    assert_eq!(card.matches("<tr>").count(), 1 + 8);
+    assert_eq!(card.matches("FAIL").count(), 2, "log 8 writers and DSS");
+    assert!(page.matches("<h3>").count() >= 5);
+    assert!(page.matches("<svg").count() >= 5);
+    // dbio report renders the stored JSON too.
+    let md = dbio_command()
+        .args(["report", json.to_str().unwrap(), "--md", "-"])
+        .output()
+        .unwrap();
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(
+        md.starts_with("# dbio suite") && md.contains("6 of 8 checks pass"),
+        "{md}"
+    );
 }
 
 #[test]

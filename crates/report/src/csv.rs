@@ -15,6 +15,26 @@ fn field(s: &str) -> String {
     }
 }
 
+/// (step, "title: vary=value", run) for each step of a sweep.
+fn sweep_rows<'a>(
+    s: &'a dbio_model::sweep::SweepResult,
+    title: &str,
+) -> Vec<(String, String, &'a dbio_model::RunResult)> {
+    let prefix = if title.is_empty() {
+        String::new()
+    } else {
+        format!("{title}: ")
+    };
+    s.steps
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let v = s.values.get(i).cloned().unwrap_or_default();
+            (i.to_string(), format!("{prefix}{}={v}", s.vary), r)
+        })
+        .collect()
+}
+
 /// One row per direction (read, write, flush) of each run, or of each step of a sweep
 /// (`step` and `value` are empty for a run); latencies in µs from the HDR histogram.
 pub fn report(items: &[Item]) -> String {
@@ -22,13 +42,12 @@ pub fn report(items: &[Item]) -> String {
     for it in items {
         let steps: Vec<(String, String, &dbio_model::RunResult)> = match &it.result {
             crate::item::Result::Run(r) => vec![(String::new(), String::new(), &**r)],
-            crate::item::Result::Sweep(s) => s
-                .steps
-                .iter()
-                .enumerate()
-                .map(|(i, r)| {
-                    let v = s.values.get(i).cloned().unwrap_or_default();
-                    (i.to_string(), format!("{}={v}", s.vary), r)
+            crate::item::Result::Sweep(s) => sweep_rows(s, ""),
+            crate::item::Result::Suite(s) => crate::item::parts(s)
+                .into_iter()
+                .flat_map(|p| match p {
+                    crate::item::Part::Run(title, r) => vec![(String::new(), title.to_string(), r)],
+                    crate::item::Part::Sweep(title, w) => sweep_rows(w, title),
                 })
                 .collect(),
         };

@@ -1,5 +1,7 @@
-//! What a report is made of: runs and sweeps, each under the name the user gave it.
+//! What a report is made of: runs, sweeps and assessments, each under the name the user
+//! gave it.
 
+use dbio_model::suite::SuiteResult;
 use dbio_model::sweep::SweepResult;
 use dbio_model::RunResult;
 
@@ -7,6 +9,34 @@ use dbio_model::RunResult;
 pub enum Result {
     Run(Box<RunResult>),
     Sweep(Box<SweepResult>),
+    Suite(Box<SuiteResult>),
+}
+
+/// The parts of an assessment that ran, in order, with their titles.
+pub enum Part<'a> {
+    Run(&'static str, &'a RunResult),
+    Sweep(&'static str, &'a SweepResult),
+}
+
+/// The parts of `s` that ran.
+pub fn parts(s: &SuiteResult) -> Vec<Part<'_>> {
+    let mut out = Vec::new();
+    if let Some(x) = &s.oltp_read {
+        out.push(Part::Sweep("oltp-read concurrency ramp and its knee", x));
+    }
+    if let Some(x) = &s.oltp_at_knee {
+        out.push(Part::Run("oltp at the knee", x));
+    }
+    if let Some(x) = &s.log {
+        out.push(Part::Sweep("log commit latency, 1 to 8 writers", x));
+    }
+    if let Some(x) = &s.tempdb {
+        out.push(Part::Run("TempDB", x));
+    }
+    if let Some(x) = &s.dss {
+        out.push(Part::Sweep("DSS bandwidth against I/O size", x));
+    }
+    out
 }
 
 /// One result of a report with its name (a run id, a label, a file name).
@@ -18,7 +48,9 @@ pub struct Item {
 impl Item {
     /// Parses a run or sweep result from its JSON; None when it is neither.
     pub fn from_json(name: &str, json: &str) -> Option<Item> {
-        let result = if let Ok(s) = serde_json::from_str::<SweepResult>(json) {
+        let result = if let Ok(s) = serde_json::from_str::<SuiteResult>(json) {
+            Result::Suite(Box::new(s))
+        } else if let Ok(s) = serde_json::from_str::<SweepResult>(json) {
             Result::Sweep(Box::new(s))
         } else {
             Result::Run(Box::new(serde_json::from_str::<RunResult>(json).ok()?))
@@ -29,11 +61,18 @@ impl Item {
         })
     }
 
-    /// Every run of the item: the run itself, or each step of a sweep.
+    /// Every run of the item: the run itself, each step of a sweep, every run of a suite.
     pub fn runs(&self) -> Vec<&RunResult> {
         match &self.result {
             Result::Run(r) => vec![r],
             Result::Sweep(s) => s.steps.iter().collect(),
+            Result::Suite(s) => parts(s)
+                .into_iter()
+                .flat_map(|p| match p {
+                    Part::Run(_, r) => vec![r],
+                    Part::Sweep(_, w) => w.steps.iter().collect(),
+                })
+                .collect(),
         }
     }
 }

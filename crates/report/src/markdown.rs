@@ -25,6 +25,39 @@ pub fn report(items: &[Item]) -> String {
                 let _ = writeln!(o, "# dbio sweep {}\n", cell(&it.name));
                 sweep(&mut o, s);
             }
+            Result::Suite(s) => {
+                let _ = writeln!(o, "# dbio suite {}\n", cell(&it.name));
+                let _ = writeln!(o, "{}\n\n| check | measured | threshold | verdict | where |\n|---|---:|---:|---|---|", crate::suite::passed(s));
+                for c in &s.scorecard {
+                    let value = c.value.map_or("-".into(), |v| format!("{v:.0} {}", c.unit));
+                    let verdict = match c.pass {
+                        Some(true) => "PASS",
+                        Some(false) => "**FAIL**",
+                        None => "-",
+                    };
+                    let _ = writeln!(
+                        o,
+                        "| {} | {value} | {} {:.0} {} | {verdict} | {} |",
+                        cell(&c.check),
+                        if c.at_most { "≤" } else { "≥" },
+                        c.limit,
+                        c.unit,
+                        cell(&c.detail)
+                    );
+                }
+                for p in crate::item::parts(s) {
+                    match p {
+                        crate::item::Part::Run(title, r) => {
+                            let _ = writeln!(o, "\n## {title}\n");
+                            run(&mut o, r);
+                        }
+                        crate::item::Part::Sweep(title, w) => {
+                            let _ = writeln!(o, "\n## {title}\n");
+                            sweep(&mut o, w);
+                        }
+                    }
+                }
+            }
         }
     }
     o

@@ -3,6 +3,15 @@
 use dbio_model::suite::SuiteResult;
 use std::fmt::Write;
 
+/// "N of M checks pass".
+pub fn passed(s: &SuiteResult) -> String {
+    format!(
+        "{} of {} checks pass",
+        s.scorecard.iter().filter(|c| c.pass == Some(true)).count(),
+        s.scorecard.len()
+    )
+}
+
 /// The scorecard table: each check, its figure, the threshold and the verdict.
 pub fn scorecard(s: &SuiteResult) -> String {
     let mut out = String::from("\n== scorecard\n");
@@ -32,9 +41,8 @@ pub fn scorecard(s: &SuiteResult) -> String {
     }
     let _ = writeln!(
         out,
-        "{} of {} checks pass{}",
-        s.scorecard.iter().filter(|c| c.pass == Some(true)).count(),
-        s.scorecard.len(),
+        "{}{}",
+        passed(s),
         if s.partial {
             "; PARTIAL: the suite stopped before its end"
         } else {

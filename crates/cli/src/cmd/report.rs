@@ -27,7 +27,7 @@ pub fn run(a: ReportArgs) -> Exit {
             Some(it) => items.push(it),
             None => {
                 return Exit::usage(format!(
-                    "dbio report: {name}: not a dbio run or sweep result (JSON from --json)"
+                    "dbio report: {name}: not a dbio run, sweep or suite result (JSON from --json)"
                 ))
             }
         }

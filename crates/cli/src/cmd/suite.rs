@@ -3,6 +3,7 @@
 //! DSS I/O-size sweep; then a scorecard against thresholds. The whole is one JSON result.
 
 use crate::args::{RunArgs, SuiteArgs, SweepArgs};
+use crate::cmd::report::write_html;
 use crate::cmd::sweep;
 use crate::exit::Exit;
 use crate::history;
@@ -15,6 +16,7 @@ use clap::{Args, FromArgMatches};
 use dbio_model::suite::{RoleTarget, SuiteResult, Thresholds, SUITE_SCHEMA};
 use dbio_model::sweep::SweepResult;
 use dbio_model::{Outcome, RunResult};
+use dbio_report::item::Item;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -272,6 +274,15 @@ pub fn run(a: SuiteArgs) -> Exit {
             return Exit::Failure.with(format!(
                 "dbio suite: cannot write the JSON result to {path}: {e}"
             ));
+        }
+    }
+    if let Some(path) = a.html.as_deref() {
+        let item = Item {
+            name: a.label.clone().unwrap_or_else(|| "suite".into()),
+            result: dbio_report::item::Result::Suite(Box::new(s.clone())),
+        };
+        if let Err(m) = write_html(path, item) {
+            return Exit::Failure.with(format!("dbio suite: {m}"));
         }
     }
     match (s.partial, interrupted) {

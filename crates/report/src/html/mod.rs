@@ -88,6 +88,10 @@ pub fn page(items: &[Item]) -> String {
                 let _ = writeln!(o, "<h2{first}>Sweep {}</h2>", esc(&it.name));
                 sweep_section(&mut o, s);
             }
+            Result::Suite(s) => {
+                let _ = writeln!(o, "<h2{first}>Assessment {}</h2>", esc(&it.name));
+                suite_section(&mut o, s);
+            }
         }
     }
     let _ = writeln!(
@@ -108,6 +112,12 @@ fn overview(o: &mut String, items: &[Item]) {
                 format!("sweep of {} over {}", s.vary, s.values.join(", ")),
                 s.knee.as_ref().and_then(|k| s.steps.get(k.step)),
             ),
+            Result::Suite(s) => (
+                format!("assessment: {}", crate::suite::passed(s)),
+                s.oltp_read
+                    .as_ref()
+                    .and_then(|w| w.knee.as_ref().and_then(|k| w.steps.get(k.step))),
+            ),
         };
         let figs = r.map_or("<td></td><td></td><td></td><td></td>".into(), |r| {
             let (mean, p99) = mean_p99_us(r);
@@ -125,6 +135,56 @@ fn overview(o: &mut String, items: &[Item]) {
         );
     }
     o.push_str("</table></div>\n<p class=\"muted\">A sweep's figures are those of its knee, when it has one.</p>\n");
+}
+
+/// An assessment: its scorecard, then every part as a run or sweep of its own.
+fn suite_section(o: &mut String, s: &dbio_model::suite::SuiteResult) {
+    let _ = writeln!(
+        o,
+        "<p class=\"what\">{}{}</p>",
+        esc(&crate::suite::passed(s)),
+        if s.partial {
+            " <span class=\"partial\">PARTIAL: the suite stopped before its end</span>"
+        } else {
+            ""
+        }
+    );
+    o.push_str("<div class=\"scroll\"><table data-table=\"scorecard\"><tr><th class=\"l\">check</th><th>measured</th><th>threshold</th><th class=\"l\">verdict</th><th class=\"l\">where</th></tr>\n");
+    for c in &s.scorecard {
+        let value = c.value.map_or("-".into(), |v| format!("{v:.0} {}", c.unit));
+        let limit = format!(
+            "{} {:.0} {}",
+            if c.at_most { "≤" } else { "≥" },
+            c.limit,
+            c.unit
+        );
+        let verdict = match c.pass {
+            Some(true) => "PASS",
+            Some(false) => "<span class=\"partial\">FAIL</span>",
+            None => "-",
+        };
+        let _ = writeln!(
+            o,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td class=\"l\">{verdict}</td><td class=\"l\">{}</td></tr>",
+            esc(&c.check),
+            esc(&value),
+            esc(&limit),
+            esc(&c.detail)
+        );
+    }
+    o.push_str("</table></div>\n");
+    for p in crate::item::parts(s) {
+        match p {
+            crate::item::Part::Run(title, r) => {
+                let _ = writeln!(o, "<h3>{}</h3>", esc(title));
+                run_section(o, r);
+            }
+            crate::item::Part::Sweep(title, w) => {
+                let _ = writeln!(o, "<h3>{}</h3>", esc(title));
+                sweep_section(o, w);
+            }
+        }
+    }
 }
 
 fn run_section(o: &mut String, r: &RunResult) {
