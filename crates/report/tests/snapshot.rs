@@ -30,7 +30,7 @@ fn check(expected: &str, got: String) {
 fn run_of(it: &Item) -> &dbio_model::RunResult {
     match &it.result {
         dbio_report::item::Result::Run(r) => r,
-        dbio_report::item::Result::Sweep(_) => panic!("a run fixture"),
+        _ => panic!("a run fixture"),
     }
 }
 
