@@ -616,4 +616,13 @@ pub struct ReduceArgs {
     /// No progress display and no summary (errors still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Name this estimate in the history.
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
+    pub db: Option<String>,
+    /// Do not store the estimate in the history.
+    #[arg(long)]
+    pub no_store: bool,
 }

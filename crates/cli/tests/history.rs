@@ -198,3 +198,24 @@ fn a_sweep_is_stored_as_one_result() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["steps"].as_array().unwrap().len(), 2);
 }
+
+#[test]
+fn a_reduce_estimate_is_stored_too() {
+    let dir = scratch();
+    let db = dir.path().join("h.db");
+    let db = db.to_str().unwrap();
+    let f = dir.path().join("data.bin");
+    std::fs::write(&f, pseudo_random(1 << 20, 7)).unwrap();
+    let (code, printed, _) = dbio(
+        dir.path(),
+        &["reduce", f.to_str().unwrap(), "--db", db, "--label", "est"],
+    );
+    assert_eq!(code, Some(0));
+    let (_, listed, _) = dbio(dir.path(), &["history", "--db", db]);
+    assert!(
+        listed.lines().nth(1).unwrap().contains("reduce"),
+        "{listed}"
+    );
+    let (_, shown, _) = dbio(dir.path(), &["show", "est", "--db", db]);
+    assert_eq!(shown, printed);
+}

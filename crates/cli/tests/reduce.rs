@@ -24,7 +24,7 @@ struct Reduced {
 fn reduce(dir: &Path, args: &[&str]) -> Reduced {
     let json = dir.join("reduce.json");
     let _ = std::fs::remove_file(&json);
-    let out = Command::new(DBIO)
+    let out = dbio_command()
         .arg("reduce")
         .args(args)
         .arg("--json")
@@ -401,7 +401,7 @@ fn too_little_memory_chooses_sampled_mode_and_says_so() {
     let f = dir.path().join("r.dat");
     std::fs::write(&f, pseudo_random(8 << 20, 5)).unwrap();
     // 1,024 blocks of 8 KiB need up to 32 KiB in exact mode; allow 8 KiB: modulus 4.
-    let out = Command::new(DBIO)
+    let out = dbio_command()
         .args([
             "reduce",
             f.to_str().unwrap(),

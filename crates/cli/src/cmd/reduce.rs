@@ -3,6 +3,7 @@
 
 use crate::args::ReduceArgs;
 use crate::exit::Exit;
+use crate::history;
 use crate::output::{emit_json, print_out};
 use crate::signals::stop_flag;
 use dbio_model::units::parse_size;
@@ -15,6 +16,14 @@ use std::time::Duration;
 pub fn run(a: ReduceArgs) -> Exit {
     let o = match options(&a) {
         Ok(o) => o,
+        Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
+    };
+    // The history is opened first: a bad --db stops before anything is read.
+    let store = match (!a.no_store)
+        .then(|| history::open(a.db.as_deref()))
+        .transpose()
+    {
+        Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
     };
     let stop = stop_flag();
@@ -53,9 +62,29 @@ pub fn run(a: ReduceArgs) -> Exit {
     for k in &r.skipped {
         eprintln!("dbio reduce: skipped {}: {}", k.path, k.error);
     }
+    let json = dbio_report::json::to_json(&r);
+    let summary = dbio_report::reduce::summary(&r);
+    if let Some(store) = &store {
+        let entry = dbio_store::NewEntry {
+            kind: "reduce".into(),
+            started_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            label: a.label.clone(),
+            profile: "reduce".into(),
+            targets: a.paths.join(", "),
+            mb_s: if r.elapsed_secs > 0.0 {
+                r.bytes_read as f64 / r.elapsed_secs / 1e6
+            } else {
+                0.0
+            },
+            json: json.clone(),
+            summary: summary.clone(),
+            ..Default::default()
+        };
+        history::keep(store, &entry, a.quiet, "dbio reduce");
+    }
     if let Some(path) = a.json.as_deref() {
-        if let Err(e) = emit_json(path, &dbio_report::json::to_json(&r)) {
-            eprint!("{}", dbio_report::reduce::summary(&r));
+        if let Err(e) = emit_json(path, &json) {
+            eprint!("{summary}");
             return Exit::Failure.with(format!(
                 "dbio reduce: cannot write the JSON result to {path}: {e}"
             ));
@@ -63,9 +92,9 @@ pub fn run(a: ReduceArgs) -> Exit {
     }
     if !a.quiet {
         if a.json.as_deref() == Some("-") {
-            eprint!("{}", dbio_report::reduce::summary(&r));
+            eprint!("{summary}");
         } else {
-            print_out(&dbio_report::reduce::summary(&r));
+            print_out(&summary);
         }
     }
     if r.partial {
