@@ -177,6 +177,7 @@ Examples:
   dbio compare before-move after-move         the newest runs with these labels
   dbio compare old.json new.json              result files
   dbio compare spinning flash --devices A=75,B=6   seed 002: per-device efficiency (75/6 × ratio)
+  dbio compare 12 15 --html compare.html       the same with overlaid histograms and curves
 
 Several runs (A B C …) are each compared with the first.";
 
@@ -189,6 +190,10 @@ pub struct CompareArgs {
     /// Device counts behind A and B, for the performance per device: A=75,B=6.
     #[arg(long, value_name = "A=N,B=M")]
     pub devices: Option<String>,
+    /// Also write the comparison as one HTML page with the runs' histograms, percentile
+    /// curves and IOPS over time overlaid.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
     /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
     #[arg(long, value_name = "PATH")]
     pub db: Option<String>,

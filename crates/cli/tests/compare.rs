@@ -101,6 +101,43 @@ fn twice_the_channels_is_twice_the_iops_and_only_those_settings_differ() {
     assert_eq!(verdict, "B better");
     // Per device: (4 / 8) × 2 = 1.00.
     assert!(out.contains("B does 1.00× what A does per device"), "{out}");
+    // The page overlays both runs: one series per run and direction in each chart.
+    let html = dir.path().join("c.html");
+    let (code, _, _) = dbio(
+        dir.path(),
+        &[
+            "compare",
+            "four",
+            "eight",
+            "--db",
+            db,
+            "--html",
+            html.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(0));
+    let page = std::fs::read_to_string(&html).unwrap();
+    for chart in [
+        "compare-latency-histogram",
+        "compare-percentiles",
+        "compare-iops",
+    ] {
+        let at = page
+            .find(&format!("data-chart=\"{chart}\""))
+            .unwrap_or_else(|| panic!("no {chart}"));
+        let svg = &page[at..at + page[at..].find("</svg>").unwrap()];
+        assert_eq!(svg.matches("data-series=").count(), 2, "{chart}: A and B");
+    }
+    assert!(
+        page.contains("data-series=\"four read\"") && page.contains("data-series=\"eight read\"")
+    );
+    // Self-contained: no script, and no address but the SVG namespace.
+    let addresses = page.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    assert!(
+        !page.contains("<script")
+            && !addresses.contains("http://")
+            && !addresses.contains("https://")
+    );
 }
 
 #[test]

@@ -66,5 +66,12 @@ pub fn run(a: CompareArgs) -> Exit {
         out.push('\n');
     }
     print_out(&out);
+    if let Some(path) = a.html.as_deref() {
+        let others: Vec<(&str, &RunResult)> = rest.iter().map(|(n, r)| (n.as_str(), r)).collect();
+        let page = dbio_report::html::compare_page((&first.0, &first.1), &others);
+        if let Err(e) = crate::output::write_file_atomic(path, page.as_bytes()) {
+            return Exit::Failure.with(format!("dbio compare: cannot write {path}: {e}"));
+        }
+    }
     Exit::Ok
 }

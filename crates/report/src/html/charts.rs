@@ -314,6 +314,72 @@ pub fn sweep_charts(s: &SweepResult) -> Vec<Chart> {
     out
 }
 
+/// The charts of two runs overlaid: each direction's latency histogram and percentile
+/// curve, and IOPS over time, as "A read", "B read", ….
+pub fn overlay_charts(a: (&str, &RunResult), b: (&str, &RunResult)) -> Vec<Chart> {
+    let both = [a, b];
+    let per_dir = |f: fn(&DirStats) -> Vec<(f64, f64)>| -> Vec<Series> {
+        both.iter()
+            .flat_map(|(name, r)| {
+                directions(r).into_iter().map(move |(d, s)| Series {
+                    name: format!("{name} {d}"),
+                    points: f(s),
+                })
+            })
+            .collect()
+    };
+    let iops: Vec<Series> = both
+        .iter()
+        .map(|(name, r)| Series {
+            name: format!("{name} IOPS"),
+            points: r
+                .timeseries
+                .iter()
+                .enumerate()
+                .filter(|(i, p)| p.t - if *i == 0 { 0.0 } else { r.timeseries[i - 1].t } >= 0.5)
+                .map(|(_, p)| (p.t, p.read_iops + p.write_iops))
+                .collect(),
+        })
+        .collect();
+    vec![
+        Chart {
+            id: "compare-latency-histogram",
+            title: "Latency histograms overlaid (share of I/Os per bin)".into(),
+            x: axis("latency (µs, log scale)", true),
+            y: axis("% of I/Os", false),
+            series: per_dir(histogram_points),
+            marks: vec![],
+            limit: None,
+        },
+        Chart {
+            id: "compare-percentiles",
+            title: "Latency by percentile, overlaid".into(),
+            x: Axis {
+                title: "percentile".into(),
+                log: false,
+                ticks: ["0", "90", "99", "99.9", "99.99", "99.999"]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| (i as f64, format!("{l} %")))
+                    .collect(),
+            },
+            y: axis("latency (µs, log scale)", true),
+            series: per_dir(percentile_points),
+            marks: vec![],
+            limit: None,
+        },
+        Chart {
+            id: "compare-iops",
+            title: "IOPS per second, overlaid".into(),
+            x: axis("seconds", false),
+            y: axis("IOPS", false),
+            series: iops,
+            marks: vec![],
+            limit: None,
+        },
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

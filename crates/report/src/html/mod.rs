@@ -65,15 +65,7 @@ pub fn page(items: &[Item]) -> String {
         [one] => format!("dbio report: {}", one.name),
         _ => format!("dbio report: {} results", items.len()),
     };
-    let _ = write!(
-        o,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\
-         <title>{}</title><style>{STYLE}</style></head><body>\n<h1>{}</h1>\n",
-        esc(&title),
-        esc(&title)
-    );
+    o.push_str(&head(&title));
     if items.len() > 1 {
         overview(&mut o, items);
     }
@@ -94,11 +86,77 @@ pub fn page(items: &[Item]) -> String {
             }
         }
     }
-    let _ = writeln!(
-        o,
-        "<p class=\"muted\">Written by dbio {}. Latency figures come from HDR histograms (3 significant digits).</p></body></html>",
+    o.push_str(&foot());
+    o
+}
+
+/// The top of every page: the self-contained head (inline style, a policy that forbids any
+/// load) and the title.
+fn head(title: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\
+         <title>{}</title><style>{STYLE}</style></head><body>\n<h1>{}</h1>\n",
+        esc(title),
+        esc(title)
+    )
+}
+
+/// The end of every page.
+fn foot() -> String {
+    format!(
+        "<p class=\"muted\">Written by dbio {}. Latency figures come from HDR histograms (3 significant digits).</p></body></html>\n",
         env!("CARGO_PKG_VERSION")
-    );
+    )
+}
+
+/// `dbio compare --html`: the conditions that differ, the metrics side by side, and the
+/// runs' histograms, percentile curves and IOPS over time overlaid, B against A.
+pub fn compare_page(a: (&str, &RunResult), others: &[(&str, &RunResult)]) -> String {
+    use dbio_analyze::compare::{differences, direction};
+    let mut o = head(&format!(
+        "dbio compare: {} against {}",
+        others.iter().map(|x| x.0).collect::<Vec<_>>().join(", "),
+        a.0
+    ));
+    for (bn, b) in others {
+        let _ = writeln!(o, "<h2>{} against {}</h2>", esc(bn), esc(a.0));
+        let diffs = differences(a.1, b);
+        if diffs.is_empty() {
+            o.push_str("<p>The same workload, engine, data, host and targets.</p>\n");
+        } else {
+            o.push_str("<p>Conditions that differ: read these before the figures.</p><div class=\"scroll\"><table data-table=\"differences\"><tr><th class=\"l\">setting</th><th class=\"l\">A</th><th class=\"l\">B</th></tr>\n");
+            for d in &diffs {
+                let _ = writeln!(o, "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td></tr>", esc(&d.key), esc(&d.a), esc(&d.b));
+            }
+            o.push_str("</table></div>\n");
+        }
+        for dir in ["read", "write"] {
+            let metrics = direction(dir, a.1, b);
+            if metrics.is_empty() {
+                continue;
+            }
+            let _ = writeln!(o, "<h3>{dir}</h3><div class=\"scroll\"><table data-table=\"compare-{dir}\"><tr><th class=\"l\">metric</th><th>A</th><th>B</th><th>B/A</th><th>spread</th><th class=\"l\">verdict</th></tr>");
+            for m in &metrics {
+                let _ = writeln!(
+                    o,
+                    "<tr><td class=\"l\">{}</td><td>{:.1}</td><td>{:.1}</td><td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>",
+                    esc(&m.name),
+                    m.a,
+                    m.b,
+                    m.ratio.map_or("-".into(), |r| format!("{r:.3}")),
+                    m.spread.map_or("-".into(), |x| format!("{:.1} %", x * 100.0)),
+                    m.verdict.unwrap_or("")
+                );
+            }
+            o.push_str("</table></div>\n");
+        }
+        for c in charts::overlay_charts((a.0, a.1), (bn, b)) {
+            let _ = writeln!(o, "<figure>{}</figure>", render(&c));
+        }
+    }
+    o.push_str(&foot());
     o
 }
 
