@@ -3,6 +3,7 @@
 
 mod args;
 mod cmd;
+mod data;
 mod exit;
 mod job;
 mod output;
