@@ -98,8 +98,8 @@ impl Reducer {
     #[inline]
     fn next_id(&mut self) -> u64 {
         self.made += 1;
-        let quota = (self.made * 1000).div_ceil(self.ratio_milli);
-        if quota > self.new_ids {
+        // ceil(made·1000 / ratio_milli) > new_ids, without a division.
+        if self.made * 1000 > self.new_ids * self.ratio_milli {
             self.new_ids += 1;
             self.base + self.new_ids - 1
         } else {
@@ -191,7 +191,7 @@ pub fn data_info(kind: &DataKind, prefill: Vec<String>, sampled: Vec<ContentSamp
             format!("the byte pattern {p} repeated (in phase with file offsets): a reducing array stores next to nothing")
         }
         DataKind::Reducible(r) => format!(
-            "dedupes {}:1 at {} units (of every {} units a writer makes, 1 is new and the rest repeat its earlier units; prefill and each thread have their own) and its unique units compress {}:1 with LZ4 and zstd -1 (every 4 KiB: incompressible bytes, then zeros); a session's redo log compresses alike but is unique",
+            "dedupes {}:1 at {} units (of the first n units a writer makes, ceil(n / {}) are new and the rest repeat its own earlier units; the prefill and each thread are writers of their own) and its unique units compress {}:1 with LZ4 and zstd -1 (every 4 KiB: incompressible bytes, then zeros); a session's redo log compresses alike but every unit is unique",
             r.dedupe,
             format_size(r.unit),
             r.dedupe,
