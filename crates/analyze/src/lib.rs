@@ -1,6 +1,8 @@
 //! Pure analysis of results: latency objectives, the knee and the saturation point of a
-//! sweep, the I/O size where bandwidth levels off.
+//! sweep, the I/O size where bandwidth levels off, what differs between two runs.
 #![forbid(unsafe_code)]
 
+pub mod compare;
 pub mod knee;
+pub mod scorecard;
 pub mod slo;

@@ -22,6 +22,169 @@ pub enum Command {
     /// List the built-in workload profiles, or show one as TOML.
     #[command(after_help = PROFILES_HELP)]
     Profiles(ProfilesArgs),
+    /// List the stored runs and sweeps, newest first (every run and sweep is stored).
+    #[command(after_help = HISTORY_HELP)]
+    History(HistoryArgs),
+    /// Print a stored run as it was printed at the time (by id, label or JSON file).
+    Show(ShowArgs),
+    /// Give back a stored result's JSON exactly as it was written.
+    Export(ExportArgs),
+    /// Compare runs side by side: what differs in their conditions, then each metric with
+    /// the ratio B/A and a verdict where the difference exceeds the runs' own spread.
+    #[command(after_help = COMPARE_HELP)]
+    Compare(CompareArgs),
+    /// The database storage assessment: an oltp-read ramp and its knee, oltp at the knee, log
+    /// commit latency with 1-8 writers, TempDB and a DSS I/O-size sweep, then a scorecard.
+    #[command(after_help = SUITE_HELP)]
+    Suite(SuiteArgs),
+}
+
+const SUITE_HELP: &str = "\
+Parts, in order: oltp-read with qd 1..128 (x2 steps; --quick: 1,4,16,64) and its knee under the
+data-read threshold; oltp (70 % reads) at the knee's queue depth; log with 1, 2, 4 and 8
+writers; tempdb; dss with bs 8k, 64k, 256k, 1m (--quick: 64k, 256k, 1m). Each step measures
+30 s after a 5 s ramp (about 10 minutes in all, plus prefilling the files); --quick measures
+2 s per step with no ramp and 256 MiB files, and finishes within 2 minutes.
+
+Thresholds (defaults for flash under a database; override any in a TOML file):
+  data_read_p99 = \"1ms\"     # the knee's objective, and the OLTP run's reads
+  data_write_p99 = \"2ms\"    # the OLTP run's writes
+  log_write_p99 = \"1ms\"     # commit latency, 1 writer and 8 writers
+  tempdb_p99 = \"2ms\"
+  knee_iops = 20000          # least IOPS at the knee
+  dss_mb_s = 500             # least bandwidth of the DSS sweep at its best
+
+Examples:
+  dbio suite --quick                                          on ./dbio-testfile (and .log, .tempdb beside it)
+  dbio suite --target data=/mnt/data/f --target log=/mnt/log/f --target tempdb=/mnt/tmp/f
+  dbio suite --thresholds mine.toml --json suite.json --label array-a
+  dbio suite --quick --engine sim --sim fc-array-4g           what would this array score? (simulated)
+
+Exit status 0 when every part ran, whatever the verdicts; 1 when a part failed; 130 interrupted.";
+
+/// Flags of `dbio suite`.
+#[derive(Debug, Args)]
+pub struct SuiteArgs {
+    /// Targets by role: data=PATH, log=PATH, tempdb=PATH; one plain PATH puts the log and
+    /// TempDB on PATH.log and PATH.tempdb beside it [default: ./dbio-testfile].
+    #[arg(long = "target", short = 't', value_name = "ROLE=PATH")]
+    pub targets: Vec<String>,
+    /// Short steps (2 s, no ramp, 256 MiB files): within 2 minutes.
+    #[arg(long)]
+    pub quick: bool,
+    /// Size of the files dbio creates (default 1GiB; --quick 256MiB).
+    #[arg(long, value_name = "SIZE")]
+    pub size: Option<String>,
+    /// Thresholds of the scorecard, a TOML file (see below).
+    #[arg(long, value_name = "FILE")]
+    pub thresholds: Option<String>,
+    /// I/O engine of every part.
+    #[arg(long, value_name = "ENGINE", default_value = "uring", value_parser = ["uring", "psync", "sim"])]
+    pub engine: String,
+    /// The simulated device of --engine sim (see dbio run --help).
+    #[arg(long, value_name = "PRESET|KEY=V,...")]
+    pub sim: Option<String>,
+    /// Allow writing to block devices or files dbio did not create.
+    #[arg(long)]
+    pub destroy_data: bool,
+    /// Write the whole assessment as JSON to FILE, or to stdout with '-'.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    /// No progress display and no tables (errors still go to stderr).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Name this assessment in the history.
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
+    pub db: Option<String>,
+    /// Do not store the assessment in the history.
+    #[arg(long)]
+    pub no_store: bool,
+}
+
+const COMPARE_HELP: &str = "\
+Examples:
+  dbio compare 12 15                          run 15 against run 12
+  dbio compare before-move after-move         the newest runs with these labels
+  dbio compare old.json new.json              result files
+  dbio compare spinning flash --devices A=75,B=6   seed 002: per-device efficiency (75/6 × ratio)
+
+Several runs (A B C …) are each compared with the first.";
+
+/// Flags of `dbio compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Runs by id, label (the newest with it) or JSON file; the first is A.
+    #[arg(value_name = "RUN", num_args = 2.., required = true)]
+    pub runs: Vec<String>,
+    /// Device counts behind A and B, for the performance per device: A=75,B=6.
+    #[arg(long, value_name = "A=N,B=M")]
+    pub devices: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+}
+
+const HISTORY_HELP: &str = "\
+Every dbio run and sweep is stored whole (JSON with its histograms, and the summary as
+printed) in $XDG_DATA_HOME/dbio/history.db (or ~/.local/share/dbio/history.db); --db PATH
+chooses another file, --no-store on run or sweep skips storing, --label TEXT names a run.
+
+Examples:
+  dbio history                                   the newest 50
+  dbio history --profile oltp --since 7d         filters: --target, --profile, --since, --label
+  dbio show 12                                   run 12 as it was printed
+  dbio show before-move                          the newest run labelled before-move
+  dbio export 12 --json run12.json               its JSON, byte for byte";
+
+/// Flags of `dbio history`.
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Only runs whose targets contain this text.
+    #[arg(long, value_name = "TEXT")]
+    pub target: Option<String>,
+    /// Only runs of this profile.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Only runs started since a date (2026-11-01), a time (2026-11-01T08:00:00Z) or an age (2h, 7d).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Only runs with this label.
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+    /// At most this many rows.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub limit: u32,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+}
+
+/// Flags of `dbio show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// A run id, a label (its newest run) or a JSON result file.
+    #[arg(value_name = "RUN")]
+    pub run: String,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+}
+
+/// Flags of `dbio export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// A run id, a label (its newest run) or a JSON result file.
+    #[arg(value_name = "RUN")]
+    pub run: String,
+    /// Where the JSON goes: a file, or stdout with '-' (the default).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub json: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
 }
 
 const RUN_EXAMPLES: &str = "\
@@ -214,6 +377,16 @@ pub struct RunArgs {
     /// No progress display and no summary (errors and warnings still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Name this result in the history (`dbio show LABEL` finds the newest with it).
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db, else
+    /// ~/.local/share/dbio/history.db).
+    #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
+    pub db: Option<String>,
+    /// Do not store this result in the history.
+    #[arg(long)]
+    pub no_store: bool,
 }
 
 const PROFILES_HELP: &str = "\

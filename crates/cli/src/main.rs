@@ -5,6 +5,7 @@ mod args;
 mod cmd;
 mod data;
 mod exit;
+mod history;
 mod job;
 mod output;
 mod phases;
@@ -26,5 +27,10 @@ fn main() -> ExitCode {
         args::Command::Run(a) => cmd::run::run(*a).into(),
         args::Command::Profiles(a) => cmd::profiles::run(a).into(),
         args::Command::Sweep(a) => cmd::sweep::run(*a).into(),
+        args::Command::History(a) => cmd::history::history(a).into(),
+        args::Command::Show(a) => cmd::history::show(a).into(),
+        args::Command::Export(a) => cmd::history::export(a).into(),
+        args::Command::Compare(a) => cmd::compare::run(a).into(),
+        args::Command::Suite(a) => cmd::suite::run(a).into(),
     }
 }

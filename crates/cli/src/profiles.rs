@@ -78,7 +78,10 @@ mod tests {
                 p.description.as_deref().is_some_and(|d| !d.is_empty()),
                 "{name}"
             );
-            if p.stream.is_empty() {
+            if p.sessions.is_some() {
+                // Session mode: sessions read pages of bs; --update-pct decides the writes.
+                assert!(p.bs.is_some() && p.rw.is_none(), "{name} sets bs, not rw");
+            } else if p.stream.is_empty() {
                 assert!(p.rw.is_some() && p.bs.is_some(), "{name} sets rw and bs");
             }
             for s in &p.stream {

@@ -59,7 +59,7 @@ fn a_paced_burst_keeps_its_rate_within_the_bursts() {
     let dir = scratch();
     let f = dbio_file(dir.path(), "t.dat", "64MiB");
     let json = dir.path().join("paced.json");
-    let out = std::process::Command::new(DBIO)
+    let out = dbio_command()
         .args(["run", "--target", f.to_str().unwrap(), "--rw", "randread"])
         .args(["--rate", "400", "--burst", "1s/3s", "--duration", "6s"])
         .args(["--json", json.to_str().unwrap()])

@@ -16,7 +16,7 @@ fn a_write_error_ends_the_run_with_a_partial_result_and_exit_1() {
     };
     let dir = scratch();
     let json = dir.path().join("out.json");
-    let child = Command::new(env!("CARGO_BIN_EXE_dbio"))
+    let child = dbio_command()
         .args([
             "run",
             "--target",

@@ -114,7 +114,7 @@ fn ctrl_c_stops_the_run_and_writes_a_partial_result() {
     let dir = scratch();
     let f = dbio_file(dir.path(), "t.dat", "64MiB");
     let json = dir.path().join("out.json");
-    let mut child = Command::new(DBIO)
+    let mut child = dbio_command()
         .args([
             "run",
             "--target",

@@ -60,10 +60,7 @@ fn run_json_stdout(dir: &std::path::Path, extra: &[&str]) -> (Value, String) {
     let mut args = vec!["run", "--target", f.to_str().unwrap(), "--size", "16MiB"];
     args.extend(["--ops", "2000", "--buffered", "--json", "-"]);
     args.extend(extra);
-    let out = std::process::Command::new(DBIO)
-        .args(&args)
-        .output()
-        .unwrap();
+    let out = dbio_command().args(&args).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
     let r: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {

@@ -107,10 +107,7 @@ fn stream_results<'a>(r: &'a serde_json::Value, claims: &[Claim]) -> Vec<&'a ser
 /// Every built-in profile: its name and its TOML, as `dbio profiles` lists and shows them.
 fn builtin_profiles() -> Vec<(String, String)> {
     let dbio = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dbio"))
-            .args(args)
-            .output()
-            .unwrap();
+        let out = dbio_command().args(args).output().unwrap();
         assert!(out.status.success(), "dbio {args:?}");
         String::from_utf8_lossy(&out.stdout).to_string()
     };

@@ -188,7 +188,7 @@ fn the_kernel_sees_the_page_reads_writes_and_redo() {
 fn the_summary_is_an_awr_report_with_an_awr_info_line() {
     let dir = scratch();
     let f = dir.path().join("data.dat");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dbio"))
+    let out = dbio_command()
         .current_dir(dir.path())
         .args([
             "run",
@@ -232,7 +232,7 @@ fn a_sweep_over_sessions_ramps_them() {
     let dir = scratch();
     let f = dir.path().join("data.dat");
     let json = dir.path().join("sweep.json");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dbio"))
+    let out = dbio_command()
         .current_dir(dir.path())
         .args([
             "sweep",

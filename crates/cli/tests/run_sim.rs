@@ -8,7 +8,6 @@
 mod common;
 use common::*;
 use serde_json::Value;
-use std::process::Command;
 
 /// The device of the sweep: 4 channels, every I/O served in exactly 100 µs, no link limit.
 const CHANNELS: f64 = 4.0;
@@ -17,11 +16,7 @@ const DEVICE: &str = "channels=4,service=100us,dist=const,bw=none";
 
 /// `dbio ARGS` run in `dir` as the working directory.
 fn dbio_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
-    Command::new(DBIO)
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap()
+    dbio_command().current_dir(dir).args(args).output().unwrap()
 }
 
 #[test]

@@ -8,7 +8,6 @@
 mod common;
 use common::*;
 use serde_json::Value;
-use std::process::Command;
 
 #[test]
 fn a_paced_run_settles_and_then_measures_its_duration() {
@@ -119,7 +118,7 @@ fn an_impossible_criterion_stops_at_the_cap_and_warns() {
         10.0,
     );
     // The summary says so in one line.
-    let out = Command::new(DBIO).arg("run").args(args).output().unwrap();
+    let out = dbio_command().arg("run").args(args).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         text.lines()
@@ -135,7 +134,7 @@ fn a_sweep_settles_every_step_and_marks_those_that_did_not() {
     let dir = scratch();
     let f = dbio_file(dir.path(), "t.dat", "64MiB");
     let json = dir.path().join("sweep.json");
-    let out = Command::new(DBIO)
+    let out = dbio_command()
         .args([
             "sweep",
             "oltp-read",

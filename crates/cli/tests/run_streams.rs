@@ -74,7 +74,7 @@ fn streams_run_together_on_their_own_targets_and_flags_override_every_stream() {
         assert_near("a stream's window", num(st, "/measured_secs"), secs, 20.0);
     }
     // Its text summary has a table per stream and the total.
-    let out = Command::new(DBIO).arg("run").args(args).output().unwrap();
+    let out = dbio_command().arg("run").args(args).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     for needle in [
@@ -90,7 +90,7 @@ fn streams_run_together_on_their_own_targets_and_flags_override_every_stream() {
 fn a_plain_target_puts_every_other_role_beside_it_and_says_so() {
     let dir = scratch();
     let f = dir.path().join("t.dat");
-    let out = Command::new(DBIO)
+    let out = dbio_command()
         .args(["run", "oltp-mix", "--target"])
         .arg(&f)
         .args(["--size", "16MiB", "--ops", "100"])
@@ -148,7 +148,7 @@ fn role_mistakes_are_refused_with_the_roles() {
         "a refused run creates nothing"
     );
     // sweep runs one stream.
-    let out = Command::new(DBIO)
+    let out = dbio_command()
         .args(["sweep", "oltp-mix", "--vary", "qd=1,2", "--target", t])
         .output()
         .unwrap();
@@ -165,7 +165,7 @@ fn ctrl_c_keeps_a_partial_result_for_every_stream() {
     // Both files prefilled beforehand, so measuring starts at once.
     let f = dbio_file(dir.path(), "t.dat", "32MiB");
     dbio_file(dir.path(), "t.dat.log", "32MiB");
-    let mut child = Command::new(DBIO)
+    let mut child = dbio_command()
         .args([
             "run",
             "oltp-mix",

@@ -7,14 +7,9 @@
 mod common;
 use common::*;
 use serde_json::Value;
-use std::process::Command;
 
 fn sweep(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_dbio"))
-        .arg("sweep")
-        .args(args)
-        .output()
-        .unwrap()
+    dbio_command().arg("sweep").args(args).output().unwrap()
 }
 
 #[test]

@@ -9,6 +9,7 @@ pub mod result;
 pub mod session;
 pub mod sim;
 pub mod streams;
+pub mod suite;
 pub mod sweep;
 pub mod units;
 

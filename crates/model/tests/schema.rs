@@ -20,6 +20,14 @@ fn committed_sweep_schema_matches_the_types() {
     );
 }
 
+#[test]
+fn committed_suite_schema_matches_the_types() {
+    check(
+        "suite-result.v1.json",
+        dbio_model::json_schema::<dbio_model::suite::SuiteResult>(),
+    );
+}
+
 fn check(file: &str, generated: String) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../schema")

@@ -2,5 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod awr;
+pub mod compare;
 pub mod json;
+pub mod suite;
 pub mod text;

@@ -1,5 +1,8 @@
 //! One module per dbio command.
 
+pub mod compare;
+pub mod history;
 pub mod profiles;
 pub mod run;
+pub mod suite;
 pub mod sweep;

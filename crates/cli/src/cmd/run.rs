@@ -2,6 +2,7 @@
 
 use crate::args::RunArgs;
 use crate::exit::Exit;
+use crate::history;
 use crate::job::{job_spec, load_profile};
 use crate::output::{emit_json, print_out};
 use crate::progress::Progress;
@@ -14,6 +15,14 @@ use dbio_runner::RunError;
 pub fn run(a: RunArgs) -> Exit {
     let plan = match plan(&a) {
         Ok(p) => p,
+        Err(m) => return Exit::usage(format!("dbio run: {m}")),
+    };
+    // The history is opened first: a bad --db stops the run before any I/O.
+    let store = match (!a.no_store)
+        .then(|| history::open(a.db.as_deref()))
+        .transpose()
+    {
+        Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };
     let stop = stop_flag();
@@ -37,10 +46,16 @@ pub fn run(a: RunArgs) -> Exit {
         Err(e) => return Exit::usage(format!("dbio run: {e}")),
     };
     let json_to_stdout = a.json.as_deref() == Some("-");
+    let json = dbio_report::json::to_json(&r);
+    let summary = dbio_report::text::summary(&r);
+    if let Some(store) = &store {
+        let entry = history::run_entry(&r, &json, &summary, a.label.as_deref());
+        history::keep(store, &entry, a.quiet, "dbio run");
+    }
     if let Some(path) = a.json.as_deref() {
-        if let Err(e) = emit_json(path, &dbio_report::json::to_json(&r)) {
+        if let Err(e) = emit_json(path, &json) {
             eprintln!("dbio run: cannot write the JSON result to {path}: {e}");
-            eprint!("{}", dbio_report::text::summary(&r));
+            eprint!("{summary}");
             return Exit::Failure;
         }
     }
@@ -49,9 +64,9 @@ pub fn run(a: RunArgs) -> Exit {
             eprintln!("warning: {}", w.message);
         }
     } else if json_to_stdout {
-        eprint!("{}", dbio_report::text::summary(&r));
+        eprint!("{summary}");
     } else {
-        print_out(&dbio_report::text::summary(&r));
+        print_out(&summary);
     }
     match r.outcome {
         Outcome::Complete => Exit::Ok,

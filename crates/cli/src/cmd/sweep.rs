@@ -4,62 +4,71 @@
 
 use crate::args::SweepArgs;
 use crate::exit::Exit;
+use crate::history;
 use crate::job::job_spec;
 use crate::output::{emit_json, print_out};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
-use crate::vary::{apply, parse_vary};
+use crate::vary::{apply, parse_vary, Vary};
 use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
 use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
 use dbio_model::{JobSpec, Outcome, RunResult};
 use dbio_runner::RunError;
-use std::sync::atomic::Ordering;
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
-/// Runs `dbio sweep` and returns its exit status.
-pub fn run(a: SweepArgs) -> Exit {
-    let vary = match parse_vary(&a.vary) {
-        Ok(v) => v,
-        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
-    };
+/// A sweep checked and ready to run: every step is validated before the first one runs.
+pub struct Plan {
+    vary: Vary,
+    slo_text: Option<String>,
+    slo: Option<Slo>,
+    search: bool,
+    specs: Vec<JobSpec>,
+}
+
+/// Checks `--vary`, the objective and every step's settings; the message says what is wrong.
+pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
+    let vary = parse_vary(&a.vary)?;
     let search = a.target_latency.is_some();
     let slo_text = a.slo.clone().or(a.target_latency.clone());
     let slo = match slo_text.as_deref().map(Slo::parse).transpose() {
         Ok(s) => s,
-        Err(m) if search => {
-            return Exit::usage(format!(
-                "dbio sweep: {}",
-                m.replace("--slo", "--target-latency")
-            ))
-        }
-        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
+        Err(m) if search => return Err(m.replace("--slo", "--target-latency")),
+        Err(m) => return Err(m),
     };
     if search && !matches!(vary.key, "qd" | "threads" | "rate") {
-        return Exit::usage(format!(
-            "dbio sweep: --target-latency searches qd, threads or rate for the highest load within the objective, not {}",
+        return Err(format!(
+            "--target-latency searches qd, threads or rate for the highest load within the objective, not {}",
             vary.key
         ));
     }
-    // Every step is validated before the first one runs.
     let mut specs: Vec<JobSpec> = Vec::new();
     for v in &vary.values {
         let mut args = a.run.clone();
         apply(&mut args, vary.key, v);
-        match job_spec(&args) {
-            Ok(s) => specs.push(s),
-            Err(m) => return Exit::usage(format!("dbio sweep: step {}={v}: {m}", vary.key)),
-        }
+        specs.push(job_spec(&args).map_err(|m| format!("step {}={v}: {m}", vary.key))?);
     }
-    let stop = stop_flag();
-    let json_to_stdout = a.run.json.as_deref() == Some("-");
-    let say = |s: &str| {
-        if a.run.quiet {
-        } else if json_to_stdout {
-            eprint!("{s}");
-        } else {
-            print_out(s);
-        }
-    };
+    Ok(Plan {
+        vary,
+        slo_text,
+        slo,
+        search,
+        specs,
+    })
+}
+
+/// Runs the steps of `p` (every one, or a bisection with --target-latency), printing the table
+/// through `say`. Err when the first step cannot run at all; a later failure or Ctrl-C ends
+/// the sweep early with the steps so far, marked partial.
+pub fn execute(
+    p: &Plan,
+    quiet: bool,
+    stop: &Arc<AtomicBool>,
+    say: &dyn Fn(&str),
+) -> Result<SweepResult, String> {
+    let (vary, specs) = (&p.vary, &p.specs);
     say(&format!(
         "dbio sweep: {} on {}, varying {}\n{:>10} {:>12} {:>8} {:>10} {:>10} {:>10} {:>9} {:>6}\n",
         specs[0].profile,
@@ -77,18 +86,18 @@ pub fn run(a: SweepArgs) -> Exit {
     let mut ran: Vec<(usize, RunResult)> = Vec::new();
     let mut partial = false;
     // One step: None when the sweep must stop (interrupted, or the step failed).
-    let run_step = |i: usize, ran: &mut Vec<(usize, RunResult)>| -> Result<Option<bool>, Exit> {
+    let run_step = |i: usize, ran: &mut Vec<(usize, RunResult)>| -> Result<Option<bool>, String> {
         let value = &vary.values[i];
         if stop.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        let mut progress = Progress::new(a.run.quiet);
+        let mut progress = Progress::new(quiet);
         let result = dbio_runner::run(&specs[i], stop.clone(), &mut |ev| progress.on(ev));
         progress.finish();
         let r = match result {
             Ok(r) => r,
             Err(RunError::Interrupted) => return Ok(None),
-            Err(e) if ran.is_empty() => return Err(Exit::usage(format!("dbio sweep: {e}"))),
+            Err(e) if ran.is_empty() => return Err(e.to_string()),
             Err(e) => {
                 eprintln!("dbio sweep: step {}={value}: {e}", vary.key);
                 return Ok(None);
@@ -96,51 +105,92 @@ pub fn run(a: SweepArgs) -> Exit {
         };
         say(&row(value, &r));
         let complete = r.outcome == Outcome::Complete;
-        let met = slo.is_some_and(|s| s.met_by(&r));
+        let met = p.slo.is_some_and(|s| s.met_by(&r));
         ran.push((i, r));
         Ok(complete.then_some(met))
     };
-    if search {
+    if p.search {
         // Bisection for the highest value that meets the objective, assuming latency grows
         // with load: about log2(steps) runs instead of all of them.
         let (mut lo, mut hi) = (0i64, vary.values.len() as i64 - 1);
         while lo <= hi {
             let mid = (lo + hi) / 2;
-            match run_step(mid as usize, &mut ran) {
-                Err(exit) => return exit,
-                Ok(None) => {
+            match run_step(mid as usize, &mut ran)? {
+                None => {
                     partial = true;
                     break;
                 }
-                Ok(Some(true)) => lo = mid + 1,
-                Ok(Some(false)) => hi = mid - 1,
+                Some(true) => lo = mid + 1,
+                Some(false) => hi = mid - 1,
             }
         }
     } else {
         for i in 0..vary.values.len() {
-            match run_step(i, &mut ran) {
-                Err(exit) => return exit,
-                Ok(None) => {
-                    partial = true;
-                    break;
-                }
-                Ok(Some(_)) => {}
+            if run_step(i, &mut ran)?.is_none() {
+                partial = true;
+                break;
             }
         }
     }
     ran.sort_by_key(|(i, _)| *i);
     let values: Vec<String> = ran.iter().map(|(i, _)| vary.values[*i].clone()).collect();
     let steps: Vec<RunResult> = ran.into_iter().map(|(_, r)| r).collect();
-    let sweep = analyse(vary.key, &values, slo_text, slo, search, steps, partial);
+    let sweep = analyse(
+        vary.key,
+        &values,
+        p.slo_text.clone(),
+        p.slo,
+        p.search,
+        steps,
+        partial,
+    );
     say(&conclusions(&sweep));
+    Ok(sweep)
+}
+
+/// Runs `dbio sweep` and returns its exit status.
+pub fn run(a: SweepArgs) -> Exit {
+    let plan = match plan(&a) {
+        Ok(p) => p,
+        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
+    };
+    let store = match (!a.run.no_store)
+        .then(|| history::open(a.run.db.as_deref()))
+        .transpose()
+    {
+        Ok(s) => s,
+        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
+    };
+    let stop = stop_flag();
+    let json_to_stdout = a.run.json.as_deref() == Some("-");
+    // Everything the sweep prints, kept for the history (`dbio show` prints it again).
+    let printed = RefCell::new(String::new());
+    let say = |s: &str| {
+        printed.borrow_mut().push_str(s);
+        if a.run.quiet {
+        } else if json_to_stdout {
+            eprint!("{s}");
+        } else {
+            print_out(s);
+        }
+    };
+    let sweep = match execute(&plan, a.run.quiet, &stop, &say) {
+        Ok(s) => s,
+        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
+    };
+    let json = dbio_report::json::to_json(&sweep);
+    if let Some(store) = &store {
+        let entry = history::sweep_entry(&sweep, &json, &printed.borrow(), a.run.label.as_deref());
+        history::keep(store, &entry, a.run.quiet, "dbio sweep");
+    }
     if let Some(path) = a.run.json.as_deref() {
-        if let Err(e) = emit_json(path, &dbio_report::json::to_json(&sweep)) {
+        if let Err(e) = emit_json(path, &json) {
             return Exit::Failure.with(format!(
                 "dbio sweep: cannot write the JSON result to {path}: {e}"
             ));
         }
     }
-    match (partial, stop.load(Ordering::Relaxed)) {
+    match (sweep.partial, stop.load(Ordering::Relaxed)) {
         (_, true) => Exit::Interrupted,
         (true, false) => Exit::Failure,
         (false, false) => Exit::Ok,

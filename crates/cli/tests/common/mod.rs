@@ -16,6 +16,13 @@ pub const DBIO: &str = env!("CARGO_BIN_EXE_dbio");
 /// 4 KiB: the unit in which target contents are checked.
 pub const BLOCK: usize = 4096;
 
+/// The dbio binary, its history kept in the build's test folder (never the user's home).
+pub fn dbio_command() -> Command {
+    let mut c = Command::new(DBIO);
+    c.env("XDG_DATA_HOME", env!("CARGO_TARGET_TMPDIR"));
+    c
+}
+
 /// A scratch directory under the target dir (a real file system, so O_DIRECT works),
 /// removed on drop.
 pub fn scratch() -> tempfile::TempDir {
@@ -56,7 +63,7 @@ pub fn dbio_run(dir: &Path, args: &[&str]) -> Ran {
     let mut all: Vec<String> = vec!["run".into()];
     all.extend(args.iter().map(|s| s.to_string()));
     all.extend(["--json".into(), json.display().to_string(), "-q".into()]);
-    let out = Command::new(DBIO).args(&all).output().expect("run dbio");
+    let out = dbio_command().args(&all).output().expect("run dbio");
     let json = std::fs::read(&json).ok().map(|b| {
         serde_json::from_slice(&b).unwrap_or_else(|e| panic!("result of {all:?} is not JSON: {e}"))
     });

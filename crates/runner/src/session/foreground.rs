@@ -102,12 +102,12 @@ pub fn run_session<E: Engine>(mut engine: E, p: SessionPlan, meter: &mut Meter) 
                 let start = Instant::now();
                 let one = Op { slot: 0, ..*op };
                 r = run_batch(&mut engine, &[one], &mut done, &target_of);
-                let ns = done[0].saturating_duration_since(start).as_nanos() as u64;
-                meter.io(false, s.page, ns);
-                meter.wait(Ev::SequentialRead, ns);
                 if r.is_err() {
                     break;
                 }
+                let ns = done[0].saturating_duration_since(start).as_nanos() as u64;
+                meter.io(false, s.page, ns);
+                meter.wait(Ev::SequentialRead, ns);
             }
             r
         };

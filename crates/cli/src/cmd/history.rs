@@ -1,0 +1,123 @@
+//! `dbio history`, `dbio show` and `dbio export`: the stored runs and sweeps, listed, printed
+//! as they were printed at the time, and given back as their exact JSON.
+
+use crate::args::{ExportArgs, HistoryArgs, ShowArgs};
+use crate::exit::Exit;
+use crate::history::{find, open};
+use crate::output::{emit_json, print_out};
+use dbio_model::sweep::SweepResult;
+use dbio_model::units::parse_duration;
+use dbio_model::RunResult;
+use dbio_store::Filter;
+use std::fmt::Write;
+use std::time::{Duration, SystemTime};
+
+/// `--since`: a date or time (`2026-11-01`, `2026-11-01T08:00:00Z`) or an age (`2h`, `7d`).
+fn since(v: &str) -> Result<String, String> {
+    let v = v.trim();
+    if v.len() >= 4 && v[..4].chars().all(|c| c.is_ascii_digit()) && v[4..].starts_with('-') {
+        return Ok(v.to_string());
+    }
+    let age = match v.strip_suffix('d').and_then(|d| d.parse::<f64>().ok()) {
+        Some(days) if days >= 0.0 => Duration::from_secs_f64(days * 86_400.0),
+        _ => parse_duration(v).map_err(|e| {
+            format!("--since {v}: {e}; give a date (2026-11-01), a time (2026-11-01T08:00:00Z) or an age (2h, 7d)")
+        })?,
+    };
+    let at = SystemTime::now()
+        .checked_sub(age)
+        .unwrap_or(SystemTime::UNIX_EPOCH);
+    Ok(humantime::format_rfc3339_seconds(at).to_string())
+}
+
+/// Runs `dbio history`.
+pub fn history(a: HistoryArgs) -> Exit {
+    let filter = Filter {
+        target: a.target,
+        profile: a.profile,
+        since: match a.since.as_deref().map(since).transpose() {
+            Ok(s) => s,
+            Err(m) => return Exit::usage(format!("dbio history: {m}")),
+        },
+        label: a.label,
+        limit: Some(a.limit),
+    };
+    let store = match open(a.db.as_deref()) {
+        Ok(s) => s,
+        Err(m) => return Exit::usage(format!("dbio history: {m}")),
+    };
+    let rows = match store.list(&filter) {
+        Ok(r) => r,
+        Err(e) => return Exit::Failure.with(format!("dbio history: {e}")),
+    };
+    if rows.is_empty() {
+        eprintln!(
+            "dbio history: no stored runs match (history {})",
+            store.path().display()
+        );
+        return Exit::Ok;
+    }
+    let mut out = format!(
+        "{:>5}  {:<20}  {:<5}  {:<14}  {:<20}  {:>10}  {:>9}  {:>9}  {}\n",
+        "id", "started (UTC)", "kind", "label", "profile", "IOPS", "MB/s", "p99 µs", "target"
+    );
+    for e in rows {
+        let _ = writeln!(
+            out,
+            "{:>5}  {:<20}  {:<5}  {:<14}  {:<20}  {:>10.0}  {:>9.1}  {:>9.1}  {}",
+            e.id,
+            e.started_at,
+            e.kind,
+            e.label.unwrap_or_default(),
+            e.profile,
+            e.iops,
+            e.mb_s,
+            e.p99_us,
+            e.targets
+        );
+    }
+    print_out(&out);
+    Exit::Ok
+}
+
+/// Runs `dbio show`: the summary as printed at the time (rendered anew for a JSON file).
+pub fn show(a: ShowArgs) -> Exit {
+    let found = match find(a.db.as_deref(), &a.run) {
+        Ok(f) => f,
+        Err(m) => return Exit::usage(format!("dbio show: {m}")),
+    };
+    if let Some(s) = found.summary {
+        print_out(&s);
+        return Exit::Ok;
+    }
+    if let Ok(r) = serde_json::from_str::<RunResult>(&found.json) {
+        print_out(&dbio_report::text::summary(&r));
+    } else if let Ok(s) = serde_json::from_str::<SweepResult>(&found.json) {
+        for (v, r) in s.values.iter().zip(&s.steps) {
+            print_out(&format!(
+                "step {}={v}:\n{}\n",
+                s.vary,
+                dbio_report::text::summary(r)
+            ));
+        }
+    } else {
+        return Exit::usage(format!(
+            "dbio show: {}: not a dbio run or sweep result (JSON from --json)",
+            a.run
+        ));
+    }
+    Exit::Ok
+}
+
+/// Runs `dbio export`: the stored JSON, byte for byte.
+pub fn export(a: ExportArgs) -> Exit {
+    let found = match find(a.db.as_deref(), &a.run) {
+        Ok(f) => f,
+        Err(m) => return Exit::usage(format!("dbio export: {m}")),
+    };
+    let to = a.json.as_deref().unwrap_or("-");
+    match emit_json(to, &found.json) {
+        Ok(()) => Exit::Ok,
+        Err(e) => Exit::Failure.with(format!("dbio export: cannot write {to}: {e}")),
+    }
+}

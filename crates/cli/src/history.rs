@@ -1,0 +1,162 @@
+//! The history as the commands use it: where it is (`--db`, or the default), storing a
+//! finished run or sweep, and naming a stored result by id, by label or by a JSON file.
+
+use dbio_analyze::slo::{latency, Dir};
+use dbio_model::suite::SuiteResult;
+use dbio_model::sweep::SweepResult;
+use dbio_model::RunResult;
+use dbio_store::{NewEntry, Store};
+use std::path::PathBuf;
+
+/// Opens the history at `--db`, or the default one. The message names the file.
+pub fn open(db: Option<&str>) -> Result<Store, String> {
+    let path = match db {
+        Some(p) => PathBuf::from(p),
+        None => Store::default_path().ok_or(
+            "no place for the history: neither XDG_DATA_HOME nor HOME is set; give --db PATH or --no-store",
+        )?,
+    };
+    Store::open(&path).map_err(|e| e.to_string())
+}
+
+/// Read + write IOPS, MB/s and the p99 latency (µs) of all I/Os of a run.
+fn headline(r: &RunResult) -> (f64, f64, f64) {
+    let sum = |f: fn(&dbio_model::DirStats) -> f64| {
+        r.read.as_ref().map_or(0.0, f) + r.write.as_ref().map_or(0.0, f)
+    };
+    let p99 = latency(r, Dir::All).value_at_quantile(0.99) as f64 / 1000.0;
+    (sum(|d| d.iops), sum(|d| d.mb_s), p99)
+}
+
+/// Where a run ran, in one line.
+fn targets(r: &RunResult) -> String {
+    if r.targets.is_empty() {
+        dbio_report::text::place(&r.job)
+    } else {
+        r.targets
+            .iter()
+            .map(|t| t.path.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The history entry of a run, with its JSON and summary exactly as written and printed.
+pub fn run_entry(r: &RunResult, json: &str, summary: &str, label: Option<&str>) -> NewEntry {
+    let (iops, mb_s, p99_us) = headline(r);
+    NewEntry {
+        kind: "run".into(),
+        started_at: r.started_at.clone(),
+        label: label.map(Into::into),
+        profile: r.job.profile.clone(),
+        targets: targets(r),
+        host: r.host.hostname.clone(),
+        iops,
+        mb_s,
+        p99_us,
+        json: json.into(),
+        summary: summary.into(),
+    }
+}
+
+/// The history entry of a sweep: its headline is the knee, else its busiest step.
+pub fn sweep_entry(s: &SweepResult, json: &str, summary: &str, label: Option<&str>) -> NewEntry {
+    let step = s.knee.as_ref().map(|k| k.step).or_else(|| {
+        (0..s.steps.len())
+            .max_by(|&a, &b| headline(&s.steps[a]).0.total_cmp(&headline(&s.steps[b]).0))
+    });
+    let first = s.steps.first();
+    let (iops, mb_s, p99_us) = step.map_or((0.0, 0.0, 0.0), |i| headline(&s.steps[i]));
+    NewEntry {
+        kind: "sweep".into(),
+        started_at: first.map_or(String::new(), |r| r.started_at.clone()),
+        label: label.map(Into::into),
+        profile: first.map_or(String::new(), |r| {
+            format!("{} (vary {})", r.job.profile, s.vary)
+        }),
+        targets: first.map_or(String::new(), targets),
+        host: first.map_or(String::new(), |r| r.host.hostname.clone()),
+        iops,
+        mb_s,
+        p99_us,
+        json: json.into(),
+        summary: summary.into(),
+    }
+}
+
+/// Stores `entry` and says where on stderr (unless quiet); a failure to store is a warning:
+/// the result has been printed and written already.
+pub fn keep(store: &Store, entry: &NewEntry, quiet: bool, cmd: &str) {
+    match store.add(entry) {
+        Ok(id) if !quiet => eprintln!("{cmd}: stored as run {id} in {}", store.path().display()),
+        Ok(_) => {}
+        Err(e) => eprintln!("{cmd}: warning: the result was not stored: {e}"),
+    }
+}
+
+/// A stored result, found by what the user named.
+pub struct Found {
+    pub json: String,
+    /// The summary as printed at the time (None for a JSON file).
+    pub summary: Option<String>,
+}
+
+/// Finds a result named by `name`: a JSON file, a run id, or the newest run with that label.
+pub fn find(db: Option<&str>, name: &str) -> Result<Found, String> {
+    if std::path::Path::new(name).is_file() {
+        let json = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
+        return Ok(Found {
+            json,
+            summary: None,
+        });
+    }
+    let store = open(db)?;
+    let id = match name.parse::<i64>() {
+        Ok(id) => id,
+        Err(_) => store
+            .newest_with_label(name)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| {
+                format!("no run is labelled '{name}', and no file of that name exists; `dbio history` lists the runs")
+            })?,
+    };
+    match store.json(id).map_err(|e| e.to_string())? {
+        Some(json) => Ok(Found {
+            json,
+            summary: store.summary(id).map_err(|e| e.to_string())?,
+        }),
+        None => {
+            let near = store.ids_near(id, 5).map_err(|e| e.to_string())?;
+            Err(if near.is_empty() {
+                format!(
+                    "no run {id}: the history {} is empty",
+                    store.path().display()
+                )
+            } else {
+                let near: Vec<String> = near.iter().map(|i| i.to_string()).collect();
+                format!("no run {id}; nearby ids are {}", near.join(", "))
+            })
+        }
+    }
+}
+
+/// The history entry of an assessment: its headline is the knee of the oltp-read ramp.
+pub fn suite_entry(s: &SuiteResult, json: &str, summary: &str, label: Option<&str>) -> NewEntry {
+    let ramp = s.oltp_read.as_ref();
+    let knee = ramp.and_then(|w| w.knee.as_ref().map(|k| &w.steps[k.step]));
+    let first = ramp.and_then(|w| w.steps.first());
+    let (iops, mb_s, p99_us) = knee.map_or((0.0, 0.0, 0.0), headline);
+    NewEntry {
+        kind: "suite".into(),
+        started_at: first.map_or(String::new(), |r| r.started_at.clone()),
+        label: label.map(Into::into),
+        profile: if s.quick { "suite --quick" } else { "suite" }.into(),
+        targets: first.map_or(String::new(), targets),
+        host: first.map_or(String::new(), |r| r.host.hostname.clone()),
+        iops,
+        mb_s,
+        p99_us,
+        json: json.into(),
+        summary: summary.into(),
+    }
+}

@@ -1,0 +1,200 @@
+//! The history through the binary: a run is stored whole, `dbio export` gives back the JSON
+//! `--json` wrote byte for byte, `dbio show` prints what was printed, labels name runs,
+//! several dbio processes storing at once lose nothing, and a bad history stops a run
+//! before any I/O.
+
+#![forbid(unsafe_code)]
+
+mod common;
+use common::*;
+use std::path::Path;
+
+/// Runs dbio with `args`; returns exit code, stdout and stderr.
+fn dbio(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = dbio_command().current_dir(dir).args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_run_is_stored_whole_and_given_back_exactly() {
+    let dir = scratch();
+    let db = dir.path().join("h.db");
+    let db = db.to_str().unwrap();
+    let json = dir.path().join("r.json");
+    let (code, printed, _) = dbio(
+        dir.path(),
+        &[
+            "run",
+            "--engine",
+            "null",
+            "--rw",
+            "randread",
+            "--ops",
+            "20000",
+            "--target",
+            "t.dat",
+            "--size",
+            "16MiB",
+            "--db",
+            db,
+            "--label",
+            "before",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(0));
+    let (code, exported, _) = dbio(dir.path(), &["export", "before", "--db", db, "--json"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        exported.as_bytes(),
+        std::fs::read(&json).unwrap(),
+        "byte for byte"
+    );
+    let (_, shown, _) = dbio(dir.path(), &["show", "1", "--db", db]);
+    assert_eq!(shown, printed, "dbio show prints what dbio run printed");
+    let (_, listed, _) = dbio(dir.path(), &["history", "--db", db]);
+    let row = listed.lines().nth(1).expect("one row");
+    assert!(
+        row.contains("before") && row.contains("oltp") && row.contains("t.dat"),
+        "{row}"
+    );
+    // A JSON file names a result too.
+    let (code, from_file, _) = dbio(dir.path(), &["export", json.to_str().unwrap(), "--db", db]);
+    assert_eq!(
+        (code, from_file.as_bytes()),
+        (Some(0), &std::fs::read(&json).unwrap()[..])
+    );
+}
+
+#[test]
+fn concurrent_dbio_processes_lose_no_run() {
+    let dir = scratch();
+    let db = dir.path().join("h.db");
+    let children: Vec<_> = (0..4)
+        .map(|i| {
+            dbio_command()
+                .current_dir(dir.path())
+                .args([
+                    "run",
+                    "--engine",
+                    "null",
+                    "--rw",
+                    "randread",
+                    "--ops",
+                    "5000",
+                    "-q",
+                    "--target",
+                    &format!("t{i}.dat"),
+                    "--size",
+                    "8MiB",
+                    "--db",
+                    db.to_str().unwrap(),
+                ])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let (_, listed, _) = dbio(dir.path(), &["history", "--db", db.to_str().unwrap()]);
+    assert_eq!(listed.lines().count(), 1 + 4, "{listed}");
+}
+
+#[test]
+fn unknown_runs_and_bad_histories_are_refused_clearly() {
+    let dir = scratch();
+    let db = dir.path().join("h.db");
+    let db_s = db.to_str().unwrap();
+    for _ in 0..3 {
+        let (code, _, _) = dbio(
+            dir.path(),
+            &[
+                "run", "--engine", "null", "--ops", "1000", "-q", "--target", "t.dat", "--size",
+                "8MiB", "--db", db_s,
+            ],
+        );
+        assert_eq!(code, Some(0));
+    }
+    let (code, _, err) = dbio(dir.path(), &["show", "9", "--db", db_s]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no run 9; nearby ids are 1, 2, 3"), "{err}");
+    let (code, _, err) = dbio(dir.path(), &["export", "nosuchlabel", "--db", db_s]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no run is labelled 'nosuchlabel'"), "{err}");
+
+    // Not a history: the run stops before any I/O (no target file) and the file is untouched.
+    let junk = dir.path().join("junk.db");
+    std::fs::write(&junk, b"not a database at all, just text").unwrap();
+    let before = std::fs::read(&junk).unwrap();
+    let ran = dbio_run(
+        dir.path(),
+        &["--target", "new.dat", "--db", junk.to_str().unwrap()],
+    );
+    assert_one_line_error(&ran, &["junk.db", "not a dbio history"]);
+    assert!(!dir.path().join("new.dat").exists());
+    assert_eq!(std::fs::read(&junk).unwrap(), before);
+
+    // The default history lives under XDG_DATA_HOME; --no-store leaves it uncreated.
+    let xdg = dir.path().join("xdg");
+    let default_db = xdg.join("dbio").join("history.db");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run", "--engine", "null", "--ops", "1000", "-q", "--target", "t.dat",
+        ];
+        args.extend(extra);
+        let st = dbio_command()
+            .current_dir(dir.path())
+            .env("XDG_DATA_HOME", &xdg)
+            .args(&args)
+            .status()
+            .unwrap();
+        assert!(st.success());
+    };
+    run(&["--no-store"]);
+    assert!(!default_db.exists(), "--no-store created the history");
+    run(&[]);
+    assert!(default_db.exists(), "the default history was not created");
+}
+
+#[test]
+fn a_sweep_is_stored_as_one_result() {
+    let dir = scratch();
+    let db = dir.path().join("h.db");
+    let db_s = db.to_str().unwrap();
+    let (code, printed, _) = dbio(
+        dir.path(),
+        &[
+            "sweep",
+            "--vary",
+            "qd=1,4",
+            "--engine",
+            "sim",
+            "--sim",
+            "channels=2,service=100us,dist=const,bw=none",
+            "--ops",
+            "2000",
+            "--db",
+            db_s,
+            "--label",
+            "ramp",
+        ],
+    );
+    assert_eq!(code, Some(0));
+    let (_, listed, _) = dbio(dir.path(), &["history", "--db", db_s, "--label", "ramp"]);
+    let row = listed.lines().nth(1).unwrap();
+    assert!(
+        row.contains("sweep") && row.contains("20000"),
+        "the busiest step's IOPS: {row}"
+    );
+    let (_, shown, _) = dbio(dir.path(), &["show", "ramp", "--db", db_s]);
+    assert_eq!(shown, printed);
+    let (_, json, _) = dbio(dir.path(), &["export", "ramp", "--db", db_s]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["steps"].as_array().unwrap().len(), 2);
+}

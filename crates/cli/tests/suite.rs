@@ -1,0 +1,157 @@
+//! `dbio suite` against hand-computed answers on a simulated device (4 channels, constant
+//! 100 µs, no bandwidth cap: latency = max(1, outstanding / 4) × 100 µs, IOPS = min(outstanding,
+//! 4) / 100 µs), and one quick assessment on real temporary files.
+
+#![forbid(unsafe_code)]
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+const SIM: &str = "channels=4,service=100us,dist=const,bw=none";
+
+fn score(s: &Value, check: &str) -> (f64, bool) {
+    let c = s["scorecard"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == check)
+        .unwrap_or_else(|| panic!("no check {check:?}"));
+    (c["value"].as_f64().unwrap(), c["pass"].as_bool().unwrap())
+}
+
+#[test]
+fn the_scorecard_of_a_simulated_device_matches_the_hand_computed_one() {
+    let dir = scratch();
+    let t = dir.path().join("t.toml");
+    std::fs::write(
+        &t,
+        "data_read_p99 = \"150us\"\nlog_write_p99 = \"150us\"\ntempdb_p99 = \"500us\"\nknee_iops = 30000\ndss_mb_s = 50000\n",
+    )
+    .unwrap();
+    let json = dir.path().join("s.json");
+    let out = dbio_command()
+        .current_dir(dir.path())
+        .args([
+            "suite",
+            "--quick",
+            "--engine",
+            "sim",
+            "--sim",
+            SIM,
+            "--thresholds",
+            t.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+            "-q",
+            "--no-store",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_valid(&schema("suite-result.v1.json"), "suite", &s);
+    // Ramp qd 1, 4, 16, 64: 100, 100, 400, 1600 µs; only qd 1 and 4 meet 150 µs; qd 4 has more IOPS.
+    assert_eq!(s["oltp_read"]["knee"]["value"], "4");
+    let near = |got: f64, want: f64| (got - want).abs() <= want * 0.01;
+    let (v, pass) = score(&s, "data read p99 at the knee");
+    assert!(near(v, 100.0) && pass, "{v}");
+    let (v, pass) = score(&s, "IOPS at the knee");
+    assert!(near(v, 40_000.0) && pass, "{v}");
+    assert_eq!(
+        s["oltp_at_knee"]["job"]["qd"], 4,
+        "oltp runs at the knee's queue depth"
+    );
+    let (v, pass) = score(&s, "OLTP read p99");
+    assert!(near(v, 100.0) && pass, "{v}");
+    // Log writers at QD 1: 1 writer 100 µs; 8 writers on 4 channels 200 µs, over 150 µs.
+    let (v, pass) = score(&s, "log write p99, 1 writer");
+    assert!(near(v, 100.0) && pass, "{v}");
+    let (v, pass) = score(&s, "log write p99, 8 writers");
+    assert!(near(v, 200.0) && !pass, "{v}");
+    // TempDB: QD 16 on 4 channels, 400 µs.
+    let (v, pass) = score(&s, "TempDB p99");
+    assert!(near(v, 400.0) && pass, "{v}");
+    // DSS: 4 threads × QD 4 keep 4 channels busy: 40,000 IOPS × 1 MiB = 41,943 MB/s < 50,000.
+    let (v, pass) = score(&s, "DSS bandwidth, best");
+    assert!(near(v, 40_000.0 * 1_048_576.0 / 1e6) && !pass, "{v}");
+    assert_eq!(s["partial"], false);
+}
+
+#[test]
+fn a_quick_assessment_on_files_runs_every_part_and_is_stored() {
+    let dir = scratch();
+    let db = dir.path().join("h.db");
+    let f = dir.path().join("d.dat");
+    let out = dbio_command()
+        .current_dir(dir.path())
+        .args([
+            "suite",
+            "--quick",
+            "--target",
+            f.to_str().unwrap(),
+            "--size",
+            "16MiB",
+            "--db",
+            db.to_str().unwrap(),
+            "--label",
+            "quick",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for part in [
+        "part 1/5",
+        "part 2/5",
+        "part 3/5",
+        "part 4/5",
+        "part 5/5",
+        "== scorecard",
+    ] {
+        assert!(text.contains(part), "missing {part}");
+    }
+    // The log and TempDB went beside the data file.
+    assert!(dir.path().join("d.dat.log").exists() && dir.path().join("d.dat.tempdb").exists());
+    let listed = dbio_command()
+        .args(["history", "--db", db.to_str().unwrap(), "--label", "quick"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("suite"));
+}
+
+#[test]
+fn bad_thresholds_are_refused_in_one_line() {
+    let dir = scratch();
+    let t = dir.path().join("bad.toml");
+    std::fs::write(&t, "knee_iops = 100\nlog_latency = \"1ms\"\n").unwrap();
+    let out = dbio_command()
+        .current_dir(dir.path())
+        .args([
+            "suite",
+            "--quick",
+            "--engine",
+            "sim",
+            "--thresholds",
+            t.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("bad.toml, line 2") && err.contains("log_latency"),
+        "{err}"
+    );
+}

@@ -1,0 +1,264 @@
+//! dbio's history: every run and sweep kept whole (its JSON, byte for byte, and the summary
+//! as printed) in a SQLite database, with the headline figures beside it for listing.
+#![forbid(unsafe_code)]
+
+mod schema;
+
+use rusqlite::{params, Connection, ErrorCode, OptionalExtension};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use schema::CURRENT_VERSION;
+
+/// Why the history could not be used; its Display is one line naming the file.
+#[derive(Debug)]
+pub enum StoreError {
+    /// The file (or its folder) cannot be created, opened or read.
+    Io { path: PathBuf, why: String },
+    /// The file is not a dbio history (another SQLite database, or not SQLite at all).
+    NotHistory { path: PathBuf, why: String },
+    /// Written by a newer dbio: left untouched.
+    Newer { path: PathBuf, found: u32 },
+    /// Any other database error.
+    Sql { path: PathBuf, why: String },
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Io { path, why } => write!(f, "history {}: {why}", path.display()),
+            StoreError::NotHistory { path, why } => write!(
+                f,
+                "history {}: not a dbio history database ({why}); it was left as it is: give another file with --db, or move it away",
+                path.display()
+            ),
+            StoreError::Newer { path, found } => write!(
+                f,
+                "history {}: written by a newer dbio (schema version {found}; this dbio knows up to {CURRENT_VERSION}); it was left as it is: use the newer dbio, or another file with --db",
+                path.display()
+            ),
+            StoreError::Sql { path, why } => write!(f, "history {}: {why}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// What is stored for one result.
+#[derive(Debug, Clone, Default)]
+pub struct NewEntry {
+    /// "run" or "sweep".
+    pub kind: String,
+    /// Start of the measured window, RFC 3339 UTC.
+    pub started_at: String,
+    pub label: Option<String>,
+    pub profile: String,
+    /// Targets joined by ", " (or the simulated device).
+    pub targets: String,
+    pub host: String,
+    pub iops: f64,
+    pub mb_s: f64,
+    pub p99_us: f64,
+    /// The result's JSON exactly as written with `--json`.
+    pub json: String,
+    /// The summary exactly as printed.
+    pub summary: String,
+}
+
+/// One stored result as `dbio history` lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub id: i64,
+    pub kind: String,
+    pub started_at: String,
+    pub label: Option<String>,
+    pub profile: String,
+    pub targets: String,
+    pub host: String,
+    pub iops: f64,
+    pub mb_s: f64,
+    pub p99_us: f64,
+}
+
+/// Which entries `dbio history` lists; every set field must match.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Substring of the targets.
+    pub target: Option<String>,
+    pub profile: Option<String>,
+    /// RFC 3339 time (or a prefix of one, e.g. a date): entries started at or after it.
+    pub since: Option<String>,
+    pub label: Option<String>,
+    /// At most this many, newest first.
+    pub limit: Option<u32>,
+}
+
+/// An open history database.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+/// How long a writer waits for another process holding the database.
+const BUSY_WAIT: Duration = Duration::from_secs(30);
+
+impl Store {
+    /// The default file: `$XDG_DATA_HOME/dbio/history.db`, else `~/.local/share/dbio/history.db`.
+    pub fn default_path() -> Option<PathBuf> {
+        let data = std::env::var_os("XDG_DATA_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local").join("share"))
+            })?;
+        Some(data.join("dbio").join("history.db"))
+    }
+
+    /// Opens (creating it and its folder if missing) the history at `path` and brings its
+    /// schema up to date. A file that is not a dbio history, or is from a newer dbio, is
+    /// refused and never modified.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let io = |why: String| StoreError::Io {
+            path: path.to_path_buf(),
+            why,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| io(format!("cannot create the folder {}: {e}", dir.display())))?;
+        }
+        let conn = Connection::open(path).map_err(|e| io(e.to_string()))?;
+        conn.busy_timeout(BUSY_WAIT)
+            .map_err(|e| io(e.to_string()))?;
+        let store = Store {
+            conn,
+            path: path.to_path_buf(),
+        };
+        schema::migrate(&store.conn, path)?;
+        Ok(store)
+    }
+
+    /// Where this history lives.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn sql(&self, e: rusqlite::Error) -> StoreError {
+        StoreError::Sql {
+            path: self.path.clone(),
+            why: e.to_string(),
+        }
+    }
+
+    /// Stores one result and returns its id. Another process writing at the same moment
+    /// makes this wait (and retry), never fail.
+    pub fn add(&self, e: &NewEntry) -> Result<i64, StoreError> {
+        let mut tries = 0;
+        loop {
+            let r = self.conn.execute(
+                "INSERT INTO runs (kind, started_at, stored_at, label, profile, targets, host, iops, mb_s, p99_us, json, summary)
+                 VALUES (?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                params![
+                    e.kind, e.started_at, e.label, e.profile, e.targets, e.host, e.iops, e.mb_s,
+                    e.p99_us, e.json, e.summary
+                ],
+            );
+            match r {
+                Ok(_) => return Ok(self.conn.last_insert_rowid()),
+                Err(rusqlite::Error::SqliteFailure(f, _))
+                    if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+                        && tries < 20 =>
+                {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(50 * tries));
+                }
+                Err(err) => return Err(self.sql(err)),
+            }
+        }
+    }
+
+    /// The entries matching `f`, newest first.
+    pub fn list(&self, f: &Filter) -> Result<Vec<Entry>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT id, kind, started_at, label, profile, targets, host, iops, mb_s, p99_us FROM runs
+                 WHERE (?1 IS NULL OR instr(targets, ?1) > 0)
+                   AND (?2 IS NULL OR profile = ?2)
+                   AND (?3 IS NULL OR started_at >= ?3)
+                   AND (?4 IS NULL OR label = ?4)
+                 ORDER BY id DESC LIMIT ?5",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = stmt
+            .query_map(
+                params![
+                    f.target,
+                    f.profile,
+                    f.since,
+                    f.label,
+                    f.limit.map_or(-1, i64::from)
+                ],
+                |r| {
+                    Ok(Entry {
+                        id: r.get(0)?,
+                        kind: r.get(1)?,
+                        started_at: r.get(2)?,
+                        label: r.get(3)?,
+                        profile: r.get(4)?,
+                        targets: r.get(5)?,
+                        host: r.get(6)?,
+                        iops: r.get(7)?,
+                        mb_s: r.get(8)?,
+                        p99_us: r.get(9)?,
+                    })
+                },
+            )
+            .map_err(|e| self.sql(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
+    }
+
+    fn text(&self, column: &str, id: i64) -> Result<Option<String>, StoreError> {
+        self.conn
+            .query_row(
+                &format!("SELECT {column} FROM runs WHERE id = ?1"),
+                [id],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.sql(e))
+    }
+
+    /// The JSON of entry `id`, exactly as it was written.
+    pub fn json(&self, id: i64) -> Result<Option<String>, StoreError> {
+        self.text("json", id)
+    }
+
+    /// The summary of entry `id`, exactly as it was printed.
+    pub fn summary(&self, id: i64) -> Result<Option<String>, StoreError> {
+        self.text("summary", id)
+    }
+
+    /// The id of the newest entry labelled `label`.
+    pub fn newest_with_label(&self, label: &str) -> Result<Option<i64>, StoreError> {
+        self.conn
+            .query_row("SELECT max(id) FROM runs WHERE label = ?1", [label], |r| {
+                r.get(0)
+            })
+            .map_err(|e| self.sql(e))
+    }
+
+    /// Up to `n` existing ids closest to `id`, ascending (for "no run N; nearby: …").
+    pub fn ids_near(&self, id: i64, n: u32) -> Result<Vec<i64>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id FROM runs ORDER BY abs(id - ?1), id LIMIT ?2")
+            .map_err(|e| self.sql(e))?;
+        let mut ids: Vec<i64> = stmt
+            .query_map(params![id, n], |r| r.get(0))
+            .map_err(|e| self.sql(e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.sql(e))?;
+        ids.sort_unstable();
+        Ok(ids)
+    }
+}

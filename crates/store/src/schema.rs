@@ -1,0 +1,98 @@
+//! The history's schema and its migrations. `PRAGMA user_version` is the schema version and
+//! `PRAGMA application_id` marks the file as dbio's; each step takes a database one version
+//! up inside a write transaction, so two processes opening a new file at once cannot both
+//! apply it.
+
+use crate::StoreError;
+use rusqlite::{Connection, ErrorCode};
+use std::path::Path;
+
+/// The schema version this dbio writes.
+pub const CURRENT_VERSION: u32 = 2;
+
+/// Marks a SQLite file as a dbio history ("dbio" in ASCII).
+const APPLICATION_ID: i32 = 0x6462_696f;
+
+/// Step N takes version N to N + 1. Never edit a released step: add one.
+const STEPS: &[&str] = &[
+    // 0 → 1, the first release: one row per result, stored whole.
+    "CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        stored_at TEXT NOT NULL,
+        label TEXT,
+        profile TEXT NOT NULL,
+        targets TEXT NOT NULL,
+        iops REAL NOT NULL,
+        mb_s REAL NOT NULL,
+        p99_us REAL NOT NULL,
+        json TEXT NOT NULL,
+        summary TEXT NOT NULL
+    );",
+    // 1 → 2: the host of each result (histories merged from several hosts), and indexes
+    // for label lookups and time filters.
+    "ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';
+     CREATE INDEX runs_label ON runs (label, id);
+     CREATE INDEX runs_started ON runs (started_at);",
+];
+
+/// Checks that `conn` is a dbio history this dbio may use, then migrates it to
+/// [`CURRENT_VERSION`].
+pub fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    let not_history = |why: String| StoreError::NotHistory {
+        path: path.to_path_buf(),
+        why,
+    };
+    let sql = |e: rusqlite::Error| StoreError::Sql {
+        path: path.to_path_buf(),
+        why: e.to_string(),
+    };
+    let pragma = |name: &str| -> Result<i64, StoreError> {
+        conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
+            .map_err(|e| match e {
+                rusqlite::Error::SqliteFailure(f, _) if f.code == ErrorCode::NotADatabase => {
+                    not_history("the file is not an SQLite database, or it is damaged".into())
+                }
+                e => sql(e),
+            })
+    };
+    let version = pragma("user_version")?;
+    let app = pragma("application_id")?;
+    let tables = pragma("schema_version")?; // 0 for an empty file
+    if app != APPLICATION_ID as i64 && (version != 0 || tables != 0) {
+        return Err(not_history(format!(
+            "it is an SQLite database of something else (application id {app})"
+        )));
+    }
+    if version > CURRENT_VERSION as i64 {
+        return Err(StoreError::Newer {
+            path: path.to_path_buf(),
+            found: version as u32,
+        });
+    }
+    if version < CURRENT_VERSION as i64 {
+        // WAL: readers never block the writer, and concurrent writers queue.
+        conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))
+            .map_err(sql)?;
+    }
+    loop {
+        conn.execute_batch("BEGIN IMMEDIATE").map_err(sql)?;
+        // Read again inside the write lock: another process may have migrated meanwhile.
+        let v = pragma("user_version")?;
+        if v >= CURRENT_VERSION as i64 {
+            conn.execute_batch("COMMIT").map_err(sql)?;
+            return Ok(());
+        }
+        let step = format!(
+            "{} PRAGMA user_version = {}; PRAGMA application_id = {APPLICATION_ID};",
+            STEPS[v as usize],
+            v + 1
+        );
+        if let Err(e) = conn.execute_batch(&step) {
+            let _ = conn.execute_batch("ROLLBACK");
+            return Err(sql(e));
+        }
+        conn.execute_batch("COMMIT").map_err(sql)?;
+    }
+}
