@@ -314,7 +314,7 @@ pub struct RunArgs {
     /// Data written and prefilled: random (incompressible, every block unique; default),
     /// zeros, pattern:0xHH… (those bytes repeated), or dedupe:R,compress:C[,unit:SIZE]: the
     /// stream dedupes R:1 at the unit (default 8k; 4k to 128k) and its unique units compress
-    /// C:1 with LZ4 and zstd (C up to 16; tightest up to 8). With dedupe or compress, every
+    /// C:1 with LZ4 and zstd (within 5 %, C up to 16). With dedupe or compress, every
     /// --bs and --align must be a multiple of the unit.
     #[arg(long, value_name = "KIND")]
     pub data: Option<String>,

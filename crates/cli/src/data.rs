@@ -6,7 +6,8 @@ use dbio_model::{DataKind, JobSpec, Reducibility};
 
 /// Largest dedupe ratio accepted.
 const MAX_DEDUPE: f64 = 1000.0;
-/// Largest compression ratio accepted (above ~8 the ratio holds less tightly).
+/// Largest compression ratio accepted (LZ4 then gives ~5 % less; the fixed cost of a 4 KiB
+/// chunk's zero run weighs more as its incompressible part shrinks).
 const MAX_COMPRESS: f64 = 16.0;
 /// Longest pattern, in bytes.
 const MAX_PATTERN: usize = 512;

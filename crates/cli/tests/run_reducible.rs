@@ -340,6 +340,33 @@ fn reducible_existing_content_earns_a_warning_and_a_random_prefill_does_not() {
     assert_eq!(sampled(&r)["pattern_blocks"], 0);
     assert!(num(&r, "/data/sampled/0/reduction") > 2.0);
 
+    // A file dbio prefilled with compressible data: sampled on a later run, and reducible.
+    let comp = dir.path().join("comp.dat");
+    let cp = comp.to_str().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "--target",
+            cp,
+            "--size",
+            "8MiB",
+            "--rw",
+            "randread",
+            "--ops",
+            "1",
+            "--data",
+            "compress:4",
+        ],
+    );
+    let r = read(&comp);
+    assert!(warning_codes(&r).contains(&"reducible-content".to_string()));
+    assert_near(
+        "sampled reduction",
+        num(&r, "/data/sampled/0/reduction"),
+        4.0,
+        5.0,
+    );
+
     // A file dbio prefilled with random data, sampled on a later run: not reducible.
     let own = dbio_file(dir.path(), "own.dat", "8MiB");
     let r = read(&own);
