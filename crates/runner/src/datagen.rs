@@ -9,7 +9,8 @@
 //! unit and the run's seed, so a write buffer is laid out once and each write only stamps it:
 //! as cheap as random data. Units of equal id are equal; ids are drawn by an exact quota: of
 //! the first n units a writer makes, ceil(n / R) have new ids and the rest repeat one of the
-//! writer's earlier ids (uniformly), so its stream dedupes by R (exactly at multiples of R).
+//! writer's recent ids (uniformly among its last [`DEDUPE_WINDOW`]), so its stream dedupes
+//! by R (exactly at multiples of R).
 //! Writers never share ids (each has its own tag), and the stamp is salted with a per-run
 //! seed, so no two runs, streams or writers share a block.
 
@@ -21,6 +22,10 @@ use fastrand::Rng;
 pub const CHUNK: usize = 4096;
 /// Bytes of the stamp at the start of every chunk.
 const STAMP: usize = 16;
+/// A duplicate repeats one of its writer's last this many new units (as fio's
+/// dedupe_working_set): recent units are still on the target, so the array finds them
+/// stored, unless the target holds fewer than about R × this many units.
+pub const DEDUPE_WINDOW: u64 = 1024;
 /// Compressed bytes LZ4 and zstd -1 spend on a chunk beyond its incompressible head (the
 /// literal-run and match headers of the zero tail, LZ4's last literals), measured: LZ4 spends
 /// about 20, zstd about 6; the middle keeps both within a few percent of C.
@@ -94,7 +99,8 @@ impl Reducer {
         }
     }
 
-    /// The id of the next unit: new while the quota ceil(n / R) allows, else an earlier one.
+    /// The id of the next unit: new while the quota ceil(n / R) allows, else one of the last
+    /// [`DEDUPE_WINDOW`] new ids.
     #[inline]
     fn next_id(&mut self) -> u64 {
         self.made += 1;
@@ -103,7 +109,7 @@ impl Reducer {
             self.new_ids += 1;
             self.base + self.new_ids - 1
         } else {
-            self.base + self.rng.u64(..self.new_ids)
+            self.base + self.new_ids - 1 - self.rng.u64(..self.new_ids.min(DEDUPE_WINDOW))
         }
     }
 
@@ -191,7 +197,7 @@ pub fn data_info(kind: &DataKind, prefill: Vec<String>, sampled: Vec<ContentSamp
             format!("the byte pattern {p} repeated (in phase with file offsets): a reducing array stores next to nothing")
         }
         DataKind::Reducible(r) => format!(
-            "dedupes {}:1 at {} units (of the first n units a writer makes, ceil(n / {}) are new and the rest repeat its own earlier units; the prefill and each thread are writers of their own) and its unique units compress {}:1 with LZ4 and zstd -1 (every 4 KiB: incompressible bytes, then zeros); a session's redo log compresses alike but every unit is unique",
+            "dedupes {}:1 at {} units (of the first n units a writer makes, ceil(n / {}) are new and the rest repeat one of its last 1024 new units; the prefill and each thread are writers of their own) and its unique units compress {}:1 with LZ4 and zstd -1 (every 4 KiB: incompressible bytes, then zeros); a session's redo log compresses alike but every unit is unique",
             r.dedupe,
             format_size(r.unit),
             r.dedupe,

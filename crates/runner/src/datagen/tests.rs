@@ -99,6 +99,25 @@ fn the_quota_is_exact_at_multiples_of_the_ratio() {
 }
 
 #[test]
+fn duplicates_repeat_recent_units() {
+    let mut r = Reducer::new(&reducible(2.0, 1.0, 4096), 5, 1);
+    let mut buf = vec![0u8; 4096];
+    r.layout(&mut buf);
+    let mut first_seen = HashMap::new();
+    for n in 0..20_000u64 {
+        r.stamp(&mut buf);
+        let new = *first_seen.entry(buf.clone()).or_insert(n);
+        // Of n units, about n/2 are new: a repeat is one of the last 1024 new ones, made
+        // within the last ~2 × 1024 units.
+        assert!(
+            n - new <= 2 * DEDUPE_WINDOW + 2,
+            "unit {n} repeats unit {new}"
+        );
+    }
+    assert_eq!(first_seen.len(), 10_000);
+}
+
+#[test]
 fn writers_and_seeds_share_no_unit() {
     let r = reducible(4.0, 2.0, 8192);
     let mut all = HashSet::new();
