@@ -4,5 +4,8 @@
 
 pub mod compare;
 pub mod knee;
+pub mod path;
+pub mod reduce;
 pub mod scorecard;
 pub mod slo;
+pub mod verdict;

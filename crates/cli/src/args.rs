@@ -37,6 +37,67 @@ pub enum Command {
     /// commit latency with 1-8 writers, TempDB and a DSS I/O-size sweep, then a scorecard.
     #[command(after_help = SUITE_HELP)]
     Suite(SuiteArgs),
+    /// Model the I/O path (CPU, PCIe, HBAs, FC/Ethernet/InfiniBand, switches, array, media):
+    /// every hop's ceiling, the weakest one, and a run held against it.
+    #[command(after_help = PATH_HELP)]
+    Path(PathArgs),
+    /// Estimate how much an array that removes patterns, deduplicates and compresses would
+    /// shrink existing data (files, directory trees, block devices; read-only).
+    #[command(after_help = REDUCE_EXAMPLES)]
+    Reduce(Box<ReduceArgs>),
+}
+
+const PATH_HELP: &str = "\
+A topology is a TOML file: the workload, then the hops from the host's CPUs to the media.
+Each hop has a kind, a count of parallel instances and its parameters; any hop may also give
+bandwidth (\"3.2GB/s\"), iops, read_iops, write_iops and latency (\"200us\") directly.
+
+  [workload]
+  io_size = \"64KiB\"
+  read_pct = 50
+
+  [[hop]]
+  name = \"HBA slots\"
+  kind = \"pcie\"        # gen 1-6, lanes 1/2/4/8/12/16, tlp_efficiency (default 1; 0.92 for 256 B payloads)
+  gen = 3
+  lanes = 8
+  count = 2
+
+  [[hop]]
+  name = \"host FC ports\"
+  kind = \"fc\"          # speed 1G-128G; figure = \"quoted\" (default) or \"net\"
+  speed = \"16G\"
+  count = 4
+
+Kinds: cpu (cores, iops_per_core), pcie, fc, ethernet (speed, protocol iscsi|nvme-tcp|tcp,
+mtu), infiniband (rate SDR..NDR, width), sas (speed 3G-24G, lanes), sata (speed; half
+duplex), nvme (gen, lanes, plus its device figures), hdd (rpm, seek_ms), ssd, memory (mts,
+channels), switch (speed, fabric fc|ethernet, ports, isl_speed, isls), array (given figures).
+Full-duplex links carry reads and writes in their own directions.
+
+Examples:
+  dbio path san.toml                           the hops, their ceilings, the weakest
+  dbio path san.toml --io-size 8k,64k,1m       how the ceiling moves with I/O size
+  dbio path san.toml --run 12                  run 12 as a share of every hop's ceiling, and a verdict";
+
+/// Flags of `dbio path`.
+#[derive(Debug, Args)]
+pub struct PathArgs {
+    /// The topology TOML file.
+    #[arg(value_name = "TOPOLOGY.toml")]
+    pub topology: String,
+    /// Also give the weakest hop and ceiling at these I/O sizes, e.g. 8k,64k,1m.
+    #[arg(long, value_name = "SIZES")]
+    pub io_size: Option<String>,
+    /// Hold a measured run (id, label or JSON file) against the path.
+    #[arg(long, value_name = "RUN")]
+    pub run: Option<String>,
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<String>,
+    /// Write the result as JSON to FILE, or to stdout with '-'.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
 }
 
 const SUITE_HELP: &str = "\
@@ -455,4 +516,68 @@ pub struct SweepArgs {
     pub target_latency: Option<String>,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+const REDUCE_EXAMPLES: &str = "\
+Examples:
+  dbio reduce /u01/oradata                     every file under the tree, at 8 KiB and 16 KiB units
+  dbio reduce /dev/sdb --unit 4k,8k,16k,32k,128k   a device, read-only (no --destroy-data needed)
+  dbio reduce backup.bak --buckets xtremio     round each compressed block up to 1 KiB steps
+  dbio reduce /data --buckets 2k,4k,8k --json reduce.json
+  dbio reduce /data --compress-sample          compress a uniform sample of 38,005 unique blocks
+                                               (±1 % of the size at 99.9 %) instead of all of them
+  dbio reduce /data --compress none            patterns and dedupe only (fastest)
+  dbio reduce /big --mem 1GiB                  sampled dedupe if exact mode needs more than 1 GiB
+  dbio reduce /big --sample 16 --seed 7        keep fingerprints with hash mod 16 == 7 % 16
+  dbio reduce big.bin --buffered --threads 1   through the page cache, one hashing thread
+
+Ratios as qdda defines them: pattern removal = all-zero or one-byte blocks, dedupe = blocks
+left / unique blocks, compression = unique bytes / compressed bytes (each unique block on its
+own, never larger than itself), total = 1/(1 - pattern) x dedupe x compression. Bucket presets:
+xtremio (1 KiB steps), pure-like (512-byte steps).
+Exit status: 0 done, 1 a path was skipped or could not be read (the rest were estimated),
+2 bad input, 130 interrupted.";
+
+/// Flags of `dbio reduce`.
+#[derive(Debug, Args)]
+pub struct ReduceArgs {
+    /// Files, directory trees (symlinks are not followed) and block devices to read.
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<String>,
+    /// Dedupe units: sizes from 1k to 128k, powers of two.
+    #[arg(long, value_name = "SIZE,...", default_value = "8k,16k")]
+    pub unit: String,
+    /// Compressors to run on the unique blocks: lz4, zstd (level 1), both, or none.
+    #[arg(long, value_name = "LIST", default_value = "lz4,zstd")]
+    pub compress: String,
+    /// Round each LZ4-compressed block up to an array's bucket sizes: a preset (xtremio,
+    /// pure-like), a list (2k,4k,8k) or a range in steps of its start (1k..16k).
+    #[arg(long, value_name = "PRESET|SIZES")]
+    pub buckets: Option<String>,
+    /// Compress a uniform sample of N unique blocks instead of every one (default N 38,005:
+    /// ±1 % of the size at 99.9 %, the Hoeffding bound printed beside the figure).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "38005")]
+    pub compress_sample: Option<u64>,
+    /// Memory the fingerprint tables may take (exact mode needs up to 32 bytes per block);
+    /// above it a sampled mode is chosen. Default: half of MemAvailable.
+    #[arg(long, value_name = "SIZE")]
+    pub mem: Option<String>,
+    /// Sampled dedupe whatever the memory: keep fingerprints with hash mod M == seed mod M.
+    #[arg(long, value_name = "M")]
+    pub sample: Option<u64>,
+    /// Seed of the fingerprint hash (and the sampled residue), to repeat or vary a sample.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads hashing and compressing (default: one per CPU).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Read through the page cache instead of O_DIRECT.
+    #[arg(long)]
+    pub buffered: bool,
+    /// Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    /// No progress display and no summary (errors still go to stderr).
+    #[arg(long, short)]
+    pub quiet: bool,
 }

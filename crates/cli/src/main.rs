@@ -2,6 +2,7 @@
 //! flags in, a command run, an exit status out.
 
 mod args;
+mod buckets;
 mod cmd;
 mod data;
 mod exit;
@@ -32,5 +33,7 @@ fn main() -> ExitCode {
         args::Command::Export(a) => cmd::history::export(a).into(),
         args::Command::Compare(a) => cmd::compare::run(a).into(),
         args::Command::Suite(a) => cmd::suite::run(a).into(),
+        args::Command::Path(a) => cmd::path::run(a).into(),
+        args::Command::Reduce(a) => cmd::reduce::run(*a).into(),
     }
 }

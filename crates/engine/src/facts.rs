@@ -119,7 +119,23 @@ pub fn target_facts(t: &OpenTarget) -> TargetFacts {
     f.scheduler = read_trimmed(q.join("scheduler")).and_then(|s| active_scheduler(&s));
     f.nr_requests = read_u64(q.join("nr_requests"));
     f.write_cache = read_trimmed(q.join("write_cache"));
+    (f.pcie_gen, f.pcie_lanes) = pcie_link(&disk).unzip();
     f
+}
+
+/// The PCIe link of the controller above a sysfs device directory: the nearest ancestor with
+/// `current_link_speed` ("8.0 GT/s PCIe") and `current_link_width`, as (generation, lanes).
+pub fn pcie_link(dir: &std::path::Path) -> Option<(u8, u8)> {
+    let dir = std::fs::canonicalize(dir).ok()?;
+    dir.ancestors().find_map(|d| {
+        let speed = read_trimmed(d.join("current_link_speed"))?;
+        let lanes = read_u64(d.join("current_link_width"))?;
+        let gt: f64 = speed.split_whitespace().next()?.parse().ok()?;
+        let gen = [2.5, 5.0, 8.0, 16.0, 32.0, 64.0]
+            .iter()
+            .position(|g| (g - gt).abs() < 0.01)?;
+        (lanes > 0).then_some((gen as u8 + 1, lanes as u8))
+    })
 }
 
 /// The logical block size under `t` (the smallest O_DIRECT unit), or 512 when unknown.
@@ -146,6 +162,19 @@ pub fn logical_block_size(t: &OpenTarget) -> u64 {
 mod tests {
     use super::*;
     use crate::target::{open_target, TargetOptions};
+
+    #[test]
+    fn finds_the_pcie_link_of_the_nearest_controller() {
+        let root = tempfile::tempdir().unwrap();
+        let ctrl = root.path().join("pci0000:00/0000:00:01.0");
+        let disk = ctrl.join("nvme/nvme0/nvme0n1");
+        std::fs::create_dir_all(&disk).unwrap();
+        std::fs::write(ctrl.join("current_link_speed"), "8.0 GT/s PCIe\n").unwrap();
+        std::fs::write(ctrl.join("current_link_width"), "4\n").unwrap();
+        assert_eq!(pcie_link(&disk), Some((3, 4)));
+        std::fs::write(ctrl.join("current_link_speed"), "Unknown\n").unwrap();
+        assert_eq!(pcie_link(&disk), None);
+    }
 
     #[test]
     fn parses_proc_and_sysfs_text() {

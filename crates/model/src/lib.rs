@@ -4,7 +4,9 @@
 
 pub mod histogram;
 pub mod job;
+pub mod path;
 pub mod profile;
+pub mod reduce;
 pub mod result;
 pub mod session;
 pub mod sim;

@@ -46,6 +46,19 @@ pub struct RunResult {
     /// is the first stream's.
     #[serde(default)]
     pub streams: Vec<crate::streams::StreamResult>,
+    /// What limited the run, judged from the run alone (no topology needed).
+    #[serde(default)]
+    pub verdict: Option<Verdict>,
+}
+
+/// What limited a run, with its evidence in plain words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Verdict {
+    /// Stable code: load-generator, host-cpu, local-link, device-bandwidth,
+    /// device-parallelism, queue-depth, rate.
+    pub limit: String,
+    /// The verdict with its evidence.
+    pub message: String,
 }
 
 /// The outcome of waiting for steady state before measuring.
@@ -168,6 +181,9 @@ pub struct CpuStats {
     /// I/Os per CPU-second of the dbio process.
     pub ios_per_cpu_s: f64,
     pub workers: Vec<WorkerCpu>,
+    /// CPUs the dbio process was allowed to run on (its affinity mask).
+    #[serde(default)]
+    pub cpus_allowed: u32,
 }
 
 /// CPU use of one worker thread.
@@ -207,6 +223,11 @@ pub struct TargetFacts {
     pub nr_requests: Option<u64>,
     /// "write back" or "write through".
     pub write_cache: Option<String>,
+    /// PCIe link of the device's controller, when sysfs shows one: generation and lanes.
+    #[serde(default)]
+    pub pcie_gen: Option<u8>,
+    #[serde(default)]
+    pub pcie_lanes: Option<u8>,
 }
 
 /// Something the reader of a result must know; `code` is stable, `message` says what to try.

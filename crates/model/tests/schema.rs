@@ -28,6 +28,14 @@ fn committed_suite_schema_matches_the_types() {
     );
 }
 
+#[test]
+fn committed_path_schema_matches_the_types() {
+    check(
+        "path-result.v1.json",
+        dbio_model::json_schema::<dbio_model::path::PathResult>(),
+    );
+}
+
 fn check(file: &str, generated: String) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../schema")
@@ -39,5 +47,13 @@ fn check(file: &str, generated: String) {
     assert!(
         committed == generated,
         "schema/{file} differs from the result types; if the change is intended, run DBIO_BLESS=1 cargo test -p dbio-model --test schema and bump the schema version when it breaks readers"
+    );
+}
+
+#[test]
+fn committed_reduce_schema_matches_the_types() {
+    check(
+        "reduce-result.v1.json",
+        dbio_model::json_schema::<dbio_model::reduce::ReduceResult>(),
     );
 }

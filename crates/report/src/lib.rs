@@ -4,5 +4,7 @@
 pub mod awr;
 pub mod compare;
 pub mod json;
+pub mod path;
+pub mod reduce;
 pub mod suite;
 pub mod text;

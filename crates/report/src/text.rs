@@ -187,6 +187,9 @@ pub fn summary(r: &RunResult) -> String {
             c.process_user_s, c.process_sys_s, c.ios_per_cpu_s, c.host_busy_pct
         );
     }
+    if let Some(v) = &r.verdict {
+        let _ = writeln!(s, "verdict: {}", v.message);
+    }
     if let Some(awr) = crate::awr::report(r) {
         s += &awr;
     }

@@ -593,6 +593,7 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
             0.0
         },
         workers,
+        cpus_allowed: std::thread::available_parallelism().map_or(0, |n| n.get() as u32),
     };
     let outcome = match (error, a.interrupted) {
         (Some(e), _) => Outcome::IoError(e),
@@ -628,5 +629,6 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
         session: None,
         steady: a.steady,
         streams: Vec::new(),
+        verdict: None,
     }
 }

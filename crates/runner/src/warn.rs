@@ -170,6 +170,7 @@ mod tests {
                 busy_pct,
                 ios: 50_000,
             }],
+            cpus_allowed: 2,
         }
     }
 

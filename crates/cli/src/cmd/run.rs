@@ -8,7 +8,7 @@ use crate::output::{emit_json, print_out};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
 use crate::streams::stream_specs;
-use dbio_model::{JobSpec, Outcome, StreamSpec};
+use dbio_model::{JobSpec, Outcome, RunResult, StreamSpec};
 use dbio_runner::RunError;
 
 /// Runs `dbio run` and returns its exit status.
@@ -38,7 +38,7 @@ pub fn run(a: RunArgs) -> Exit {
     };
     progress.finish();
     let r = match result {
-        Ok(r) => r,
+        Ok(r) => judged(r),
         Err(RunError::Interrupted) => {
             return Exit::Interrupted
                 .with("dbio run: interrupted before measuring began; nothing was measured")
@@ -73,6 +73,12 @@ pub fn run(a: RunArgs) -> Exit {
         Outcome::Interrupted => Exit::Interrupted,
         Outcome::IoError(e) => Exit::Failure.with(format!("dbio run: {e}")),
     }
+}
+
+/// The result with the verdict on what limited it.
+pub fn judged(mut r: RunResult) -> RunResult {
+    r.verdict = dbio_analyze::verdict::verdict(&r);
+    r
 }
 
 /// What `dbio run` runs: one job, or several streams with notices about their targets.

@@ -315,7 +315,7 @@ fn run_one(
     let r =
         dbio_runner::run(&spec, stop.clone(), &mut |ev| progress.on(ev)).map_err(|e| e.to_string());
     progress.finish();
-    let r = r?;
+    let r = crate::cmd::run::judged(r?);
     say(&dbio_report::text::summary(&r));
     if r.outcome != Outcome::Complete {
         return Err(format!("{} did not complete", spec.profile));

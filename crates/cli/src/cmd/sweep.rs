@@ -95,7 +95,7 @@ pub fn execute(
         let result = dbio_runner::run(&specs[i], stop.clone(), &mut |ev| progress.on(ev));
         progress.finish();
         let r = match result {
-            Ok(r) => r,
+            Ok(r) => crate::cmd::run::judged(r),
             Err(RunError::Interrupted) => return Ok(None),
             Err(e) if ran.is_empty() => return Err(e.to_string()),
             Err(e) => {

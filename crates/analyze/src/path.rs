@@ -1,0 +1,443 @@
+//! The I/O path model's arithmetic: each hop's built-in ceiling (reference.md's figures),
+//! its ceiling for a workload's I/O size and read/write mix, the weakest hop, and a
+//! measured run held against the path.
+
+use dbio_model::path::*;
+use dbio_model::RunResult;
+
+/// One instance's ceilings: bandwidth per direction (bytes/s), whether both directions can
+/// be used at once, a device's read and write bandwidth, and IOPS per direction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ceiling {
+    pub bw: Option<f64>,
+    pub full_duplex: bool,
+    pub read_bw: Option<f64>,
+    pub write_bw: Option<f64>,
+    pub read_iops: Option<f64>,
+    pub write_iops: Option<f64>,
+    /// How the figure comes about, in plain words.
+    pub basis: String,
+}
+
+fn gb(x: f64) -> String {
+    if x >= 1e9 {
+        format!("{:.3} GB/s", x / 1e9)
+    } else {
+        format!("{:.0} MB/s", x / 1e6)
+    }
+}
+
+/// The built-in ceiling of one instance of `kind` (None where the kind has no figure of
+/// its own: ssd, array, a cpu without iops_per_core).
+pub fn builtin(kind: &HopKind) -> Ceiling {
+    let bw = |bw: f64, full_duplex: bool, basis: String| Ceiling {
+        bw: Some(bw),
+        full_duplex,
+        read_bw: None,
+        write_bw: None,
+        read_iops: None,
+        write_iops: None,
+        basis,
+    };
+    let pcie = |gen: u8, lanes: u8| {
+        let gt = [2.5, 5.0, 8.0, 16.0, 32.0, 64.0][gen as usize - 1];
+        let (coding, name) = match gen {
+            1 | 2 => (0.8, "8b/10b"),
+            3..=5 => (128.0 / 130.0, "128b/130b"),
+            _ => (242.0 / 256.0, "FLIT 242/256"),
+        };
+        (
+            gt * coding / 8.0 * lanes as f64 * 1e9,
+            format!("PCIe Gen{gen} x{lanes}: {gt} GT/s × {name} / 8 × {lanes} lanes"),
+        )
+    };
+    match kind {
+        HopKind::Cpu {
+            cores,
+            iops_per_core,
+        } => Ceiling {
+            bw: None,
+            full_duplex: false,
+            read_bw: None,
+            write_bw: None,
+            read_iops: iops_per_core.map(|i| i * *cores as f64),
+            write_iops: iops_per_core.map(|i| i * *cores as f64),
+            basis: match iops_per_core {
+                Some(i) => format!("{cores} cores × {i:.0} IOPS per core"),
+                None => format!("{cores} cores (give iops_per_core for a ceiling)"),
+            },
+        },
+        HopKind::Pcie {
+            gen,
+            lanes,
+            tlp_efficiency,
+        } => {
+            let (b, basis) = pcie(*gen, *lanes);
+            let b = b * tlp_efficiency;
+            let tlp = if *tlp_efficiency < 1.0 {
+                format!(" × {tlp_efficiency} TLP efficiency")
+            } else {
+                String::new()
+            };
+            bw(b, true, format!("{basis}{tlp} = {} per direction", gb(b)))
+        }
+        HopKind::Nvme { gen, lanes } => {
+            let (b, basis) = pcie(*gen, *lanes);
+            bw(
+                b,
+                true,
+                format!("NVMe on {basis} = {} per direction", gb(b)),
+            )
+        }
+        HopKind::Fc { speed, net } => {
+            let quoted = FC_QUOTED
+                .iter()
+                .find(|(s, _)| s == speed)
+                .map_or(0.0, |(_, m)| *m)
+                * 1e6;
+            let baud = match speed {
+                1 => Some((1.0625, 0.8)),
+                2 => Some((2.125, 0.8)),
+                4 => Some((4.25, 0.8)),
+                8 => Some((8.5, 0.8)),
+                16 => Some((14.025, 64.0 / 66.0)),
+                32 => Some((28.05, 64.0 / 66.0)),
+                _ => None,
+            };
+            match (net, baud) {
+                (true, Some((b, c))) => {
+                    let n = b * c / 8.0 * 0.9715 * 1e9;
+                    bw(n, true, format!("{speed}GFC net: {b} GBd × coding / 8 × 0.9715 framing = {} per direction", gb(n)))
+                }
+                _ => bw(
+                    quoted,
+                    true,
+                    format!("one {speed}GFC port's {} per direction", gb(quoted)),
+                ),
+            }
+        }
+        HopKind::Ethernet {
+            gbit,
+            protocol,
+            mtu,
+        } => {
+            let tcp = (*mtu as f64 - 52.0) / (*mtu as f64 + 38.0);
+            let pdu = match protocol.as_str() {
+                "iscsi" => 8192.0 / (8192.0 + 48.0),
+                "nvme-tcp" => 8192.0 / (8192.0 + 24.0),
+                _ => 1.0,
+            };
+            let b = gbit * 1e9 / 8.0 * tcp * pdu;
+            bw(
+                b,
+                true,
+                format!(
+                    "{gbit} GbE {protocol} at MTU {mtu}: {:.1} % TCP payload{} = {} per direction",
+                    tcp * 100.0,
+                    if pdu < 1.0 {
+                        format!(", {:.1} % after PDU headers", pdu * 100.0)
+                    } else {
+                        String::new()
+                    },
+                    gb(b)
+                ),
+            )
+        }
+        HopKind::Infiniband { rate, width } => {
+            let b = ib_gbit(rate).unwrap_or(0.0) * *width as f64 / 4.0 / 8.0 * 1e9;
+            bw(
+                b,
+                true,
+                format!("InfiniBand {rate} {width}x = {} per direction", gb(b)),
+            )
+        }
+        HopKind::Sas { gbit, lanes } => {
+            let b = gbit * 100e6 * *lanes as f64;
+            bw(
+                b,
+                true,
+                format!("SAS {gbit}G × {lanes} lane(s) = {} per direction", gb(b)),
+            )
+        }
+        HopKind::Sata { gbit } => {
+            let b = gbit * 100e6;
+            bw(b, false, format!("SATA {gbit}G = {}, half duplex", gb(b)))
+        }
+        HopKind::Hdd { rpm, seek_ms } => {
+            let half = 30_000.0 / *rpm as f64;
+            let iops = 1000.0 / (seek_ms + half);
+            Ceiling {
+                bw: None,
+                full_duplex: false,
+                read_bw: None,
+                write_bw: None,
+                read_iops: Some(iops),
+                write_iops: Some(iops),
+                basis: format!("{rpm} rpm: 1 / ({seek_ms} ms seek + {half:.2} ms half rotation) = {iops:.0} IOPS"),
+            }
+        }
+        HopKind::Memory { mts, channels } => {
+            let b = mts * 1e6 * 8.0 * *channels as f64;
+            bw(
+                b,
+                false,
+                format!("{channels} channel(s) × {mts} MT/s × 8 bytes = {}", gb(b)),
+            )
+        }
+        HopKind::Switch {
+            port_bw,
+            ports,
+            isl_bw,
+        } => {
+            let p = port_bw * *ports as f64;
+            let (b, isl) = match isl_bw {
+                Some(i) if *i < p => (*i, format!(", limited by inter-switch links of {}", gb(*i))),
+                _ => (p, String::new()),
+            };
+            bw(
+                b,
+                true,
+                format!("{ports} port(s) of {}{isl} per direction", gb(*port_bw)),
+            )
+        }
+        // A device's given bandwidth is what it does in all, reads and writes together.
+        HopKind::Ssd | HopKind::Array => Ceiling {
+            bw: None,
+            full_duplex: false,
+            read_bw: None,
+            write_bw: None,
+            read_iops: None,
+            write_iops: None,
+            basis: "given figures only".into(),
+        },
+    }
+}
+
+/// One instance's ceiling with the hop's given figures over the built-in ones.
+pub fn ceiling(h: &Hop) -> Ceiling {
+    let mut c = builtin(&h.kind);
+    if let Some(b) = h.bandwidth {
+        c.bw = Some(b);
+        c.basis = format!("{} given", gb(b));
+    }
+    (c.read_bw, c.write_bw) = (h.read_bandwidth, h.write_bandwidth);
+    if h.read_bandwidth.is_some() || h.write_bandwidth.is_some() {
+        let side = |b: Option<f64>, what: &str| b.map(|b| format!("{what} {}", gb(b)));
+        let given: Vec<String> = [
+            side(h.read_bandwidth, "reads"),
+            side(h.write_bandwidth, "writes"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        c.basis = format!("{} given", given.join(", "));
+    }
+    if let Some(i) = h.iops {
+        (c.read_iops, c.write_iops) = (Some(i), Some(i));
+    }
+    if h.read_iops.is_some() {
+        c.read_iops = h.read_iops;
+    }
+    if h.write_iops.is_some() {
+        c.write_iops = h.write_iops;
+    }
+    c
+}
+
+/// All instances of a hop at a workload: (IOPS, bytes/s), each None when unknown.
+pub fn at(h: &Hop, io_size: u64, read_pct: u8) -> (Option<f64>, Option<f64>) {
+    let c = ceiling(h);
+    let r = read_pct as f64 / 100.0;
+    let n = h.count as f64;
+    // Full duplex: reads and writes travel in their own directions; the busier one binds.
+    let link =
+        c.bw.map(|b| if c.full_duplex { b / r.max(1.0 - r) } else { b });
+    // A device with read and write bandwidths shares its time between them.
+    let device = match (c.read_bw, c.write_bw) {
+        (Some(rb), Some(wb)) => Some(1.0 / (r / rb + (1.0 - r) / wb)),
+        (Some(b), None) | (None, Some(b)) => Some(b),
+        (None, None) => None,
+    };
+    let bw = match (link, device) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+    .map(|b| b * n);
+    let own = match (c.read_iops, c.write_iops) {
+        (Some(ri), Some(wi)) => Some(1.0 / (r / ri + (1.0 - r) / wi)),
+        (Some(i), None) | (None, Some(i)) => Some(i),
+        (None, None) => None,
+    }
+    .map(|i| i * n);
+    let from_bw = bw.map(|b| b / io_size as f64);
+    let iops = match (own, from_bw) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    (iops, iops.map(|i| i * io_size as f64))
+}
+
+/// The weakest hop at a workload: its index and IOPS ceiling.
+fn weakest(t: &Topology, io_size: u64, read_pct: u8) -> Option<(usize, f64)> {
+    t.hops
+        .iter()
+        .enumerate()
+        .filter_map(|(i, h)| at(h, io_size, read_pct).0.map(|x| (i, x)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// The path held against its workload, and against `sizes` too.
+pub fn analyse(t: &Topology, sizes: &[u64]) -> PathResult {
+    let w = t.workload;
+    let weak = weakest(t, w.io_size, w.read_pct);
+    let hops = t
+        .hops
+        .iter()
+        .map(|h| {
+            let (iops, bps) = at(h, w.io_size, w.read_pct);
+            let c = ceiling(h);
+            let basis = if iops.is_none() {
+                "no ceiling known".to_string()
+            } else if h.count > 1 {
+                format!("{} × {}", h.count, c.basis)
+            } else {
+                c.basis
+            };
+            HopCeiling {
+                name: h.name.clone(),
+                kind: h.kind.name().into(),
+                count: h.count,
+                mb_s: bps.map(|b| b / 1e6),
+                iops,
+                headroom_pct: iops.zip(weak).map(|(i, (_, wk))| (i / wk - 1.0) * 100.0),
+                basis,
+            }
+        })
+        .collect();
+    let by_io_size = sizes
+        .iter()
+        .map(|&s| {
+            let wk = weakest(t, s, w.read_pct);
+            SizeCeiling {
+                io_size: s,
+                weakest: wk.map(|(i, _)| t.hops[i].name.clone()),
+                iops: wk.map(|(_, x)| x),
+                mb_s: wk.map(|(_, x)| x * s as f64 / 1e6),
+            }
+        })
+        .collect();
+    let lat: Vec<f64> = t.hops.iter().filter_map(|h| h.latency_us).collect();
+    PathResult {
+        schema: PATH_SCHEMA.into(),
+        workload: w,
+        hops,
+        weakest: weak.map(|(i, _)| t.hops[i].name.clone()),
+        by_io_size,
+        path_latency_us: (!lat.is_empty()).then(|| lat.iter().sum()),
+        run: None,
+    }
+}
+
+/// A hop at or above this share of its ceiling is what limited the run.
+pub const LIMIT_SHARE: f64 = 90.0;
+
+/// Holds a measured run against the path: every hop's share of its ceiling at the run's own
+/// mean I/O size and read share, and the verdict with its evidence.
+pub fn hold(t: &Topology, r: &RunResult) -> RunCheck {
+    let dirs = [&r.read, &r.write];
+    let ios: u64 = dirs.iter().filter_map(|d| d.as_ref()).map(|d| d.ios).sum();
+    let bytes: u64 = dirs
+        .iter()
+        .filter_map(|d| d.as_ref())
+        .map(|d| d.bytes)
+        .sum();
+    let iops: f64 = dirs.iter().filter_map(|d| d.as_ref()).map(|d| d.iops).sum();
+    let mb_s: f64 = dirs.iter().filter_map(|d| d.as_ref()).map(|d| d.mb_s).sum();
+    // The run's own mean I/O size and read share (the topology's workload if it did none).
+    let size = bytes.checked_div(ios).unwrap_or(t.workload.io_size).max(1);
+    let reads = r.read.as_ref().map_or(0, |d| d.ios);
+    let read_pct = (reads * 100)
+        .checked_div(ios)
+        .map_or(t.workload.read_pct, |p| p as u8);
+    let shares: Vec<HopShare> = t
+        .hops
+        .iter()
+        .map(|h| HopShare {
+            name: h.name.clone(),
+            pct: at(h, size, read_pct).0.map(|c| iops / c * 100.0),
+        })
+        .collect();
+    let busiest = shares
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.pct.map(|p| (i, p)))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    let verdict = match busiest {
+        Some((i, p)) if p >= LIMIT_SHARE => {
+            let h = &t.hops[i];
+            let (c_iops, c_bps) = at(h, size, read_pct);
+            let what = ceiling(h).basis;
+            let each = if h.count > 1 {
+                format!("{} × ", h.count)
+            } else {
+                String::new()
+            };
+            format!(
+                "limited by {}: {mb_s:.0} MB/s ({iops:.0} IOPS) is {p:.0} % of its {:.0} MB/s ({:.0} IOPS) ceiling ({each}{what})",
+                h.name,
+                c_bps.unwrap_or(0.0) / 1e6,
+                c_iops.unwrap_or(0.0)
+            )
+        }
+        other => {
+            let mut v = match other {
+                Some((i, p)) => format!(
+                    "not limited by the modelled path: its busiest hop, {}, is at {p:.0} %",
+                    t.hops[i].name
+                ),
+                None => "not limited by the modelled path: no hop has a known ceiling".into(),
+            };
+            v += &suspects(
+                r,
+                iops,
+                busiest.and_then(|(i, _)| at(&t.hops[i], size, read_pct).0),
+            );
+            v
+        }
+    };
+    RunCheck {
+        measured_iops: iops,
+        measured_mb_s: mb_s,
+        shares,
+        verdict,
+    }
+}
+
+/// The next suspects when the path is not the limit: too few outstanding I/Os for the path
+/// (Little's law), and the load generator's CPU.
+fn suspects(r: &RunResult, iops: f64, ceiling_iops: Option<f64>) -> String {
+    let mut s = String::new();
+    let outstanding = (r.job.qd * r.job.threads) as f64;
+    let lat_s = crate::slo::latency(r, crate::slo::Dir::All).mean() / 1e9;
+    if lat_s > 0.0 && r.job.rate.is_none() {
+        let little = outstanding / lat_s;
+        if let Some(c) = ceiling_iops.filter(|c| *c > little * 1.1 && iops > little * 0.8) {
+            s += &format!(
+                "; queue depth too low: {outstanding:.0} outstanding I/Os at {:.0} µs each allow {little:.0} IOPS (Little's law) where the path could take {c:.0}: raise --qd or --threads to about {:.0} outstanding",
+                lat_s * 1e6,
+                (c * lat_s).ceil()
+            );
+        }
+    }
+    if let Some(w) = r
+        .cpu
+        .workers
+        .iter()
+        .map(|w| w.busy_pct)
+        .max_by(|a, b| a.total_cmp(b))
+        .filter(|b| *b > 90.0)
+    {
+        s += &format!("; the load generator: a worker thread was {w:.0} % busy");
+    }
+    s
+}

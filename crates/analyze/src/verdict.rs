@@ -1,0 +1,129 @@
+//! What limited a run, judged from what the run itself knows: its own CPU, the host's CPU,
+//! the local PCIe link of the device (from sysfs), a simulated device's parameters, and
+//! Little's law for its queue depth. No topology needed.
+
+use crate::path::builtin;
+use crate::slo::{latency, Dir};
+use dbio_model::path::HopKind;
+use dbio_model::{Outcome, RunResult, Verdict};
+
+/// Busy share above which a CPU (a worker, the process, the host) is called the limit.
+pub const BUSY: f64 = 90.0;
+/// Share of a ceiling at or above which it is called the limit.
+pub const AT_CEILING: f64 = 0.9;
+
+fn v(limit: &str, message: String) -> Option<Verdict> {
+    Some(Verdict {
+        limit: limit.into(),
+        message,
+    })
+}
+
+/// The verdict on `r`; None for a run that did not complete or did no I/O.
+pub fn verdict(r: &RunResult) -> Option<Verdict> {
+    if r.outcome != Outcome::Complete || r.measured_secs <= 0.0 {
+        return None;
+    }
+    let dirs = [&r.read, &r.write];
+    let iops: f64 = dirs.iter().filter_map(|d| d.as_ref()).map(|d| d.iops).sum();
+    if iops <= 0.0 {
+        return None;
+    }
+    let c = &r.cpu;
+    let cpu_s = c.process_user_s + c.process_sys_s;
+    let per_core = if cpu_s > 0.0 {
+        iops * r.measured_secs / cpu_s
+    } else {
+        0.0
+    };
+    if let Some(w) = c
+        .workers
+        .iter()
+        .map(|w| w.busy_pct)
+        .max_by(|a, b| a.total_cmp(b))
+        .filter(|b| *b > BUSY)
+    {
+        return v("load-generator", format!(
+            "limited by the load generator: a worker thread was {w:.0} % busy ({per_core:.0} IOPS per core of dbio's CPU); add --threads, or use fewer outstanding I/Os per thread"
+        ));
+    }
+    if c.cpus_allowed > 0 {
+        let share = cpu_s / (r.measured_secs * c.cpus_allowed as f64) * 100.0;
+        if share > BUSY {
+            return v("load-generator", format!(
+                "limited by the load generator: dbio used {share:.0} % of the {} CPU(s) it may run on ({per_core:.0} IOPS per core); give it more CPUs (taskset, cgroup limits)",
+                c.cpus_allowed
+            ));
+        }
+    }
+    if c.host_busy_pct > BUSY {
+        return v("host-cpu", format!(
+            "limited by the host's CPU: {:.0} % busy over the run, so the storage was not shown to be the limit",
+            c.host_busy_pct
+        ));
+    }
+    for t in &r.targets {
+        if let (Some(gen), Some(lanes)) = (t.pcie_gen, t.pcie_lanes) {
+            let ceiling = builtin(&HopKind::Pcie {
+                gen,
+                lanes,
+                tlp_efficiency: 1.0,
+            });
+            let bw = ceiling.bw.unwrap_or(f64::MAX) / 1e6;
+            let (rd, wr) = (
+                r.read.as_ref().map_or(0.0, |d| d.mb_s),
+                r.write.as_ref().map_or(0.0, |d| d.mb_s),
+            );
+            let busier = rd.max(wr);
+            if busier >= AT_CEILING * bw {
+                return v("local-link", format!(
+                    "limited by the local link: {busier:.0} MB/s is {:.0} % of {}'s PCIe Gen{gen} x{lanes} at {bw:.0} MB/s per direction",
+                    busier / bw * 100.0,
+                    t.device.as_deref().unwrap_or(&t.path)
+                ));
+            }
+        }
+    }
+    let lat_s = latency(r, Dir::All).mean() / 1e9;
+    let outstanding = (r.job.qd * r.job.threads) as f64;
+    if let Some(rate) = r.job.rate {
+        return v("rate", format!(
+            "held at the asked rate: {iops:.0} of {rate} IOPS (open loop); the storage answered in {:.0} µs on average",
+            lat_s * 1e6
+        ));
+    }
+    if let Some(d) = &r.job.sim {
+        let s_mean = (d.read_ns + d.write_ns) as f64 / 2.0 / 1e9;
+        if let Some(bw) = d.bw_bytes_s.map(|b| b as f64 / 1e6) {
+            let busier = r
+                .read
+                .as_ref()
+                .map_or(0.0, |x| x.mb_s)
+                .max(r.write.as_ref().map_or(0.0, |x| x.mb_s));
+            if busier >= AT_CEILING * bw {
+                return v("device-bandwidth", format!(
+                    "limited by the simulated device's link: {busier:.0} MB/s is {:.0} % of its {bw:.0} MB/s",
+                    busier / bw * 100.0
+                ));
+            }
+        }
+        if outstanding >= d.channels as f64 {
+            return v("device-parallelism", format!(
+                "limited by the simulated device: {outstanding:.0} outstanding I/Os keep its {} channels busy; {iops:.0} IOPS is {:.0} % of channels / service time",
+                d.channels,
+                iops / (d.channels as f64 / s_mean) * 100.0
+            ));
+        }
+        return v("queue-depth", format!(
+            "limited by the queue depth: {outstanding:.0} outstanding I/Os for a device that serves {} at once; {outstanding:.0} / {:.0} µs = {:.0} IOPS (Little's law): raise --qd or --threads",
+            d.channels,
+            lat_s * 1e6,
+            outstanding / lat_s.max(1e-12)
+        ));
+    }
+    v("queue-depth", format!(
+        "held by the queue depth or the device: {outstanding:.0} outstanding I/Os at {:.0} µs each give {:.0} IOPS (Little's law), and nothing else was at its limit; sweep --vary qd to tell which",
+        lat_s * 1e6,
+        outstanding / lat_s.max(1e-12)
+    ))
+}

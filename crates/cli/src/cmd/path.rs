@@ -1,0 +1,61 @@
+//! `dbio path TOPOLOGY.toml`: the ceilings of every hop, the weakest one, the ceilings at
+//! other I/O sizes, and optionally a measured run held against the path.
+
+use crate::args::PathArgs;
+use crate::exit::Exit;
+use crate::history::find;
+use crate::output::{emit_json, print_out};
+use dbio_model::path::Topology;
+use dbio_model::units::parse_size;
+use dbio_model::RunResult;
+
+/// Runs `dbio path`.
+pub fn run(a: PathArgs) -> Exit {
+    let fail = |m: String| Exit::usage(format!("dbio path: {m}"));
+    let text = match std::fs::read_to_string(&a.topology) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("{}: {e}", a.topology)),
+    };
+    let t = match Topology::parse(&text, &a.topology) {
+        Ok(t) => t,
+        Err(m) => return fail(m),
+    };
+    let mut sizes = Vec::new();
+    if let Some(list) = &a.io_size {
+        for v in list.split(',') {
+            match parse_size(v) {
+                Ok(0) | Err(_) => {
+                    return fail(format!(
+                        "--io-size {list}: '{v}' is not an I/O size; write e.g. 8k,64k,1m"
+                    ))
+                }
+                Ok(s) => sizes.push(s),
+            }
+        }
+    }
+    let mut p = dbio_analyze::path::analyse(&t, &sizes);
+    if let Some(name) = &a.run {
+        let found = match find(a.db.as_deref(), name) {
+            Ok(f) => f,
+            Err(m) => return fail(m),
+        };
+        match serde_json::from_str::<RunResult>(&found.json) {
+            Ok(r) => p.run = Some(dbio_analyze::path::hold(&t, &r)),
+            Err(_) => {
+                return fail(format!(
+                    "--run {name}: not a run result; give a run id, label or JSON file"
+                ))
+            }
+        }
+    }
+    if let Some(path) = a.json.as_deref() {
+        if let Err(e) = emit_json(path, &dbio_report::json::to_json(&p)) {
+            return Exit::Failure.with(format!("dbio path: cannot write {path}: {e}"));
+        }
+        if path == "-" {
+            return Exit::Ok;
+        }
+    }
+    print_out(&dbio_report::path::path(&p));
+    Exit::Ok
+}

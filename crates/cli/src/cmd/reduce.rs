@@ -1,0 +1,163 @@
+//! `dbio reduce`: validate the flags, read the paths once with a progress bar, print and
+//! write the estimate. Exit 1 when a path was skipped.
+
+use crate::args::ReduceArgs;
+use crate::exit::Exit;
+use crate::output::{emit_json, print_out};
+use crate::signals::stop_flag;
+use dbio_model::units::parse_size;
+use dbio_runner::reduce::block::CompressSpec;
+use dbio_runner::reduce::{reduce, ReduceEvent, ReduceOptions};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::time::Duration;
+
+/// Runs `dbio reduce` and returns its exit status.
+pub fn run(a: ReduceArgs) -> Exit {
+    let o = match options(&a) {
+        Ok(o) => o,
+        Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
+    };
+    let stop = stop_flag();
+    let mut bar: Option<ProgressBar> = None;
+    let quiet = a.quiet;
+    let result = reduce(&a.paths, &o, &stop, &mut |ev| match ev {
+        ReduceEvent::Start { total } if !quiet => {
+            let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            b.set_style(
+                ProgressStyle::with_template(
+                    "reading [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}, {eta} left",
+                )
+                .expect("valid template"),
+            );
+            b.enable_steady_tick(Duration::from_millis(250));
+            bar = Some(b);
+        }
+        ReduceEvent::Progress { done } => {
+            if let Some(b) = &bar {
+                b.set_position(done);
+            }
+        }
+        ReduceEvent::Notice(m) => match &bar {
+            Some(b) => b.println(format!("dbio reduce: {m}")),
+            None => eprintln!("dbio reduce: {m}"),
+        },
+        _ => {}
+    });
+    if let Some(b) = bar.take() {
+        b.finish_and_clear();
+    }
+    let r = match result {
+        Ok(r) => r,
+        Err(e) => return Exit::Failure.with(format!("dbio reduce: {e}")),
+    };
+    for k in &r.skipped {
+        eprintln!("dbio reduce: skipped {}: {}", k.path, k.error);
+    }
+    if let Some(path) = a.json.as_deref() {
+        if let Err(e) = emit_json(path, &dbio_report::json::to_json(&r)) {
+            eprint!("{}", dbio_report::reduce::summary(&r));
+            return Exit::Failure.with(format!(
+                "dbio reduce: cannot write the JSON result to {path}: {e}"
+            ));
+        }
+    }
+    if !a.quiet {
+        if a.json.as_deref() == Some("-") {
+            eprint!("{}", dbio_report::reduce::summary(&r));
+        } else {
+            print_out(&dbio_report::reduce::summary(&r));
+        }
+    }
+    if r.partial {
+        Exit::Interrupted
+    } else if !r.skipped.is_empty() {
+        Exit::Failure
+    } else {
+        Exit::Ok
+    }
+}
+
+/// The flags checked and turned into the runner's options.
+fn options(a: &ReduceArgs) -> Result<ReduceOptions, String> {
+    let mut units = Vec::new();
+    for s in a.unit.split(',') {
+        let u = parse_size(s.trim())
+            .map_err(|e| format!("--unit {s}: {e}; give sizes like 4k,8k,16k,32k,128k"))?;
+        if !(1024..=128 * 1024).contains(&u) || !u.is_power_of_two() {
+            return Err(format!(
+                "--unit {s}: a dedupe unit is a power of two from 1k to 128k, e.g. 4k,8k,16k,32k,128k"
+            ));
+        }
+        units.push(u);
+    }
+    let mut compress = CompressSpec::default();
+    for c in a.compress.split(',').map(str::trim) {
+        match c {
+            "lz4" => compress.lz4 = true,
+            "zstd" => compress.zstd = true,
+            "none" if a.compress.trim() == "none" => {}
+            _ => {
+                return Err(format!(
+                    "--compress {}: unknown compressor {c}; give lz4, zstd, lz4,zstd or none",
+                    a.compress
+                ))
+            }
+        }
+    }
+    let mut buckets_name = None;
+    if let Some(b) = &a.buckets {
+        if !compress.lz4 {
+            return Err(format!(
+                "--buckets {b}: buckets round LZ4 output; add lz4 to --compress"
+            ));
+        }
+        let (name, sizes) = crate::buckets::parse(b)?;
+        compress.buckets = sizes;
+        buckets_name = Some(name);
+    }
+    if a.compress_sample == Some(0) {
+        return Err("--compress-sample 0: give the number of unique blocks to compress, e.g. 38005 (±1 % at 99.9 %)".into());
+    }
+    if a.sample == Some(0) {
+        return Err(
+            "--sample 0: give a modulus of 2 or more, e.g. 16 keeps 1/16 of the fingerprints"
+                .into(),
+        );
+    }
+    let mem = match &a.mem {
+        Some(m) => match parse_size(m) {
+            Ok(v) if v > 0 => v,
+            Ok(_) => return Err(format!("--mem {m}: give a size above zero, e.g. 1GiB")),
+            Err(e) => return Err(format!("--mem {m}: {e}; give a size like 512MiB or 4GiB")),
+        },
+        None => mem_available() / 2,
+    };
+    let threads = match a.threads {
+        Some(0) => return Err("--threads 0: give at least one worker thread".into()),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    Ok(ReduceOptions {
+        units,
+        compress,
+        buckets_name,
+        compress_sample: a.compress_sample,
+        mem,
+        sample: a.sample,
+        seed: a.seed,
+        threads,
+        buffered: a.buffered,
+    })
+}
+
+/// MemAvailable from /proc/meminfo in bytes (1 GiB when it cannot be read).
+fn mem_available() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        })
+        .map_or(1 << 30, |kb| kb * 1024)
+}

@@ -1,0 +1,110 @@
+//! The verdict on every run, on runs whose limit is known by construction: a simulated
+//! device behind a capped link, one with too few outstanding I/Os, one kept busy on all its
+//! channels, and a real run squeezed onto one CPU (taskset) so dbio itself is the limit.
+
+#![forbid(unsafe_code)]
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+fn sim(dir: &std::path::Path, device: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["--engine", "sim", "--sim", device, "--duration", "5s"];
+    args.extend(extra);
+    run_ok(dir, &args)
+}
+
+fn verdict(r: &Value) -> (String, String) {
+    (
+        r["verdict"]["limit"].as_str().unwrap().to_string(),
+        r["verdict"]["message"].as_str().unwrap().to_string(),
+    )
+}
+
+#[test]
+fn simulated_limits_are_named() {
+    let dir = scratch();
+    let r = sim(
+        dir.path(),
+        "channels=64,service=1ms,dist=const,bw=390MB/s",
+        &["--rw", "read", "--bs", "64k", "--qd", "64"],
+    );
+    let (limit, msg) = verdict(&r);
+    assert_eq!(limit, "device-bandwidth", "{msg}");
+    assert!(msg.contains("of its 390 MB/s"), "{msg}");
+
+    let r = sim(
+        dir.path(),
+        "channels=32,service=100us,dist=const,bw=none",
+        &["--rw", "randread", "--bs", "8k", "--qd", "1"],
+    );
+    let (limit, msg) = verdict(&r);
+    assert_eq!(limit, "queue-depth", "{msg}");
+    assert!(
+        msg.contains("1 outstanding I/Os for a device that serves 32 at once"),
+        "{msg}"
+    );
+    assert!(msg.contains("= 10000 IOPS"), "{msg}");
+
+    let r = sim(
+        dir.path(),
+        "channels=4,service=100us,dist=const,bw=none",
+        &["--rw", "randread", "--bs", "8k", "--qd", "16"],
+    );
+    let (limit, msg) = verdict(&r);
+    assert_eq!(limit, "device-parallelism", "{msg}");
+    assert!(msg.contains("is 100 % of channels / service time"), "{msg}");
+}
+
+#[test]
+fn a_run_squeezed_onto_one_cpu_is_limited_by_dbio_itself() {
+    if std::process::Command::new("taskset")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: taskset is not installed");
+        return;
+    }
+    // Page-cache reads from memory: all the work is CPU, and one CPU is all dbio may use.
+    let shm = tempfile::tempdir_in("/dev/shm").unwrap();
+    let f = shm.path().join("t.dat");
+    let json = shm.path().join("r.json");
+    let out = std::process::Command::new("taskset")
+        .args([
+            "-c",
+            "0",
+            DBIO,
+            "run",
+            "--target",
+            f.to_str().unwrap(),
+            "--size",
+            "64MiB",
+            "--buffered",
+        ])
+        .args([
+            "--rw",
+            "randread",
+            "--bs",
+            "4k",
+            "--qd",
+            "8",
+            "--threads",
+            "4",
+            "--duration",
+            "3s",
+        ])
+        .args(["--no-store", "-q", "--json", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(r["cpu"]["cpus_allowed"], 1);
+    let (limit, msg) = verdict(&r);
+    assert_eq!(limit, "load-generator", "{msg}");
+    assert!(msg.contains("of the 1 CPU(s) it may run on"), "{msg}");
+}
