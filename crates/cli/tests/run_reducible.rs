@@ -2,7 +2,8 @@
 //! of the units, against the count the exact quota gives) and its unique units compress by C
 //! with the `lz4` and `zstd -1` command-line tools, each unit compressed on its own; a
 //! pattern is that pattern; bad values are one-line errors; existing content that looks
-//! reducible earns a warning, and a dbio-prefilled random file does not.
+//! reducible earns a warning, and a dbio-prefilled random file does not; `dbio reduce`
+//! estimates what `dbio run --data` wrote.
 
 #![forbid(unsafe_code)]
 
@@ -373,4 +374,66 @@ fn reducible_existing_content_earns_a_warning_and_a_random_prefill_does_not() {
     assert!(!warning_codes(&r).contains(&"reducible-content".to_string()));
     assert_eq!(sampled(&r)["pattern_blocks"], 0);
     assert_eq!(num(&r, "/data/sampled/0/reduction"), 1.0);
+}
+
+/// `dbio reduce FILE --unit UNIT`'s figures for the unit: (dedupe, lz4, zstd -1).
+fn reduce_estimate(dir: &Path, file: &Path, unit: &str) -> (f64, f64, f64) {
+    let out = dir.join("reduce.json");
+    let st = Command::new(DBIO)
+        .args(["reduce", file.to_str().unwrap(), "--unit", unit, "--json"])
+        .arg(&out)
+        .output()
+        .expect("run dbio reduce");
+    assert!(
+        st.status.success(),
+        "dbio reduce: {}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let r: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let u = &r["units"][0];
+    let method = |m: &str| {
+        u["compression"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["method"] == m)
+            .and_then(|c| c["ratio"]["value"].as_f64())
+            .unwrap_or_else(|| panic!("no {m} ratio in {u}"))
+    };
+    (
+        u["dedupe"]["value"].as_f64().unwrap(),
+        method("lz4"),
+        method("zstd-1"),
+    )
+}
+
+#[test]
+fn dbio_reduce_estimates_what_dbio_run_wrote() {
+    for (data, r, c) in [("dedupe:3,compress:2", 3.0, 2.0), ("random", 1.0, 1.0)] {
+        let dir = scratch();
+        let f = dir.path().join("t.dat");
+        run_ok(
+            dir.path(),
+            &[
+                "--target",
+                f.to_str().unwrap(),
+                "--size",
+                "32MiB",
+                "--rw",
+                "write",
+                "--bs",
+                "128k",
+                "--threads",
+                "2",
+                "--bytes",
+                "32MiB",
+                "--data",
+                data,
+            ],
+        );
+        let (dd, lz, zs) = reduce_estimate(dir.path(), &f, "8k");
+        assert_near(&format!("{data}: dedupe by dbio reduce"), dd, r, 5.0);
+        assert_near(&format!("{data}: lz4 by dbio reduce"), lz, c, 5.0);
+        assert_near(&format!("{data}: zstd by dbio reduce"), zs, c, 5.0);
+    }
 }

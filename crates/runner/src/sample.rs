@@ -3,6 +3,7 @@
 //! repeated byte, as holes read) or compressed with LZ4. A reducing array would store such
 //! content for less, which flatters the figures.
 
+use crate::reduce::block::{classify, CompressSpec, Compressors, Kind};
 use dbio_engine::buffer::AlignedBuf;
 use dbio_engine::target::OpenTarget;
 use dbio_model::{ContentSample, JobSpec, Warning};
@@ -24,17 +25,19 @@ pub fn sample(t: &OpenTarget) -> Option<ContentSample> {
     }
     let n = blocks_in.min(SAMPLE_BLOCKS);
     let mut buf = AlignedBuf::new(BLOCK as usize);
-    let mut out = vec![0u8; lz4_flex::block::get_maximum_output_size(BLOCK as usize)];
+    let lz4 = CompressSpec {
+        lz4: true,
+        ..CompressSpec::default()
+    };
+    let mut compressors = Compressors::new(&lz4, BLOCK as usize).ok()?;
     let (mut pattern, mut stored) = (0u64, 0u64);
     for i in 0..n {
         let off = (i * blocks_in / n) * BLOCK;
         let b = buf.as_mut_slice();
         t.file.read_exact_at(b, off).ok()?;
-        if b.iter().all(|&x| x == b[0]) {
-            pattern += 1;
-        } else {
-            let len = lz4_flex::block::compress_into(b, &mut out).ok()?;
-            stored += (len as u64).min(BLOCK);
+        match classify(b, 0) {
+            Kind::Zero | Kind::Pattern => pattern += 1,
+            Kind::Data(_) => stored += compressors.sizes(b).lz4,
         }
     }
     let bytes = n * BLOCK;
