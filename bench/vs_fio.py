@@ -90,12 +90,12 @@ def tail(path, n=15):
         return ""
 
 
-def run_dbio(opts, target, engine, rw, bs, qd, tag):
+def run_dbio(opts, target, engine, rw, bs, qd, tag, extra=()):
     out = os.path.join(opts.workdir, f"{tag}.dbio.json")
     log = os.path.join(opts.workdir, f"{tag}.dbio.log")
     cmd = [opts.dbio, "run", "--target", target, "--engine", engine, "--rw", rw, "--bs", bs,
            "--qd", str(qd), "--threads", "1", "--duration", f"{opts.duration}s",
-           "--json", out, "-q"]
+           *extra, "--json", out, "-q"]
     rc, cpu, busy, wall = run_measured(cmd, log)
     if rc != 0:
         raise ToolError(f"dbio exited with status {rc}: {' '.join(cmd)}\n{tail(log)}")
@@ -106,10 +106,11 @@ def run_dbio(opts, target, engine, rw, bs, qd, tag):
         # A partial or failed run is not a measurement; say what dbio reported.
         raise ToolError(f"dbio reported outcome {d.get('outcome')!r}, partial={d.get('partial')}: "
                         f"{' '.join(cmd)}\n{tail(log)}")
-    r = d.get("read") or {}
+    direction = "write" if rw in ("write", "randwrite") else "read"
+    r = d.get(direction) or {}
     ios = r.get("ios", 0)
     if ios <= 0:
-        raise ToolError(f"dbio reported no reads: {' '.join(cmd)}\n{tail(log)}")
+        raise ToolError(f"dbio reported no {direction}s: {' '.join(cmd)}\n{tail(log)}")
     c = d["cpu"]
     own = c["process_user_s"] + c["process_sys_s"]
     with open(log, errors="replace") as f:
@@ -119,6 +120,7 @@ def run_dbio(opts, target, engine, rw, bs, qd, tag):
         "proc_cpu_s": cpu, "machine_busy_s": busy, "wall_s": wall,
         "dbio_own_cpu_s": own, "dbio_measured_s": d.get("measured_secs"),
         "dbio_engine": d.get("engine"), "dbio_host_busy_pct": c.get("host_busy_pct"),
+        "dbio_data": (d.get("data") or {}).get("description"),
         "dbio_warnings": [w.get("message", w) if isinstance(w, dict) else w
                           for w in d.get("warnings", [])],
         "stderr": stderr,
@@ -173,6 +175,16 @@ def scenario_defs(opts):
              ("proc_cpu_us_per_io", "io_uring+fixedbufs+registerfiles", "<=", 0.80),
              ("machine_cpu_us_per_io", "io_uring", "<=", 1.00),
              ("machine_cpu_us_per_io", "io_uring+fixedbufs+registerfiles", "<=", 1.00)])
+    if opts.loop:
+        # What making reducible data costs: the same 8 KiB random writes with random data
+        # and with --data dedupe:3,compress:2 (its unit, 8 KiB, is the block size).
+        dev = opts.loop
+        wr = lambda extra: (lambda tag: run_dbio(opts, dev, "uring", "randwrite", "8k", 32, tag,
+                                                  ["--destroy-data", *extra]))
+        defs["loop-8k-randwrite-data"] = (
+            [("dbio", "dedupe:3,compress:2", wr(["--data", "dedupe:3,compress:2"])),
+             ("dbio", "random", wr(["--data", "random"]))],
+            [("iops", "dbio:random", ">=", 0.97)])
     if opts.file:
         f = opts.file
         fio_8k = [f"--filename={f}", *URING_COMMON, "--iodepth=32", "--rw=randread", "--bs=8k"]
@@ -255,13 +267,19 @@ def summarize(scen, variants, runs, thresholds):
             verdicts.append({"metric": metric, "op": ">=", "limit": limit, "dbio_median": med,
                              "pass": ok})
             continue
-        fio_runs = runs[("fio", fio_variant)]
+        # A base of "dbio:VARIANT" holds dbio against itself (e.g. data kinds), else against fio.
+        base = (("dbio", fio_variant[5:]) if fio_variant.startswith("dbio:")
+                else ("fio", fio_variant))
+        fio_runs = runs[base]
         pair_ratios = [d[metric] / f[metric] for d, f in zip(dbio_runs, fio_runs)]
         med_ratio = statistics.median(pair_ratios)
         ratio_of_medians = (statistics.median(r[metric] for r in dbio_runs)
                             / statistics.median(r[metric] for r in fio_runs))
         ratios = ", ".join(f"{x:.3f}" for x in pair_ratios)
-        head = (f"dbio/fio[{fio_variant}] {label}: median of pair ratios {med_ratio:.3f} "
+        first = next(v for t, v, _ in variants if t == "dbio")
+        who = (f"dbio[{first}]/dbio[{base[1]}]" if base[0] == "dbio"
+               else f"dbio/fio[{fio_variant}]")
+        head = (f"{who} {label}: median of pair ratios {med_ratio:.3f} "
                 f"(pairs: {ratios}; ratio of medians {ratio_of_medians:.3f})")
         if op == "ratio-info":
             print(f"   info  {head}")
@@ -359,7 +377,8 @@ def main():
             if "pass" not in v:
                 continue
             all_ok &= v["pass"]
-            what = (f"dbio/fio[{v['fio_variant']}] {METRIC_LABEL[v['metric']]} "
+            what = (f"{'dbio' if v['fio_variant'].startswith('dbio:') else 'dbio/fio'}"
+                    f"[{v['fio_variant']}] {METRIC_LABEL[v['metric']]} "
                     f"{v['median_ratio']:.3f} {v['op']} {v['limit']:.2f}"
                     if "fio_variant" in v else
                     f"dbio {METRIC_LABEL[v['metric']]} {fmt(v['metric'], v['dbio_median'])} "

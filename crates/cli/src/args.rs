@@ -311,6 +311,10 @@ Examples:
   dbio run oltp-mix --target data=/mnt/data/f --target log=/mnt/log/f   data I/O and log writes at once
   dbio run oltp-mix --target ./t --duration 60s    log stream on ./t.log; flags apply to every stream
   dbio run --rw randread --rate 20000 --arrivals poisson         open loop, Poisson arrivals
+  dbio run --rw randwrite --data dedupe:3,compress:2             data an array reduces 3:1 by dedupe, 2:1 by compression
+  dbio run --rw write --bs 64k --data dedupe:2,unit:16k          dedupe at 16 KiB units, incompressible
+  dbio run --rw randwrite --bs 4k --data compress:4,unit:4k      4 KiB writes need a 4 KiB unit
+  dbio run --rw write --data pattern:0xDEADBEEF                  a repeated byte pattern (arrays remove it)
   dbio run oltp --engine sim --sim fc-array-4x16g                what would this array do? (model)
   dbio run oltp --duration 60s --html oltp.html    the result as an HTML page with charts
   dbio run --rw randread --engine sim --sim channels=1,service=100us,bw=none \\
@@ -413,8 +417,12 @@ pub struct RunArgs {
     /// io_uring: a kernel thread polls the submission queue.
     #[arg(long)]
     pub sqpoll: bool,
-    /// Data written and prefilled: random (incompressible, default) or zeros.
-    #[arg(long, value_name = "KIND", value_parser = ["random", "zeros"])]
+    /// Data written and prefilled: random (incompressible, every block unique; default),
+    /// zeros, pattern:0xHH… (those bytes repeated), or dedupe:R,compress:C[,unit:SIZE]: the
+    /// stream dedupes R:1 at the unit (default 8k; 4k to 128k) and its unique units compress
+    /// C:1 with LZ4 and zstd (within 5 %, C up to 16). With dedupe or compress, every
+    /// --bs and --align must be a multiple of the unit.
+    #[arg(long, value_name = "KIND")]
     pub data: Option<String>,
     /// Allow writing to a block device or to an existing file dbio did not create.
     #[arg(long)]

@@ -440,11 +440,7 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         direct: !a.buffered,
         hipri: a.hipri,
         sqpoll: a.sqpoll,
-        data: if s.data == "zeros" {
-            DataKind::Zeros
-        } else {
-            DataKind::Random
-        },
+        data: crate::data::parse_data(&s.data)?,
         destroy_data: a.destroy_data,
         seed: a.seed,
         session: None,
@@ -454,6 +450,9 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         sim,
     };
     crate::session::apply(&s.session, a, &mut spec)?;
+    if spec.engine != EngineKind::Sim {
+        crate::data::check_units(&spec)?;
+    }
     Ok(spec)
 }
 

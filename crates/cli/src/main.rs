@@ -4,6 +4,7 @@
 mod args;
 mod buckets;
 mod cmd;
+mod data;
 mod exit;
 mod history;
 mod job;

@@ -85,13 +85,52 @@ pub enum Arrivals {
 }
 
 /// What the data written (and prefilled) looks like.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DataKind {
     /// Incompressible pseudo-random bytes; every 4 KiB block written is unique.
     Random,
     /// All zero bytes: a reducing array will dedupe and compress it away.
     Zeros,
+    /// One byte pattern repeated (`--data pattern:0xHH…`), e.g. "0xdeadbeef".
+    Pattern(String),
+    /// Data of a chosen reducibility (`--data dedupe:R,compress:C,unit:SIZE`).
+    Reducible(Reducibility),
+}
+
+/// How reducible the written data is: the stream dedupes by `dedupe` at `unit`, and its
+/// unique blocks compress by `compress` (with LZ4 and with zstd level 1).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Reducibility {
+    /// Blocks written / unique blocks (1 = every block unique).
+    pub dedupe: f64,
+    /// Bytes of a unique block / its compressed bytes (1 = incompressible).
+    pub compress: f64,
+    /// The dedupe unit in bytes (4 KiB to 128 KiB, a power of two).
+    pub unit: u64,
+}
+
+impl DataKind {
+    /// The kind's name as results report it: random, zeros, pattern or reducible.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DataKind::Random => "random",
+            DataKind::Zeros => "zeros",
+            DataKind::Pattern(_) => "pattern",
+            DataKind::Reducible(_) => "reducible",
+        }
+    }
+
+    /// The bytes of a `Pattern` ("0x" and two hex digits a byte); empty for other kinds.
+    pub fn pattern_bytes(&self) -> Vec<u8> {
+        let DataKind::Pattern(hex) = self else {
+            return Vec::new();
+        };
+        let h = hex.trim_start_matches("0x").trim_start_matches("0X");
+        (0..h.len() / 2)
+            .filter_map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).ok())
+            .collect()
+    }
 }
 
 /// How random offsets are spread over the region. The hottest blocks lie at its start.

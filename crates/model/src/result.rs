@@ -103,14 +103,42 @@ pub struct EngineInfo {
 }
 
 /// What the bytes on the target and in every write were.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DataInfo {
-    /// "random" or "zeros".
+    /// "random", "zeros", "pattern" or "reducible".
     pub kind: String,
     /// Plain-words description, e.g. "incompressible pseudo-random, every 4 KiB block unique".
     pub description: String,
     /// Per target: "prefilled by dbio", "existing content", ...
     pub prefill: Vec<String>,
+    /// `reducible`: blocks written / unique blocks at `unit_bytes`.
+    #[serde(default)]
+    pub dedupe_ratio: Option<f64>,
+    /// `reducible`: bytes of a unique block / its LZ4 or zstd-1 compressed bytes.
+    #[serde(default)]
+    pub compress_ratio: Option<f64>,
+    /// `reducible`: the dedupe unit in bytes.
+    #[serde(default)]
+    pub unit_bytes: Option<u64>,
+    /// `pattern`: the repeated bytes, as given (e.g. "0xdeadbeef").
+    #[serde(default)]
+    pub pattern: Option<String>,
+    /// Existing content sampled before the run (targets dbio did not prefill in this run).
+    #[serde(default)]
+    pub sampled: Vec<ContentSample>,
+}
+
+/// What a sample of a target's existing content looked like (read before the run).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ContentSample {
+    pub path: String,
+    /// 4 KiB blocks read, spread evenly over the target.
+    pub blocks: u64,
+    /// Of those, blocks of all zeros or of one repeated byte (pattern removal, holes).
+    pub pattern_blocks: u64,
+    /// Sampled bytes / (LZ4 bytes of the other blocks): what pattern removal and
+    /// compression would make of it (1.0 = irreducible).
+    pub reduction: f64,
 }
 
 /// Totals and latency of one direction (read, write or flush).

@@ -156,7 +156,7 @@ pub fn summary(r: &RunResult) -> String {
             } else {
                 "buffered"
             },
-            r.data.kind,
+            data_label(&r.data),
             r.measured_secs
         );
     }
@@ -270,6 +270,19 @@ pub fn burst_line(r: &RunResult, b: &Burst) -> String {
         per_s(ios),
         per_s(bytes) / 1e6
     )
+}
+
+/// The data kind with its parameters, e.g. "reducible (dedupe 3:1, compress 2:1, 8 KiB units)".
+fn data_label(d: &dbio_model::DataInfo) -> String {
+    match (d.dedupe_ratio, d.compress_ratio, d.unit_bytes, &d.pattern) {
+        (Some(r), Some(c), Some(u), _) => format!(
+            "{} (dedupe {r}:1, compress {c}:1, {} units)",
+            d.kind,
+            dbio_model::units::format_size(u)
+        ),
+        (_, _, _, Some(p)) => format!("{} {p}", d.kind),
+        _ => d.kind.clone(),
+    }
 }
 
 #[cfg(test)]

@@ -5,10 +5,12 @@
 pub mod burst;
 pub mod collect;
 pub mod data;
+pub mod datagen;
 pub mod hostcpu;
 pub mod pattern;
 pub mod reduce;
 pub mod run;
+pub mod sample;
 pub mod session;
 pub mod sim;
 pub mod spawn;

@@ -3,7 +3,7 @@
 //! assemble the result. A multi-stream run (`streams.rs`) reuses every phase.
 
 use crate::collect::Collector;
-use crate::data::{fill_random, run_nonce};
+use crate::data::run_nonce;
 use crate::hostcpu::{busy_pct, host_ticks};
 use crate::spawn::{start_workers, Setup, Timeline, Workers};
 use crate::steady::Settler;
@@ -86,6 +86,7 @@ pub fn run(
         features: p.features,
         targets: &p.targets,
         prefilled: p.prefilled,
+        sampled: p.sampled,
         reports: m.reports.into_iter().flatten().collect(),
         window: m.window,
         interrupted: m.interrupted,
@@ -102,6 +103,8 @@ pub(crate) struct Prepared {
     pub engine: EngineKind,
     pub features: Vec<String>,
     pub qd: u32,
+    /// Existing content sampled before the run (see `sample.rs`).
+    pub sampled: Vec<ContentSample>,
 }
 
 /// First phase: opens and checks the targets of every stream (a refusal leaves no file it
@@ -138,6 +141,7 @@ pub(crate) fn prepare(
     let mut out = Vec::new();
     for ((spec, targets), region) in specs.iter().zip(opened).zip(regions) {
         let prefilled = prefill_targets(spec, &targets, stop, on_event)?;
+        let sampled = crate::sample::check_targets(spec, &targets, warnings);
         let (engine, features) = pick_engine(spec, &targets, warnings);
         let qd = if engine == EngineKind::Psync && spec.qd > 1 {
             warnings.push(warn::psync_qd(spec.qd));
@@ -152,6 +156,7 @@ pub(crate) fn prepare(
             engine,
             features,
             qd,
+            sampled,
         });
     }
     Ok(out)
@@ -455,14 +460,7 @@ pub(crate) fn prefill_targets(
         // New content in every run: two files prefilled by dbio never share a block.
         let mut rng =
             Rng::with_seed(run_nonce() ^ (i as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407));
-        let zeros = spec.data == DataKind::Zeros;
-        let mut fill = |buf: &mut [u8], _off: u64| {
-            if zeros {
-                buf.fill(0)
-            } else {
-                fill_random(buf, &mut rng)
-            }
-        };
+        let mut fill = crate::datagen::prefill_data(&spec.data, &mut rng);
         let mut progress = |done, total| {
             on_event(Event::Prefill {
                 target: &t.path,
@@ -481,10 +479,7 @@ pub(crate) fn prefill_targets(
                 t.path
             )));
         }
-        out.push(format!(
-            "prefilled by dbio with {} data",
-            if zeros { "zero" } else { "random" }
-        ));
+        out.push(format!("prefilled by dbio with {} data", spec.data.name()));
     }
     Ok(out)
 }
@@ -498,6 +493,8 @@ pub(crate) struct Assembly<'a> {
     pub features: Vec<String>,
     pub targets: &'a [OpenTarget],
     pub prefilled: Vec<String>,
+    /// Existing content sampled before the run.
+    pub sampled: Vec<ContentSample>,
     pub reports: Vec<WorkerReport>,
     pub window: Window,
     pub interrupted: bool,
@@ -620,18 +617,7 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
             features: a.features,
             direct: spec.direct,
         },
-        data: DataInfo {
-            kind: format!("{:?}", spec.data).to_lowercase(),
-            description: match spec.data {
-                DataKind::Random => {
-                    "incompressible pseudo-random bytes; every 4 KiB block written is unique".into()
-                }
-                DataKind::Zeros => {
-                    "zero bytes: a reducing array dedupes and compresses them away".into()
-                }
-            },
-            prefill: a.prefilled,
-        },
+        data: crate::datagen::data_info(&spec.data, a.prefilled, a.sampled),
         host: host_facts(),
         targets: a.targets.iter().map(target_facts).collect(),
         read,

@@ -3,6 +3,7 @@
 //! clock start, so set-up time never counts as measured time.
 
 use crate::data::run_nonce;
+use crate::datagen::WriteData;
 use crate::pattern::Pattern;
 use crate::worker::{prepare_buffers, run_worker, Interval, Quota, WorkerPlan, WorkerReport};
 use dbio_engine::engine::AnyEngine;
@@ -131,9 +132,8 @@ fn spawn_stream(
             qd: s.qd,
             pattern: Pattern::new(spec, id, s.fds.len() as u32, s.region.0, s.region.1),
             sync: spec.sync,
-            data: spec.data,
+            data: WriteData::new(&spec.data, data_seed, id),
             seed: spec.seed,
-            data_seed,
             targets: names.clone(),
             origin: Instant::now(),
             start: MeasureStart::new(Instant::now(), None),
@@ -169,8 +169,8 @@ fn spawn_stream(
             };
             let mut engine = open_engine(engine_kind, &setup);
             match &mut engine {
-                Ok(AnyEngine::Uring(e)) => prepare_buffers(&mut **e, qd, plan.data, data_seed, id),
-                Ok(AnyEngine::Sync(e)) => prepare_buffers(e, qd, plan.data, data_seed, id),
+                Ok(AnyEngine::Uring(e)) => prepare_buffers(&mut **e, qd, &mut plan.data),
+                Ok(AnyEngine::Sync(e)) => prepare_buffers(e, qd, &mut plan.data),
                 Err(_) => {}
             }
             ready.wait(); // this worker is ready

@@ -57,10 +57,12 @@ pub fn run_streams(
         });
     let mut targets = Vec::new();
     let mut prefilled = Vec::new();
+    let mut sampled = Vec::new();
     let mut engines = Vec::new();
     for p in prepared {
         targets.extend(p.targets);
         prefilled.extend(p.prefilled);
+        sampled.extend(p.sampled);
         engines.push((p.engine, p.features));
     }
     // The result names one engine: the first stream's (every stream asks for the same one).
@@ -72,6 +74,7 @@ pub fn run_streams(
         features,
         targets: &targets,
         prefilled,
+        sampled,
         reports: m.reports.into_iter().flatten().collect(),
         window: m.window,
         interrupted: m.interrupted,

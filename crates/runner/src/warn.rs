@@ -65,6 +65,17 @@ pub fn simulated(dev: &SimDevice) -> Warning {
     )
 }
 
+/// A target's existing content looked reducible when sampled before the run.
+pub fn reducible_content(s: &ContentSample) -> Warning {
+    w(
+        "reducible-content",
+        format!(
+            "{}: its existing content looks reducible ({} of {} sampled 4 KiB blocks are zeros, holes or one repeated byte; pattern removal and LZ4 reduce the sample {:.1}:1): an array that dedupes or compresses would flatter these figures; write real or random data first (e.g. a --rw write run with --destroy-data)",
+            s.path, s.pattern_blocks, s.blocks, s.reduction
+        ),
+    )
+}
+
 /// Warnings that follow from what the run measured.
 pub fn after_run(
     spec: &JobSpec,
@@ -115,6 +126,12 @@ pub fn after_run(
         out.push(w(
             "zero-data",
             "data is all zeros: an array that dedupes or compresses will flatter these figures; use the default random data for honest numbers".into(),
+        ));
+    }
+    if let DataKind::Pattern(p) = &spec.data {
+        out.push(w(
+            "pattern-data",
+            format!("data is the pattern {p} repeated: an array that removes patterns, dedupes or compresses will flatter these figures; use the default random data, or --data dedupe:R,compress:C for a chosen reducibility"),
         ));
     }
     if !spec.direct {

@@ -2,13 +2,13 @@
 //! records every completion in HDR histograms, sending one histogram per second.
 
 use crate::burst::off_until;
-use crate::data::{fill_random, Stamper};
+use crate::datagen::WriteData;
 use crate::pattern::Pattern;
 use crate::spawn::MeasureStart;
 use dbio_engine::sys::{thread_cpu, CpuTimes};
 use dbio_engine::{Engine, IoError, Op, OpKind};
 use dbio_model::histogram::new_histogram;
-use dbio_model::{Burst, DataKind, SyncMode};
+use dbio_model::{Burst, SyncMode};
 use fastrand::Rng;
 use hdrhistogram::Histogram;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,11 +37,11 @@ pub struct WorkerPlan {
     pub qd: u32,
     pub pattern: Pattern,
     pub sync: SyncMode,
-    pub data: DataKind,
+    /// The bytes of every write (seeded anew in every run, so runs never repeat each
+    /// other's blocks).
+    pub data: WriteData,
     /// Seed of the I/O choices (`--seed`): the same seed gives the same offsets and sizes.
     pub seed: u64,
-    /// Seed of the data written: new in every run, so runs never repeat each other's blocks.
-    pub data_seed: u64,
     /// Target names, for error messages.
     pub targets: Arc<Vec<String>>,
     /// When the clock started (the start of the ramp).
@@ -250,21 +250,12 @@ fn op_name(kind: OpKind) -> &'static str {
     }
 }
 
-/// Fills the write halves of the engine's buffers with random data (for `DataKind::Random`),
-/// before the run's clock starts: with large blocks this takes a noticeable time.
-pub fn prepare_buffers<E: Engine>(
-    engine: &mut E,
-    qd: u32,
-    data: DataKind,
-    data_seed: u64,
-    worker: u32,
-) {
-    if data == DataKind::Random {
-        let mut rng =
-            Rng::with_seed(data_seed ^ (worker as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93));
-        for slot in 0..qd {
-            fill_random(engine.buf(slot), &mut rng);
-        }
+/// Lays out the write halves of the engine's buffers for `data` (random bytes, a pattern,
+/// the chunks of reducible data), before the run's clock starts: with large blocks this
+/// takes a noticeable time.
+pub fn prepare_buffers<E: Engine>(engine: &mut E, qd: u32, data: &mut WriteData) {
+    for slot in 0..qd {
+        data.prepare(engine.buf(slot));
     }
 }
 
@@ -276,9 +267,8 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
         qd,
         mut pattern,
         sync,
-        data,
+        mut data,
         seed,
-        data_seed,
         targets,
         origin,
         start,
@@ -292,7 +282,6 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
         intervals,
     } = plan;
     let mut rng = Rng::with_seed(seed ^ (id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let mut stamper = Stamper::new(data_seed, id);
     let (flush_kind, flush_every) = match sync {
         SyncMode::Fdatasync(n) => (OpKind::Fdatasync, n),
         SyncMode::Fsync(n) => (OpKind::Fsync, n),
@@ -379,9 +368,7 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
                 let io = pattern.next(&mut rng);
                 let mut flush_after = false;
                 if io.kind == OpKind::Write {
-                    if data == DataKind::Random {
-                        stamper.stamp(&mut engine.buf(slot)[..io.len as usize]);
-                    }
+                    data.fill(&mut engine.buf(slot)[..io.len as usize], io.offset);
                     if flush_every > 0 {
                         writes_since_flush += 1;
                         if writes_since_flush == flush_every {

@@ -128,6 +128,17 @@ pub fn warning_codes(r: &Value) -> Vec<String> {
         .collect()
 }
 
+/// 4 KiB blocks dbio read from `path` before the run to sample its existing content (a run
+/// that reads samples each target it did not prefill in this run; see `data.sampled`).
+pub fn sampled_blocks(r: &Value, path: &str) -> u64 {
+    r["data"]["sampled"].as_array().map_or(0, |a| {
+        a.iter()
+            .filter(|s| s["path"] == path)
+            .map(|s| s["blocks"].as_u64().expect("blocks is a count"))
+            .sum()
+    })
+}
+
 /// Deterministic pseudo-random bytes (xorshift64*), for files whose contents a test knows.
 pub fn pseudo_random(len: usize, seed: u64) -> Vec<u8> {
     let mut x = seed | 1;

@@ -11,7 +11,8 @@ mod report;
 mod scatter;
 mod writers;
 
-use crate::data::{run_nonce, Stamper};
+use crate::data::run_nonce;
+use crate::datagen::WriteData;
 use crate::pattern::PageSpread;
 use crate::run::{
     assemble, check_fit, directions, gather, open_targets, pick_engine, prefill_targets, Assembly,
@@ -179,6 +180,7 @@ pub fn run_sessions(
         warnings.push(warn::destroying(&log));
     }
     let mut prefilled = prefill_targets(spec, &targets, &stop, on_event)?;
+    let sampled = crate::sample::check_targets(spec, &targets, &mut warnings);
     let fds: Vec<i32> = targets.iter().map(|t| t.file.as_raw_fd()).collect();
     let (kind, features) = pick_engine(spec, &targets, &mut warnings);
     let layout = Arc::new(Layout::new(
@@ -253,7 +255,7 @@ pub fn run_sessions(
     drop(dirty_tx);
     let writer = {
         let (tx, layout, batch) = (tx.clone(), layout.clone(), ss.write_batch);
-        let (data, id) = (spec.data, ss.sessions);
+        let (data, id) = (spec.data.clone(), ss.sessions);
         start_thread(
             "dbio-dbwr".into(),
             kind,
@@ -263,18 +265,19 @@ pub fn run_sessions(
             sync(),
             move |engine, clock| {
                 let mut meter = Meter::new(id, clock.measure_from, tx);
-                let stamper = Stamper::new(data_seed, id);
+                let mut data = WriteData::new(&data, data_seed, id);
                 with_engine!(engine, |e| {
                     let mut e = e;
-                    prepare_buffers(&mut e, batch, data, data_seed, id);
-                    data_writer(e, dirty_rx, layout, batch, stamper, &mut meter)
+                    prepare_buffers(&mut e, batch, &mut data);
+                    data_writer(e, dirty_rx, layout, batch, data, &mut meter)
                 });
                 meter.finish()
             },
         )
     };
     let lgwr = {
-        let (tx, redo, id, data) = (tx.clone(), redo.clone(), ss.sessions + 1, spec.data);
+        let (tx, redo, id) = (tx.clone(), redo.clone(), ss.sessions + 1);
+        let data = crate::datagen::log_data(&spec.data);
         start_thread(
             "dbio-lgwr".into(),
             kind,
@@ -284,11 +287,11 @@ pub fn run_sessions(
             sync(),
             move |engine, clock| {
                 let mut meter = Meter::new(id, clock.measure_from, tx);
-                let stamper = Stamper::new(data_seed, id);
+                let mut data = WriteData::new(&data, data_seed, id);
                 with_engine!(engine, |e| {
                     let mut e = e;
-                    prepare_buffers(&mut e, 1, data, data_seed, id);
-                    log_writer(e, &redo, log_file, MAX_LOG_WRITE, stamper, &mut meter)
+                    prepare_buffers(&mut e, 1, &mut data);
+                    log_writer(e, &redo, log_file, MAX_LOG_WRITE, data, &mut meter)
                 });
                 meter.finish()
             },
@@ -379,6 +382,7 @@ pub fn run_sessions(
         features,
         targets: &targets,
         prefilled,
+        sampled,
         reports,
         window,
         interrupted,

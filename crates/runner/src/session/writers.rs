@@ -7,7 +7,7 @@ use super::batch::run_batch;
 use super::meter::{Ev, Meter};
 use super::redo::Redo;
 use super::Layout;
-use crate::data::Stamper;
+use crate::datagen::WriteData;
 use dbio_engine::{Engine, Op, OpKind};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
@@ -23,7 +23,7 @@ pub fn data_writer<E: Engine>(
     dirty: Receiver<(u32, u64)>,
     layout: Arc<Layout>,
     batch: u32,
-    mut stamper: Stamper,
+    mut data: WriteData,
     meter: &mut Meter,
 ) {
     let page = layout.page;
@@ -42,7 +42,7 @@ pub fn data_writer<E: Engine>(
             std::iter::once(first).chain(dirty.try_iter().take(batch as usize - 1))
         {
             let slot = ops.len() as u32;
-            stamper.stamp(&mut engine.buf(slot)[..page as usize]);
+            data.fill(&mut engine.buf(slot)[..page as usize], offset);
             ops.push(Op {
                 kind: OpKind::Write,
                 target,
@@ -88,7 +88,7 @@ pub fn log_writer<E: Engine>(
     redo: &Redo,
     log: LogFile,
     max_write: u64,
-    mut stamper: Stamper,
+    mut data: WriteData,
     meter: &mut Meter,
 ) {
     let target_of = |_| log.name.clone();
@@ -106,7 +106,7 @@ pub fn log_writer<E: Engine>(
         if at + padded > log.size {
             at = 0;
         }
-        stamper.stamp(&mut engine.buf(0)[..padded as usize]);
+        data.fill(&mut engine.buf(0)[..padded as usize], at);
         let op = Op {
             kind: OpKind::Write,
             target: 0,

@@ -43,6 +43,7 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
         features: vec!["virtual-time".into()],
         targets: &[],
         prefilled: Vec::new(),
+        sampled: Vec::new(),
         reports: vec![report],
         window: Window {
             timeseries,
@@ -59,6 +60,11 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
         kind: "none".into(),
         description: "no data: the simulated device stores nothing".into(),
         prefill: Vec::new(),
+        dedupe_ratio: None,
+        compress_ratio: None,
+        unit_bytes: None,
+        pattern: None,
+        sampled: Vec::new(),
     };
     r
 }
