@@ -86,6 +86,9 @@ fn run(o: &mut String, r: &RunResult) {
             ""
         }
     );
+    if let Some(v) = &r.verdict {
+        let _ = writeln!(o, "**Verdict:** {}\n", cell(&v.message));
+    }
     for st in &r.streams {
         let _ = writeln!(
             o,

@@ -285,6 +285,14 @@ fn run_section(o: &mut String, r: &RunResult) {
     if let Some(b) = &r.job.burst {
         let _ = writeln!(o, "<p>{}</p>", esc(&burst_line(r, b)));
     }
+    if let Some(v) = &r.verdict {
+        let _ = writeln!(
+            o,
+            "<p class=\"verdict\" data-verdict=\"{}\"><b>Verdict:</b> {}</p>",
+            esc(&v.limit),
+            esc(&v.message)
+        );
+    }
     warnings_list(o, &[r]);
     o.push_str("<h3>Throughput and latency</h3>\n");
     for st in &r.streams {
