@@ -60,6 +60,19 @@ pub fn percentile_points(d: &DirStats) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// The x axis of percentile curves: 0, 90, 99, 99.9 … evenly spaced ("nines").
+fn percentile_axis() -> Axis {
+    Axis {
+        title: "percentile".into(),
+        log: false,
+        ticks: ["0", "90", "99", "99.9", "99.99", "99.999"]
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (i as f64, format!("{l} %")))
+            .collect(),
+    }
+}
+
 fn axis(title: &str, log: bool) -> Axis {
     Axis {
         title: title.into(),
@@ -90,15 +103,7 @@ pub fn run_charts(r: &RunResult) -> Vec<Chart> {
         Chart {
             id: "percentiles",
             title: "Latency by percentile".into(),
-            x: Axis {
-                title: "percentile".into(),
-                log: false,
-                ticks: ["0", "90", "99", "99.9", "99.99", "99.999"]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, l)| (i as f64, format!("{l} %")))
-                    .collect(),
-            },
+            x: percentile_axis(),
             y: axis("latency (µs, log scale)", true),
             series: dirs
                 .iter()
@@ -354,15 +359,7 @@ pub fn overlay_charts(a: (&str, &RunResult), b: (&str, &RunResult)) -> Vec<Chart
         Chart {
             id: "compare-percentiles",
             title: "Latency by percentile, overlaid".into(),
-            x: Axis {
-                title: "percentile".into(),
-                log: false,
-                ticks: ["0", "90", "99", "99.9", "99.99", "99.999"]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, l)| (i as f64, format!("{l} %")))
-                    .collect(),
-            },
+            x: percentile_axis(),
             y: axis("latency (µs, log scale)", true),
             series: per_dir(percentile_points),
             marks: vec![],
