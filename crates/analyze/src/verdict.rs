@@ -121,8 +121,20 @@ pub fn verdict(r: &RunResult) -> Option<Verdict> {
             outstanding / lat_s.max(1e-12)
         ));
     }
+    // The device's own queue (nr_requests) caps what reaches it at once.
+    let queue = r
+        .targets
+        .iter()
+        .filter_map(|t| t.nr_requests.map(|n| (n, t)))
+        .find(|(n, _)| (*n as f64) < outstanding / r.targets.len().max(1) as f64)
+        .map_or(String::new(), |(n, t)| {
+            format!(
+                "; {}'s request queue holds {n} (nr_requests), fewer than the I/Os sent to it",
+                t.device.as_deref().unwrap_or(&t.path)
+            )
+        });
     v("queue-depth", format!(
-        "held by the queue depth or the device: {outstanding:.0} outstanding I/Os at {:.0} µs each give {:.0} IOPS (Little's law), and nothing else was at its limit; sweep --vary qd to tell which",
+        "held by the queue depth or the device: {outstanding:.0} outstanding I/Os at {:.0} µs each give {:.0} IOPS (Little's law), and nothing else was at its limit{queue}; sweep --vary qd to tell which",
         lat_s * 1e6,
         outstanding / lat_s.max(1e-12)
     ))

@@ -108,3 +108,49 @@ fn a_run_squeezed_onto_one_cpu_is_limited_by_dbio_itself() {
     assert_eq!(limit, "load-generator", "{msg}");
     assert!(msg.contains("of the 1 CPU(s) it may run on"), "{msg}");
 }
+
+#[test]
+fn more_outstanding_ios_than_the_device_queue_holds_are_named() {
+    let Some(lo) = LoopDev::attach("verdict nr_requests", &vec![0u8; 16 << 20]) else {
+        return;
+    };
+    let nr: u64 = std::fs::read_to_string(format!("/sys/block/{}/queue/nr_requests", lo.name))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let dir = scratch();
+    let qd = (nr * 2).to_string();
+    let r = run_ok(
+        dir.path(),
+        &[
+            "--target",
+            &lo.dev,
+            "--rw",
+            "randread",
+            "--bs",
+            "4k",
+            "--qd",
+            &qd,
+            "--duration",
+            "1s",
+        ],
+    );
+    let (limit, msg) = verdict(&r);
+    let busy = r["cpu"]["host_busy_pct"].as_f64().unwrap() > 90.0
+        || r["cpu"]["workers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["busy_pct"].as_f64().unwrap() > 90.0);
+    if busy {
+        // The CPU verdicts come first; on a saturated machine this case cannot be shown.
+        eprintln!("skipped: the machine was too busy to show a queue-bound run ({limit}: {msg})");
+        return;
+    }
+    assert_eq!(limit, "queue-depth", "{msg}");
+    assert!(
+        msg.contains(&format!("request queue holds {nr} (nr_requests)")),
+        "{msg}"
+    );
+}
