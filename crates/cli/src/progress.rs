@@ -11,6 +11,10 @@ pub struct Progress {
     quiet: bool,
     bar: Option<ProgressBar>,
     prefill_of: String,
+    /// Seconds planned after this run (later sweep steps, later suite parts), and this
+    /// run's own planned seconds: together the time left in all.
+    more: Option<f64>,
+    planned: Option<f64>,
 }
 
 impl Progress {
@@ -20,7 +24,15 @@ impl Progress {
             quiet,
             bar: None,
             prefill_of: String::new(),
+            more: None,
+            planned: None,
         }
+    }
+
+    /// Also shows the time left in all when `secs` more are planned after this run.
+    pub fn more_after(mut self, secs: f64) -> Self {
+        self.more = (secs > 0.0).then_some(secs);
+        self
     }
 
     fn new_bar(&mut self, len: Option<u64>, template: &str) -> &ProgressBar {
@@ -61,6 +73,7 @@ impl Progress {
                 }
             }
             Event::Measuring { planned_secs } => {
+                self.planned = planned_secs;
                 let bar = match planned_secs {
                     Some(s) => self.new_bar(
                         Some((s * 10.0).ceil() as u64),
@@ -71,10 +84,16 @@ impl Progress {
                 bar.set_message("starting");
             }
             Event::Tick { point, elapsed } => {
+                let in_all = match (self.more, self.planned) {
+                    (Some(m), Some(p)) => {
+                        format!("; about {:.0} s left in all", (p - elapsed).max(0.0) + m)
+                    }
+                    _ => String::new(),
+                };
                 if let Some(b) = &self.bar {
                     b.set_position((elapsed * 10.0) as u64);
                     b.set_message(format!(
-                        "read {:.0} IOPS, write {:.0} IOPS, {:.1} MB/s, p99 {:.0} µs",
+                        "read {:.0} IOPS, write {:.0} IOPS, {:.1} MB/s, p99 {:.0} µs{in_all}",
                         point.read_iops, point.write_iops, point.mb_s, point.p99_us
                     ));
                 }

@@ -171,6 +171,8 @@ pub fn run(a: SuiteArgs) -> Exit {
             left as f64 * per_step
         ));
     };
+    // Seconds of measuring planned after part i, for the time left in all.
+    let after = |i: usize| steps[i + 1..].iter().sum::<usize>() as f64 * per_step;
     let slo = format!("read:p99<{}us", thresholds.data_read_p99_us);
     let mut s = SuiteResult {
         schema: SUITE_SCHEMA.into(),
@@ -203,6 +205,7 @@ pub fn run(a: SuiteArgs) -> Exit {
             &setup.words("oltp-read", "data", &[]),
             &format!("qd={ramp_qd}"),
             Some(&slo),
+            after(0),
             &stop,
             &say,
         )?;
@@ -217,8 +220,9 @@ pub fn run(a: SuiteArgs) -> Exit {
         );
         s.oltp_at_knee = Some(run_one(
             &setup.words("oltp", "data", &["--qd", &knee_qd]),
+            after(1),
             &stop,
-            &a,
+            a.quiet,
             &say,
         )?);
         part(2, "log commit latency with 1, 2, 4 and 8 writers");
@@ -226,14 +230,16 @@ pub fn run(a: SuiteArgs) -> Exit {
             &setup.words("log", "log", &[]),
             &format!("threads={LOG_WRITERS}"),
             None,
+            after(2),
             &stop,
             &say,
         )?);
         part(3, "TempDB");
         s.tempdb = Some(run_one(
             &setup.words("tempdb", "tempdb", &[]),
+            after(3),
             &stop,
-            &a,
+            a.quiet,
             &say,
         )?);
         part(4, "DSS bandwidth against I/O size");
@@ -241,6 +247,7 @@ pub fn run(a: SuiteArgs) -> Exit {
             &setup.words("dss", "data", &[]),
             &format!("bs={dss_sizes}"),
             None,
+            after(4),
             &stop,
             &say,
         )?);
@@ -297,6 +304,7 @@ fn run_sweep(
     words: &[String],
     vary: &str,
     slo: Option<&str>,
+    after_secs: f64,
     stop: &Arc<AtomicBool>,
     say: &dyn Fn(&str),
 ) -> Result<SweepResult, String> {
@@ -306,7 +314,8 @@ fn run_sweep(
         target_latency: None,
         run: run_args(words)?,
     };
-    let plan = sweep::plan(&args)?;
+    let mut plan = sweep::plan(&args)?;
+    plan.after_secs = after_secs;
     let r = sweep::execute(&plan, args.run.quiet, stop, say)?;
     if r.partial {
         return Err(format!("the {vary} sweep stopped before its last step"));
@@ -317,12 +326,13 @@ fn run_sweep(
 /// One run part, its summary printed.
 fn run_one(
     words: &[String],
+    after_secs: f64,
     stop: &Arc<AtomicBool>,
-    a: &SuiteArgs,
+    quiet: bool,
     say: &dyn Fn(&str),
 ) -> Result<RunResult, String> {
     let spec = job_spec(&run_args(words)?)?;
-    let mut progress = Progress::new(a.quiet);
+    let mut progress = Progress::new(quiet).more_after(after_secs);
     let r =
         dbio_runner::run(&spec, stop.clone(), &mut |ev| progress.on(ev)).map_err(|e| e.to_string());
     progress.finish();

@@ -23,6 +23,8 @@ use std::sync::Arc;
 
 /// A sweep checked and ready to run: every step is validated before the first one runs.
 pub struct Plan {
+    /// Seconds planned after the sweep (by a suite), for the time left in all.
+    pub after_secs: f64,
     vary: Vary,
     slo_text: Option<String>,
     slo: Option<Slo>,
@@ -53,6 +55,7 @@ pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
         specs.push(job_spec(&args).map_err(|m| format!("step {}={v}: {m}", vary.key))?);
     }
     Ok(Plan {
+        after_secs: 0.0,
         vary,
         slo_text,
         slo,
@@ -93,7 +96,8 @@ pub fn execute(
         if stop.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        let mut progress = Progress::new(quiet);
+        let later: f64 = specs[i + 1..].iter().map(planned_secs).sum();
+        let mut progress = Progress::new(quiet).more_after(later + p.after_secs);
         let result = dbio_runner::run(&specs[i], stop.clone(), &mut |ev| progress.on(ev));
         progress.finish();
         let r = match result {
@@ -148,6 +152,14 @@ pub fn execute(
     );
     say(&conclusions(&sweep));
     Ok(sweep)
+}
+
+/// Seconds a step is planned to take (ramp and measuring; 0 for size-based steps).
+pub fn planned_secs(s: &JobSpec) -> f64 {
+    match s.stop {
+        dbio_model::StopAfter::Seconds(x) => x + s.ramp_secs,
+        _ => 0.0,
+    }
 }
 
 /// Runs `dbio sweep` and returns its exit status.
