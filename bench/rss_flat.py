@@ -56,7 +56,7 @@ def main():
     log = os.path.join(o.workdir, "dbio.log")
     cmd = [o.dbio, "run", "--target", o.target, "--rw", "randrw", "--bs", "8k", "--qd", "32",
            "--threads", "1", "--duration", f"{o.duration}s", "--destroy-data",
-           "--json", out, "-q"]
+           "--json", out, "-q", "--no-store"]
     print("rss-flat: " + " ".join(cmd), flush=True)
 
     # Sample times, seconds after the start of dbio.

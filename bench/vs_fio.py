@@ -95,7 +95,7 @@ def run_dbio(opts, target, engine, rw, bs, qd, tag, extra=()):
     log = os.path.join(opts.workdir, f"{tag}.dbio.log")
     cmd = [opts.dbio, "run", "--target", target, "--engine", engine, "--rw", rw, "--bs", bs,
            "--qd", str(qd), "--threads", "1", "--duration", f"{opts.duration}s",
-           *extra, "--json", out, "-q"]
+           *extra, "--json", out, "-q", "--no-store"]
     rc, cpu, busy, wall = run_measured(cmd, log)
     if rc != 0:
         raise ToolError(f"dbio exited with status {rc}: {' '.join(cmd)}\n{tail(log)}")

@@ -379,7 +379,7 @@ fn reducible_existing_content_earns_a_warning_and_a_random_prefill_does_not() {
 /// `dbio reduce FILE --unit UNIT`'s figures for the unit: (dedupe, lz4, zstd -1).
 fn reduce_estimate(dir: &Path, file: &Path, unit: &str) -> (f64, f64, f64) {
     let out = dir.join("reduce.json");
-    let st = Command::new(DBIO)
+    let st = dbio_command()
         .args(["reduce", file.to_str().unwrap(), "--unit", unit, "--json"])
         .arg(&out)
         .output()
