@@ -68,7 +68,20 @@ pub fn roles(targets: &[String]) -> Result<(Vec<String>, String), String> {
     if data.is_empty() {
         return Err("session mode needs a data target: --target PATH or --target data=PATH".into());
     }
-    let log = log.unwrap_or_else(|| format!("{}.redo", data[0]));
+    let log = match log {
+        Some(l) => l,
+        None => {
+            use std::os::unix::fs::FileTypeExt;
+            let device = std::fs::metadata(&data[0]).is_ok_and(|m| m.file_type().is_block_device());
+            if device {
+                return Err(format!(
+                    "--target {}: a block device has no folder for the redo file beside it; give the log its own target: --target log=PATH",
+                    data[0]
+                ));
+            }
+            format!("{}.redo", data[0])
+        }
+    };
     Ok((data, log))
 }
 

@@ -311,3 +311,20 @@ fn bad_session_input_is_refused_in_one_line() {
     assert_one_line_error(&ran, &["unknown role 'temp'"]);
     assert!(!f.exists(), "a refused run creates no file");
 }
+
+#[test]
+fn a_device_without_a_log_target_is_refused() {
+    let Some(lo) = LoopDev::attach("session device without log", &vec![0u8; 8 << 20]) else {
+        return;
+    };
+    let dir = scratch();
+    let ran = dbio_run(
+        dir.path(),
+        &["--target", &lo.dev, "--sessions", "2", "--ops", "10"],
+    );
+    assert_one_line_error(&ran, &["--target log=PATH"]);
+    assert!(
+        !std::path::Path::new(&format!("{}.redo", lo.dev)).exists(),
+        "nothing created in /dev"
+    );
+}

@@ -179,7 +179,14 @@ pub fn run_sessions(
     if log.kind == TargetKind::Block || !log.owned {
         warnings.push(warn::destroying(&log));
     }
-    let mut prefilled = prefill_targets(spec, &targets, &stop, on_event)?;
+    let mut prefilled = match prefill_targets(spec, &targets, &stop, on_event) {
+        Ok(p) => p,
+        Err(e) => {
+            // The redo file is not prefilled: one created just now goes again.
+            discard_created(log);
+            return Err(e);
+        }
+    };
     let sampled = crate::sample::check_targets(spec, &targets, &mut warnings);
     let fds: Vec<i32> = targets.iter().map(|t| t.file.as_raw_fd()).collect();
     let (kind, features) = pick_engine(spec, &targets, &mut warnings);
