@@ -344,15 +344,8 @@ pub const LIMIT_SHARE: f64 = 90.0;
 /// Holds a measured run against the path: every hop's share of its ceiling at the run's own
 /// mean I/O size and read share, and the verdict with its evidence.
 pub fn hold(t: &Topology, r: &RunResult) -> RunCheck {
-    let dirs = [&r.read, &r.write];
-    let ios: u64 = dirs.iter().filter_map(|d| d.as_ref()).map(|d| d.ios).sum();
-    let bytes: u64 = dirs
-        .iter()
-        .filter_map(|d| d.as_ref())
-        .map(|d| d.bytes)
-        .sum();
-    let iops: f64 = dirs.iter().filter_map(|d| d.as_ref()).map(|d| d.iops).sum();
-    let mb_s: f64 = dirs.iter().filter_map(|d| d.as_ref()).map(|d| d.mb_s).sum();
+    let (ios, bytes) = (r.total_ios(), r.total_bytes());
+    let (iops, mb_s) = (r.total_iops(), r.total_mb_s());
     // The run's own mean I/O size and read share (the topology's workload if it did none).
     let size = bytes.checked_div(ios).unwrap_or(t.workload.io_size).max(1);
     let reads = r.read.as_ref().map_or(0, |d| d.ios);

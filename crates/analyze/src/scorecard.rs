@@ -9,10 +9,6 @@ fn p99_us(r: &RunResult, dir: Dir) -> Option<f64> {
     (!h.is_empty()).then(|| h.value_at_quantile(0.99) as f64 / 1000.0)
 }
 
-fn iops(r: &RunResult) -> f64 {
-    r.read.as_ref().map_or(0.0, |d| d.iops) + r.write.as_ref().map_or(0.0, |d| d.iops)
-}
-
 fn score(
     check: &str,
     value: Option<f64>,
@@ -54,7 +50,7 @@ pub fn scorecard(s: &SuiteResult) -> Vec<Score> {
         ));
         out.push(score(
             "IOPS at the knee",
-            knee.map(iops),
+            knee.map(RunResult::total_iops),
             "IOPS",
             t.knee_iops,
             false,

@@ -24,8 +24,7 @@ pub fn verdict(r: &RunResult) -> Option<Verdict> {
     if r.outcome != Outcome::Complete || r.measured_secs <= 0.0 {
         return None;
     }
-    let dirs = [&r.read, &r.write];
-    let iops: f64 = dirs.iter().filter_map(|d| d.as_ref()).map(|d| d.iops).sum();
+    let iops = r.total_iops();
     if iops <= 0.0 {
         return None;
     }

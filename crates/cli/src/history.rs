@@ -21,11 +21,8 @@ pub fn open(db: Option<&str>) -> Result<Store, String> {
 
 /// Read + write IOPS, MB/s and the p99 latency (µs) of all I/Os of a run.
 fn headline(r: &RunResult) -> (f64, f64, f64) {
-    let sum = |f: fn(&dbio_model::DirStats) -> f64| {
-        r.read.as_ref().map_or(0.0, f) + r.write.as_ref().map_or(0.0, f)
-    };
     let p99 = latency(r, Dir::All).value_at_quantile(0.99) as f64 / 1000.0;
-    (sum(|d| d.iops), sum(|d| d.mb_s), p99)
+    (r.total_iops(), r.total_mb_s(), p99)
 }
 
 /// Where a run ran, in one line.

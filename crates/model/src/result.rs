@@ -51,6 +51,33 @@ pub struct RunResult {
     pub verdict: Option<Verdict>,
 }
 
+impl RunResult {
+    /// Reads and writes (flushes are not I/Os of their own).
+    fn data_dirs(&self) -> impl Iterator<Item = &DirStats> {
+        [&self.read, &self.write].into_iter().flatten()
+    }
+
+    /// I/Os, reads and writes together.
+    pub fn total_ios(&self) -> u64 {
+        self.data_dirs().map(|d| d.ios).sum()
+    }
+
+    /// Bytes, reads and writes together.
+    pub fn total_bytes(&self) -> u64 {
+        self.data_dirs().map(|d| d.bytes).sum()
+    }
+
+    /// IOPS, reads and writes together.
+    pub fn total_iops(&self) -> f64 {
+        self.data_dirs().map(|d| d.iops).sum()
+    }
+
+    /// 10^6 bytes per second, reads and writes together.
+    pub fn total_mb_s(&self) -> f64 {
+        self.data_dirs().map(|d| d.mb_s).sum()
+    }
+}
+
 /// What limited a run, with its evidence in plain words.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Verdict {

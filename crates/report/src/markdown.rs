@@ -1,7 +1,7 @@
 //! The Markdown report: the same sections as the HTML page without charts, for pasting into
 //! tickets, wikis and pull requests.
 
-use crate::html::charts::{iops, mb_s, mean_p99_us};
+use crate::html::charts::mean_p99_us;
 use crate::item::{warnings, Item, Result};
 use crate::text::{burst_line, describe_job, describe_spec, describe_target, steady_line, us};
 use dbio_model::sweep::SweepResult;
@@ -269,14 +269,14 @@ fn sweep(o: &mut String, s: &SweepResult) {
     );
     for (v, r) in s.values.iter().zip(&s.steps) {
         let (mean, p99) = mean_p99_us(r);
-        let ios = r.read.as_ref().map_or(0, |d| d.ios) + r.write.as_ref().map_or(0, |d| d.ios);
+        let ios = r.total_ios();
         let _ = writeln!(
             o,
             "| {} | {ios} | {:.1} | {:.0} | {:.1} | {mean:.1} | {p99:.1} |",
             cell(v),
             r.measured_secs,
-            iops(r),
-            mb_s(r)
+            r.total_iops(),
+            r.total_mb_s()
         );
     }
     o.push('\n');

@@ -253,13 +253,7 @@ pub fn steady_line(st: &SteadyState) -> String {
 
 /// One line on bursts: the figures above average idle time in; the rate within bursts.
 pub fn burst_line(r: &RunResult, b: &Burst) -> String {
-    let dirs = [&r.read, &r.write];
-    let ios: u64 = dirs.iter().filter_map(|d| d.as_ref()).map(|d| d.ios).sum();
-    let bytes: u64 = dirs
-        .iter()
-        .filter_map(|d| d.as_ref())
-        .map(|d| d.bytes)
-        .sum();
+    let (ios, bytes) = (r.total_ios(), r.total_bytes());
     let on = b.on_time(r.measured_secs);
     let per_s = |x: u64| if on > 0.0 { x as f64 / on } else { 0.0 };
     format!(

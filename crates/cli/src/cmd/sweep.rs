@@ -226,18 +226,10 @@ pub fn run(a: SweepArgs) -> Exit {
     }
 }
 
-fn iops(r: &RunResult) -> f64 {
-    r.read.as_ref().map_or(0.0, |d| d.iops) + r.write.as_ref().map_or(0.0, |d| d.iops)
-}
-
-fn mb_s(r: &RunResult) -> f64 {
-    r.read.as_ref().map_or(0.0, |d| d.mb_s) + r.write.as_ref().map_or(0.0, |d| d.mb_s)
-}
-
 /// One table row: value, waits (I/Os), time, average and p99 latency, IOPS, MB/s, CPU %.
 fn row(value: &str, r: &RunResult) -> String {
     let h = latency(r, Dir::All);
-    let ios = r.read.as_ref().map_or(0, |d| d.ios) + r.write.as_ref().map_or(0, |d| d.ios);
+    let ios = r.total_ios();
     let cpu = (r.cpu.process_user_s + r.cpu.process_sys_s) / r.measured_secs.max(1e-9) * 100.0;
     // A step that did not reach steady state within --steady-max is marked.
     let mark = if r.steady.as_ref().is_some_and(|s| !s.settled) {
@@ -250,8 +242,8 @@ fn row(value: &str, r: &RunResult) -> String {
         r.measured_secs,
         h.mean() / 1000.0,
         h.value_at_quantile(0.99) as f64 / 1000.0,
-        iops(r),
-        mb_s(r),
+        r.total_iops(),
+        r.total_mb_s(),
     )
 }
 
@@ -264,8 +256,8 @@ fn analyse(
     steps: Vec<RunResult>,
     partial: bool,
 ) -> SweepResult {
-    let iops_v: Vec<f64> = steps.iter().map(iops).collect();
-    let mb_v: Vec<f64> = steps.iter().map(mb_s).collect();
+    let iops_v: Vec<f64> = steps.iter().map(RunResult::total_iops).collect();
+    let mb_v: Vec<f64> = steps.iter().map(RunResult::total_mb_s).collect();
     let mean_v: Vec<f64> = steps.iter().map(|r| latency(r, Dir::All).mean()).collect();
     let point = |i: usize| SweepPoint {
         step: i,

@@ -183,16 +183,6 @@ pub fn run_charts(r: &RunResult) -> Vec<Chart> {
     out
 }
 
-/// Read + write IOPS of a run.
-pub fn iops(r: &RunResult) -> f64 {
-    r.read.as_ref().map_or(0.0, |d| d.iops) + r.write.as_ref().map_or(0.0, |d| d.iops)
-}
-
-/// Read + write MB/s of a run.
-pub fn mb_s(r: &RunResult) -> f64 {
-    r.read.as_ref().map_or(0.0, |d| d.mb_s) + r.write.as_ref().map_or(0.0, |d| d.mb_s)
-}
-
 /// Mean and p99 latency (µs) of all reads and writes of a run, from their merged histograms.
 pub fn mean_p99_us(r: &RunResult) -> (f64, f64) {
     let mut h = dbio_model::histogram::new_histogram();
@@ -214,7 +204,7 @@ pub fn sweep_charts(s: &SweepResult) -> Vec<Chart> {
         .iter()
         .map(|r| {
             let (mean, p99) = mean_p99_us(r);
-            (iops(r), mean, p99)
+            (r.total_iops(), mean, p99)
         })
         .collect();
     let mut series = vec![
@@ -288,7 +278,7 @@ pub fn sweep_charts(s: &SweepResult) -> Vec<Chart> {
             .map(|r| {
                 (
                     r.job.bs.first().map_or(0, |b| b.size) as f64 / 1024.0,
-                    mb_s(r),
+                    r.total_mb_s(),
                 )
             })
             .collect();

@@ -6,7 +6,7 @@ pub mod svg;
 
 use crate::item::{warnings, Item, Result};
 use crate::text::{burst_line, describe_job, describe_spec, describe_target, steady_line, us};
-use charts::{directions, iops, mb_s, mean_p99_us, run_charts, sweep_charts};
+use charts::{directions, mean_p99_us, run_charts, sweep_charts};
 use dbio_model::sweep::SweepResult;
 use dbio_model::units::format_size;
 use dbio_model::{DirStats, RunResult};
@@ -181,8 +181,8 @@ fn overview(o: &mut String, items: &[Item]) {
             let (mean, p99) = mean_p99_us(r);
             format!(
                 "<td>{:.0}</td><td>{:.1}</td><td>{mean:.1}</td><td>{p99:.1}</td>",
-                iops(r),
-                mb_s(r)
+                r.total_iops(),
+                r.total_mb_s()
             )
         });
         let _ = writeln!(
@@ -506,7 +506,7 @@ fn sweep_section(o: &mut String, s: &SweepResult) {
     o.push_str(&format!("<div class=\"scroll\"><table data-table=\"steps\"><tr><th class=\"l\">{}</th><th>I/Os</th><th>s</th><th>IOPS</th><th>MB/s</th><th>mean µs</th><th>p99 µs</th><th class=\"l\"></th></tr>\n", esc(&s.vary)));
     for (i, (v, r)) in s.values.iter().zip(&s.steps).enumerate() {
         let (mean, p99) = mean_p99_us(r);
-        let ios = r.read.as_ref().map_or(0, |d| d.ios) + r.write.as_ref().map_or(0, |d| d.ios);
+        let ios = r.total_ios();
         let mut notes = Vec::new();
         if s.knee.as_ref().is_some_and(|k| k.step == i) {
             notes.push("knee");
@@ -525,8 +525,8 @@ fn sweep_section(o: &mut String, s: &SweepResult) {
             "<tr><td class=\"l\">{}</td><td>{ios}</td><td>{:.1}</td><td>{:.0}</td><td>{:.1}</td><td>{mean:.1}</td><td>{p99:.1}</td><td class=\"l\">{}</td></tr>",
             esc(v),
             r.measured_secs,
-            iops(r),
-            mb_s(r),
+            r.total_iops(),
+            r.total_mb_s(),
             notes.join(", ")
         );
     }
