@@ -14,7 +14,7 @@
 //! Writers never share ids (each has its own tag), and the stamp is salted with a per-run
 //! seed, so no two runs, streams or writers share a block.
 
-use crate::data::{fill_random, Stamper};
+use crate::data::{fill_random, mix, Stamper};
 use dbio_model::{units::format_size, ContentSample, DataInfo, DataKind, Reducibility};
 use fastrand::Rng;
 
@@ -38,14 +38,6 @@ pub fn head_len(c: f64) -> usize {
     }
     let want = (CHUNK as f64 / c).round() as usize;
     want.saturating_sub(CHUNK_OVERHEAD).clamp(STAMP, CHUNK)
-}
-
-/// A finaliser (splitmix64): a bijection that spreads its input over all 64 bits.
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// The unit stream of one writer: lays out buffers and stamps each unit with its id.
