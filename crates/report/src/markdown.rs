@@ -29,7 +29,7 @@ pub fn report(items: &[Item]) -> String {
                 let _ = writeln!(o, "# dbio suite {}\n", cell(&it.name));
                 let _ = writeln!(o, "{}\n\n| check | measured | threshold | verdict | where |\n|---|---:|---:|---|---|", crate::suite::passed(s));
                 for c in &s.scorecard {
-                    let value = c.value.map_or("-".into(), |v| format!("{v:.0} {}", c.unit));
+                    let (value, limit) = crate::suite::cells(c);
                     let verdict = match c.pass {
                         Some(true) => "PASS",
                         Some(false) => "**FAIL**",
@@ -37,11 +37,8 @@ pub fn report(items: &[Item]) -> String {
                     };
                     let _ = writeln!(
                         o,
-                        "| {} | {value} | {} {:.0} {} | {verdict} | {} |",
+                        "| {} | {value} | {limit} | {verdict} | {} |",
                         cell(&c.check),
-                        if c.at_most { "≤" } else { "≥" },
-                        c.limit,
-                        c.unit,
                         cell(&c.detail)
                     );
                 }

@@ -1,6 +1,6 @@
 //! The scorecard of `dbio suite` as text.
 
-use dbio_model::suite::SuiteResult;
+use dbio_model::suite::{Score, SuiteResult};
 use std::fmt::Write;
 
 /// "N of M checks pass".
@@ -9,6 +9,19 @@ pub fn passed(s: &SuiteResult) -> String {
         "{} of {} checks pass",
         s.scorecard.iter().filter(|c| c.pass == Some(true)).count(),
         s.scorecard.len()
+    )
+}
+
+/// A check's measured figure and its threshold as text, e.g. "100 µs" and "≤ 150 µs".
+pub fn cells(c: &Score) -> (String, String) {
+    (
+        c.value.map_or("-".into(), |v| format!("{v:.0} {}", c.unit)),
+        format!(
+            "{} {:.0} {}",
+            if c.at_most { "≤" } else { "≥" },
+            c.limit,
+            c.unit
+        ),
     )
 }
 
@@ -21,13 +34,7 @@ pub fn scorecard(s: &SuiteResult) -> String {
         "check", "measured", "threshold", "verdict"
     );
     for c in &s.scorecard {
-        let value = c.value.map_or("-".into(), |v| format!("{v:.0} {}", c.unit));
-        let limit = format!(
-            "{} {:.0} {}",
-            if c.at_most { "≤" } else { "≥" },
-            c.limit,
-            c.unit
-        );
+        let (value, limit) = cells(c);
         let verdict = match c.pass {
             Some(true) => "PASS",
             Some(false) => "FAIL",

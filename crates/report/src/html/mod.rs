@@ -209,13 +209,7 @@ fn suite_section(o: &mut String, s: &dbio_model::suite::SuiteResult) {
     );
     o.push_str("<div class=\"scroll\"><table data-table=\"scorecard\"><tr><th class=\"l\">check</th><th>measured</th><th>threshold</th><th class=\"l\">verdict</th><th class=\"l\">where</th></tr>\n");
     for c in &s.scorecard {
-        let value = c.value.map_or("-".into(), |v| format!("{v:.0} {}", c.unit));
-        let limit = format!(
-            "{} {:.0} {}",
-            if c.at_most { "≤" } else { "≥" },
-            c.limit,
-            c.unit
-        );
+        let (value, limit) = crate::suite::cells(c);
         let verdict = match c.pass {
             Some(true) => "PASS",
             Some(false) => "<span class=\"partial\">FAIL</span>",
