@@ -19,6 +19,11 @@ pub fn open(db: Option<&str>) -> Result<Store, String> {
     Store::open(&path).map_err(|e| e.to_string())
 }
 
+/// The history results go to, unless `--no-store`: None then.
+pub fn store_unless(no_store: bool, db: Option<&str>) -> Result<Option<Store>, String> {
+    (!no_store).then(|| open(db)).transpose()
+}
+
 /// Read + write IOPS, MB/s and the p99 latency (µs) of all I/Os of a run.
 fn headline(r: &RunResult) -> (f64, f64, f64) {
     let p99 = latency(r, Dir::All).value_at_quantile(0.99) as f64 / 1000.0;

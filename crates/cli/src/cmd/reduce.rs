@@ -19,10 +19,7 @@ pub fn run(a: ReduceArgs) -> Exit {
         Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
     };
     // The history is opened first: a bad --db stops before anything is read.
-    let store = match (!a.no_store)
-        .then(|| history::open(a.db.as_deref()))
-        .transpose()
-    {
+    let store = match history::store_unless(a.no_store, a.db.as_deref()) {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
     };

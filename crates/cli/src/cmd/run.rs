@@ -20,10 +20,7 @@ pub fn run(a: RunArgs) -> Exit {
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };
     // The history is opened first: a bad --db stops the run before any I/O.
-    let store = match (!a.no_store)
-        .then(|| history::open(a.db.as_deref()))
-        .transpose()
-    {
+    let store = match history::store_unless(a.no_store, a.db.as_deref()) {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };

@@ -144,10 +144,7 @@ pub fn run(a: SuiteArgs) -> Exit {
         dss_sizes.split(',').count(),
     ];
     let per_step = secs + ramp;
-    let store = match (!a.no_store)
-        .then(|| history::open(a.db.as_deref()))
-        .transpose()
-    {
+    let store = match history::store_unless(a.no_store, a.db.as_deref()) {
         Ok(s) => s,
         Err(m) => return fail(m),
     };

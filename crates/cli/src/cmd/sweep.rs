@@ -168,10 +168,7 @@ pub fn run(a: SweepArgs) -> Exit {
         Ok(p) => p,
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
-    let store = match (!a.run.no_store)
-        .then(|| history::open(a.run.db.as_deref()))
-        .transpose()
-    {
+    let store = match history::store_unless(a.run.no_store, a.run.db.as_deref()) {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
