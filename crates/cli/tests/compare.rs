@@ -9,19 +9,10 @@ mod common;
 use common::*;
 use std::path::Path;
 
-fn dbio(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = dbio_command().current_dir(dir).args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// A simulated 8 KiB random-read run at queue depth `qd` on `channels` channels of 100 µs.
 fn sim_run(dir: &Path, db: &str, label: &str, channels: u32, qd: u32, seed: u32) {
     let sim = format!("channels={channels},service=100us,dist=exp,bw=none");
-    let (code, _, err) = dbio(
+    let (code, _, err) = dbio_in(
         dir,
         &[
             "run",
@@ -73,7 +64,7 @@ fn twice_the_channels_is_twice_the_iops_and_only_those_settings_differ() {
     // Queue depth = channels: no queueing, so IOPS = channels / 100 µs exactly in the mean.
     sim_run(dir.path(), db, "four", 4, 4, 1);
     sim_run(dir.path(), db, "eight", 8, 8, 1);
-    let (code, out, _) = dbio(
+    let (code, out, _) = dbio_in(
         dir.path(),
         &[
             "compare",
@@ -103,7 +94,7 @@ fn twice_the_channels_is_twice_the_iops_and_only_those_settings_differ() {
     assert!(out.contains("B does 1.00× what A does per device"), "{out}");
     // The page overlays both runs: one series per run and direction in each chart.
     let html = dir.path().join("c.html");
-    let (code, _, _) = dbio(
+    let (code, _, _) = dbio_in(
         dir.path(),
         &[
             "compare",
@@ -147,7 +138,7 @@ fn the_same_settings_with_another_seed_get_no_verdict() {
     let db = db.to_str().unwrap();
     sim_run(dir.path(), db, "one", 4, 4, 1);
     sim_run(dir.path(), db, "two", 4, 4, 2);
-    let (_, out, _) = dbio(dir.path(), &["compare", "one", "two", "--db", db]);
+    let (_, out, _) = dbio_in(dir.path(), &["compare", "one", "two", "--db", db]);
     assert!(out.contains("conditions: the same workload"), "{out}");
     let (_, _, ratio, verdict) = row(&out, "IOPS");
     assert!((ratio - 1.0).abs() < 0.01, "{ratio}");
@@ -163,20 +154,20 @@ fn a_run_with_itself_a_sweep_and_bad_devices_are_refused() {
     let db = dir.path().join("h.db");
     let db = db.to_str().unwrap();
     sim_run(dir.path(), db, "one", 4, 4, 1);
-    let (code, _, err) = dbio(dir.path(), &["compare", "one", "1", "--db", db]);
+    let (code, _, err) = dbio_in(dir.path(), &["compare", "one", "1", "--db", db]);
     assert_eq!(code, Some(2));
     assert!(err.contains("are the same run"), "{err}");
-    let (code, _, _) = dbio(
+    let (code, _, _) = dbio_in(
         dir.path(),
         &[
             "sweep", "--vary", "qd=1,2", "--engine", "sim", "--ops", "1000", "--db", db, "-q",
         ],
     );
     assert_eq!(code, Some(0));
-    let (code, _, err) = dbio(dir.path(), &["compare", "1", "2", "--db", db]);
+    let (code, _, err) = dbio_in(dir.path(), &["compare", "1", "2", "--db", db]);
     assert_eq!(code, Some(2));
     assert!(err.contains("2 is not a run result"), "{err}");
-    let (code, _, err) = dbio(
+    let (code, _, err) = dbio_in(
         dir.path(),
         &["compare", "1", "1", "--db", db, "--devices", "A=0,B=6"],
     );

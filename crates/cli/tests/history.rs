@@ -7,17 +7,6 @@
 
 mod common;
 use common::*;
-use std::path::Path;
-
-/// Runs dbio with `args`; returns exit code, stdout and stderr.
-fn dbio(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = dbio_command().current_dir(dir).args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn a_run_is_stored_whole_and_given_back_exactly() {
@@ -25,7 +14,7 @@ fn a_run_is_stored_whole_and_given_back_exactly() {
     let db = dir.path().join("h.db");
     let db = db.to_str().unwrap();
     let json = dir.path().join("r.json");
-    let (code, printed, _) = dbio(
+    let (code, printed, _) = dbio_in(
         dir.path(),
         &[
             "run",
@@ -48,23 +37,23 @@ fn a_run_is_stored_whole_and_given_back_exactly() {
         ],
     );
     assert_eq!(code, Some(0));
-    let (code, exported, _) = dbio(dir.path(), &["export", "before", "--db", db, "--json"]);
+    let (code, exported, _) = dbio_in(dir.path(), &["export", "before", "--db", db, "--json"]);
     assert_eq!(code, Some(0));
     assert_eq!(
         exported.as_bytes(),
         std::fs::read(&json).unwrap(),
         "byte for byte"
     );
-    let (_, shown, _) = dbio(dir.path(), &["show", "1", "--db", db]);
+    let (_, shown, _) = dbio_in(dir.path(), &["show", "1", "--db", db]);
     assert_eq!(shown, printed, "dbio show prints what dbio run printed");
-    let (_, listed, _) = dbio(dir.path(), &["history", "--db", db]);
+    let (_, listed, _) = dbio_in(dir.path(), &["history", "--db", db]);
     let row = listed.lines().nth(1).expect("one row");
     assert!(
         row.contains("before") && row.contains("oltp") && row.contains("t.dat"),
         "{row}"
     );
     // A JSON file names a result too.
-    let (code, from_file, _) = dbio(dir.path(), &["export", json.to_str().unwrap(), "--db", db]);
+    let (code, from_file, _) = dbio_in(dir.path(), &["export", json.to_str().unwrap(), "--db", db]);
     assert_eq!(
         (code, from_file.as_bytes()),
         (Some(0), &std::fs::read(&json).unwrap()[..])
@@ -102,7 +91,7 @@ fn concurrent_dbio_processes_lose_no_run() {
     for mut c in children {
         assert!(c.wait().unwrap().success());
     }
-    let (_, listed, _) = dbio(dir.path(), &["history", "--db", db.to_str().unwrap()]);
+    let (_, listed, _) = dbio_in(dir.path(), &["history", "--db", db.to_str().unwrap()]);
     assert_eq!(listed.lines().count(), 1 + 4, "{listed}");
 }
 
@@ -112,7 +101,7 @@ fn unknown_runs_and_bad_histories_are_refused_clearly() {
     let db = dir.path().join("h.db");
     let db_s = db.to_str().unwrap();
     for _ in 0..3 {
-        let (code, _, _) = dbio(
+        let (code, _, _) = dbio_in(
             dir.path(),
             &[
                 "run", "--engine", "null", "--ops", "1000", "-q", "--target", "t.dat", "--size",
@@ -121,10 +110,10 @@ fn unknown_runs_and_bad_histories_are_refused_clearly() {
         );
         assert_eq!(code, Some(0));
     }
-    let (code, _, err) = dbio(dir.path(), &["show", "9", "--db", db_s]);
+    let (code, _, err) = dbio_in(dir.path(), &["show", "9", "--db", db_s]);
     assert_eq!(code, Some(2));
     assert!(err.contains("no run 9; nearby ids are 1, 2, 3"), "{err}");
-    let (code, _, err) = dbio(dir.path(), &["export", "nosuchlabel", "--db", db_s]);
+    let (code, _, err) = dbio_in(dir.path(), &["export", "nosuchlabel", "--db", db_s]);
     assert_eq!(code, Some(2));
     assert!(err.contains("no run is labelled 'nosuchlabel'"), "{err}");
 
@@ -167,7 +156,7 @@ fn a_sweep_is_stored_as_one_result() {
     let dir = scratch();
     let db = dir.path().join("h.db");
     let db_s = db.to_str().unwrap();
-    let (code, printed, _) = dbio(
+    let (code, printed, _) = dbio_in(
         dir.path(),
         &[
             "sweep",
@@ -186,15 +175,15 @@ fn a_sweep_is_stored_as_one_result() {
         ],
     );
     assert_eq!(code, Some(0));
-    let (_, listed, _) = dbio(dir.path(), &["history", "--db", db_s, "--label", "ramp"]);
+    let (_, listed, _) = dbio_in(dir.path(), &["history", "--db", db_s, "--label", "ramp"]);
     let row = listed.lines().nth(1).unwrap();
     assert!(
         row.contains("sweep") && row.contains("20000"),
         "the busiest step's IOPS: {row}"
     );
-    let (_, shown, _) = dbio(dir.path(), &["show", "ramp", "--db", db_s]);
+    let (_, shown, _) = dbio_in(dir.path(), &["show", "ramp", "--db", db_s]);
     assert_eq!(shown, printed);
-    let (_, json, _) = dbio(dir.path(), &["export", "ramp", "--db", db_s]);
+    let (_, json, _) = dbio_in(dir.path(), &["export", "ramp", "--db", db_s]);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["steps"].as_array().unwrap().len(), 2);
 }
@@ -206,16 +195,16 @@ fn a_reduce_estimate_is_stored_too() {
     let db = db.to_str().unwrap();
     let f = dir.path().join("data.bin");
     std::fs::write(&f, pseudo_random(1 << 20, 7)).unwrap();
-    let (code, printed, _) = dbio(
+    let (code, printed, _) = dbio_in(
         dir.path(),
         &["reduce", f.to_str().unwrap(), "--db", db, "--label", "est"],
     );
     assert_eq!(code, Some(0));
-    let (_, listed, _) = dbio(dir.path(), &["history", "--db", db]);
+    let (_, listed, _) = dbio_in(dir.path(), &["history", "--db", db]);
     assert!(
         listed.lines().nth(1).unwrap().contains("reduce"),
         "{listed}"
     );
-    let (_, shown, _) = dbio(dir.path(), &["show", "est", "--db", db]);
+    let (_, shown, _) = dbio_in(dir.path(), &["show", "est", "--db", db]);
     assert_eq!(shown, printed);
 }

@@ -6,16 +6,6 @@
 mod common;
 use common::*;
 use serde_json::Value;
-use std::path::Path;
-
-fn dbio(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = dbio_command().current_dir(dir).args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn seed003() -> String {
     format!(
@@ -29,7 +19,7 @@ fn a_run_at_the_switch_ports_ceiling_is_limited_by_it() {
     let dir = scratch();
     let run = dir.path().join("r.json");
     // 64 deep on 64 channels of 1 ms, behind 390 MB/s: bandwidth-bound at 390 MB/s.
-    let (code, _, err) = dbio(
+    let (code, _, err) = dbio_in(
         dir.path(),
         &[
             "run",
@@ -52,7 +42,7 @@ fn a_run_at_the_switch_ports_ceiling_is_limited_by_it() {
         ],
     );
     assert_eq!(code, Some(0), "{err}");
-    let (code, out, _) = dbio(
+    let (code, out, _) = dbio_in(
         dir.path(),
         &[
             "path",
@@ -79,7 +69,7 @@ fn a_run_at_the_switch_ports_ceiling_is_limited_by_it() {
 fn a_queue_depth_too_low_for_the_device_is_named() {
     let dir = scratch();
     let run = dir.path().join("r.json");
-    let (code, _, err) = dbio(
+    let (code, _, err) = dbio_in(
         dir.path(),
         &[
             "run",
@@ -104,7 +94,7 @@ fn a_queue_depth_too_low_for_the_device_is_named() {
     assert_eq!(code, Some(0), "{err}");
     let topo = dir.path().join("t.toml");
     std::fs::write(&topo, "[workload]\nio_size = \"8k\"\n[[hop]]\nname = \"flash array\"\nkind = \"array\"\niops = 320000\n").unwrap();
-    let (code, out, _) = dbio(
+    let (code, out, _) = dbio_in(
         dir.path(),
         &[
             "path",
@@ -130,14 +120,14 @@ fn a_queue_depth_too_low_for_the_device_is_named() {
 #[test]
 fn the_text_names_the_weakest_hop_and_the_ceilings_by_io_size() {
     let dir = scratch();
-    let (code, out, _) = dbio(dir.path(), &["path", &seed003(), "--io-size", "8k,64k,1m"]);
+    let (code, out, _) = dbio_in(dir.path(), &["path", &seed003(), "--io-size", "8k,64k,1m"]);
     assert_eq!(code, Some(0));
     assert!(
         out.contains("the path's ceiling: 400 MB/s, 6104 IOPS, set by 4 Gb switch port"),
         "{out}"
     );
     assert!(out.contains("WEAKEST"), "{out}");
-    let (code, _, err) = dbio(dir.path(), &["path", "nosuch.toml"]);
+    let (code, _, err) = dbio_in(dir.path(), &["path", "nosuch.toml"]);
     assert_eq!(code, Some(2));
     assert!(err.starts_with("dbio path: nosuch.toml:"), "{err}");
 }

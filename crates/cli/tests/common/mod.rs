@@ -23,6 +23,16 @@ pub fn dbio_command() -> Command {
     c
 }
 
+/// Runs dbio with `args` (any command) in `dir`: exit status, stdout and stderr.
+pub fn dbio_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = dbio_command().current_dir(dir).args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// A scratch directory under the target dir (a real file system, so O_DIRECT works),
 /// removed on drop.
 pub fn scratch() -> tempfile::TempDir {
