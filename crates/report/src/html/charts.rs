@@ -60,6 +60,21 @@ pub fn percentile_points(d: &DirStats) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// The points of a run's time series that charts draw: a last interval much shorter than a
+/// second (the window's tail) is left out, as its few I/Os scaled to a second would make a
+/// spike or a drop that did not happen.
+fn drawn_seconds(r: &RunResult) -> Vec<&dbio_model::TimePoint> {
+    r.timeseries
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| {
+            let start = if *i == 0 { 0.0 } else { r.timeseries[i - 1].t };
+            p.t - start >= 0.5
+        })
+        .map(|(_, p)| p)
+        .collect()
+}
+
 /// The x axis of percentile curves: 0, 90, 99, 99.9 … evenly spaced ("nines").
 fn percentile_axis() -> Axis {
     Axis {
@@ -118,18 +133,7 @@ pub fn run_charts(r: &RunResult) -> Vec<Chart> {
     ];
     // Runs shorter than half a second have no second to draw.
     if r.timeseries.first().is_some_and(|p| p.t >= 0.5) {
-        // A last interval much shorter than a second (the window's tail) is left out: its
-        // few I/Os scaled to a second would make a spike or a drop that did not happen.
-        let ts: Vec<&dbio_model::TimePoint> = r
-            .timeseries
-            .iter()
-            .enumerate()
-            .filter(|(i, p)| {
-                let start = if *i == 0 { 0.0 } else { r.timeseries[i - 1].t };
-                p.t - start >= 0.5
-            })
-            .map(|(_, p)| p)
-            .collect();
+        let ts = drawn_seconds(r);
         let col = |f: fn(&dbio_model::TimePoint) -> f64| -> Vec<(f64, f64)> {
             ts.iter().map(|p| (p.t, f(p))).collect()
         };
@@ -327,12 +331,9 @@ pub fn overlay_charts(a: (&str, &RunResult), b: (&str, &RunResult)) -> Vec<Chart
         .iter()
         .map(|(name, r)| Series {
             name: format!("{name} IOPS"),
-            points: r
-                .timeseries
+            points: drawn_seconds(r)
                 .iter()
-                .enumerate()
-                .filter(|(i, p)| p.t - if *i == 0 { 0.0 } else { r.timeseries[i - 1].t } >= 0.5)
-                .map(|(_, p)| (p.t, p.read_iops + p.write_iops))
+                .map(|p| (p.t, p.read_iops + p.write_iops))
                 .collect(),
         })
         .collect();
