@@ -1,5 +1,6 @@
 //! Writing results: stdout that tolerates a closed pipe, and files replaced atomically.
 
+use std::cell::RefCell;
 use std::io::Write;
 
 /// Prints to stdout; a closed pipe (`dbio run | head`) is not an error.
@@ -24,5 +25,41 @@ pub fn emit_json(path: &str, json: &str) -> std::io::Result<()> {
         Ok(())
     } else {
         write_file_atomic(path, json.as_bytes())
+    }
+}
+
+/// What a long command (sweep, suite) prints as it goes, kept whole for the history
+/// (`dbio show` prints it again): on stdout, on stderr when stdout carries the JSON
+/// (`--json -`), or nowhere with --quiet.
+pub struct Transcript {
+    text: RefCell<String>,
+    quiet: bool,
+    to_stderr: bool,
+}
+
+impl Transcript {
+    /// A transcript for a command with these --quiet and --json settings.
+    pub fn new(quiet: bool, json: Option<&str>) -> Self {
+        Transcript {
+            text: RefCell::new(String::new()),
+            quiet,
+            to_stderr: json == Some("-"),
+        }
+    }
+
+    /// Prints `s` and keeps it.
+    pub fn say(&self, s: &str) {
+        self.text.borrow_mut().push_str(s);
+        if self.quiet {
+        } else if self.to_stderr {
+            eprint!("{s}");
+        } else {
+            print_out(s);
+        }
+    }
+
+    /// Everything said so far.
+    pub fn text(&self) -> String {
+        self.text.borrow().clone()
     }
 }

@@ -8,7 +8,7 @@ use crate::cmd::sweep;
 use crate::exit::Exit;
 use crate::history;
 use crate::job::job_spec;
-use crate::output::{emit_json, print_out};
+use crate::output::{emit_json, Transcript};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
 use crate::targets::role_targets;
@@ -17,7 +17,6 @@ use dbio_model::suite::{RoleTarget, SuiteResult, Thresholds, SUITE_SCHEMA};
 use dbio_model::sweep::SweepResult;
 use dbio_model::{Outcome, RunResult};
 use dbio_report::item::Item;
-use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -149,17 +148,8 @@ pub fn run(a: SuiteArgs) -> Exit {
         Err(m) => return fail(m),
     };
     let stop = stop_flag();
-    let json_to_stdout = a.json.as_deref() == Some("-");
-    let printed = RefCell::new(String::new());
-    let say = |s: &str| {
-        printed.borrow_mut().push_str(s);
-        if a.quiet {
-        } else if json_to_stdout {
-            eprint!("{s}");
-        } else {
-            print_out(s);
-        }
-    };
+    let transcript = Transcript::new(a.quiet, a.json.as_deref());
+    let say = |s: &str| transcript.say(s);
     let part = |i: usize, name: &str| {
         let left: usize = steps[i..].iter().sum();
         say(&format!(
@@ -268,7 +258,7 @@ pub fn run(a: SuiteArgs) -> Exit {
     if let Some(store) = &store {
         history::keep(
             store,
-            &history::suite_entry(&s, &json, &printed.borrow(), a.label.as_deref()),
+            &history::suite_entry(&s, &json, &transcript.text(), a.label.as_deref()),
             a.quiet,
             "dbio suite",
         );

@@ -7,7 +7,7 @@ use crate::cmd::report::write_html;
 use crate::exit::Exit;
 use crate::history;
 use crate::job::job_spec;
-use crate::output::{emit_json, print_out};
+use crate::output::{emit_json, Transcript};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
 use crate::vary::{apply, parse_vary, Vary};
@@ -17,7 +17,6 @@ use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
 use dbio_model::{JobSpec, Outcome, RunResult};
 use dbio_report::item::Item;
 use dbio_runner::RunError;
-use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -173,25 +172,15 @@ pub fn run(a: SweepArgs) -> Exit {
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
     let stop = stop_flag();
-    let json_to_stdout = a.run.json.as_deref() == Some("-");
-    // Everything the sweep prints, kept for the history (`dbio show` prints it again).
-    let printed = RefCell::new(String::new());
-    let say = |s: &str| {
-        printed.borrow_mut().push_str(s);
-        if a.run.quiet {
-        } else if json_to_stdout {
-            eprint!("{s}");
-        } else {
-            print_out(s);
-        }
-    };
+    let transcript = Transcript::new(a.run.quiet, a.run.json.as_deref());
+    let say = |s: &str| transcript.say(s);
     let sweep = match execute(&plan, a.run.quiet, &stop, &say) {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
     let json = dbio_report::json::to_json(&sweep);
     if let Some(store) = &store {
-        let entry = history::sweep_entry(&sweep, &json, &printed.borrow(), a.run.label.as_deref());
+        let entry = history::sweep_entry(&sweep, &json, &transcript.text(), a.run.label.as_deref());
         history::keep(store, &entry, a.run.quiet, "dbio sweep");
     }
     if let Some(path) = a.run.json.as_deref() {
