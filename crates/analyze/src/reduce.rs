@@ -23,15 +23,42 @@ pub fn exact(value: f64) -> Estimate {
 /// Half-width ε of the Hoeffding bound on the mean of `m` samples in [0, 1]: the mean is
 /// within ±ε of the population's with probability 1 − δ, ε = √(ln(2/δ) / (2m)).
 pub fn hoeffding_bound(m: u64, delta: f64) -> f64 {
-    if m == 0 {
-        return 1.0;
-    }
-    ((2.0 / delta).ln() / (2.0 * m as f64)).sqrt()
+    sample_bound(m, f64::INFINITY, delta)
 }
 
 /// Samples needed for ±ε with probability 1 − δ: m ≥ ln(2/δ) / (2ε²).
 pub fn hoeffding_samples(eps: f64, delta: f64) -> u64 {
     ((2.0 / delta).ln() / (2.0 * eps * eps)).ceil() as u64
+}
+
+/// Half-width ε of the bound on the mean of `m` samples in [0, 1] drawn without replacement
+/// from `population` values (Serfling 1974, Hoeffding's bound with the finite-population
+/// factor): ε = √(ln(2/δ) · (1 − (m − 1)/N) / (2m)); N = ∞ gives Hoeffding's.
+pub fn sample_bound(m: u64, population: f64, delta: f64) -> f64 {
+    if m == 0 {
+        return 1.0;
+    }
+    let m = m as f64;
+    let left = (1.0 - (m - 1.0) / population).max(0.0);
+    ((2.0 / delta).ln() * left / (2.0 * m)).sqrt()
+}
+
+/// The fewest samples without replacement from `population` whose [`sample_bound`] is at
+/// most `eps` (all of them when the population is smaller).
+pub fn samples_for(eps: f64, delta: f64, population: u64) -> u64 {
+    let n0 = (2.0 / delta).ln() / (2.0 * eps * eps);
+    let n = population as f64;
+    // ε(m) ≤ eps ⇔ m ≥ n0 · (1 + 1/N) / (1 + n0/N); step over rounding at the edge.
+    let mut m =
+        ((n0 * (1.0 + 1.0 / n) / (1.0 + n0 / n)).floor() as u64).clamp(1, population.max(1));
+    let meets = |m: u64| sample_bound(m, n, delta) <= eps * (1.0 + 1e-12);
+    while m < population && !meets(m) {
+        m += 1;
+    }
+    while m > 1 && meets(m - 1) {
+        m -= 1;
+    }
+    m.min(population)
 }
 
 /// Birthday bound on the probability that any two of `n` distinct blocks share a 128-bit
@@ -76,18 +103,24 @@ pub fn sampled_dedupe(used: u64, distinct: u64, modulus: u64) -> (f64, Estimate)
     )
 }
 
-/// Compression ratio raw / stored of `blocks` unique blocks of `unit` bytes. When they were
-/// a sample (`sampled`), the stored share stored/raw carries the Hoeffding bound ε at
-/// 1 − [`HOEFFDING_DELTA`] and the ratio's interval is 1/(share ± ε); returns (ratio, ε).
-pub fn compression_ratio(raw: u64, stored: u64, blocks: u64, sampled: bool) -> (Estimate, f64) {
+/// Compression ratio raw / stored of `blocks` unique blocks. When they were a sample drawn
+/// from `sampled_from` unique blocks (`f64::INFINITY` when that number is unknown), the
+/// stored share stored/raw carries the bound ε of [`sample_bound`] at 1 − [`HOEFFDING_DELTA`]
+/// and the ratio's interval is 1/(share ± ε); returns (ratio, ε).
+pub fn compression_ratio(
+    raw: u64,
+    stored: u64,
+    blocks: u64,
+    sampled_from: Option<f64>,
+) -> (Estimate, f64) {
     if raw == 0 || stored == 0 {
         return (exact(1.0), 0.0);
     }
     let share = stored as f64 / raw as f64;
-    if !sampled {
+    let Some(population) = sampled_from else {
         return (exact(1.0 / share), 0.0);
-    }
-    let eps = hoeffding_bound(blocks, HOEFFDING_DELTA);
+    };
+    let eps = sample_bound(blocks, population, HOEFFDING_DELTA);
     let high_share = (share + eps).min(1.0);
     // A block never takes less than one byte: that caps the ratio's upper end.
     let low_share = (share - eps).max(blocks as f64 / raw as f64);
@@ -159,6 +192,20 @@ mod tests {
     }
 
     #[test]
+    fn serfling_needs_fewer_blocks_from_a_finite_population() {
+        // n0 = 38,004.5; from N = 98,000: 38,004.5 · (1 + 1/N) / (1 + n0/N) = 27,384.98 → 27,385
+        assert_eq!(samples_for(0.01, 0.001, 98_000), 27_385);
+        assert!(sample_bound(27_385, 98_000.0, 0.001) <= 0.01);
+        assert!(sample_bound(27_384, 98_000.0, 0.001) > 0.01);
+        // An unlimited population is Hoeffding's; from 500, 495 suffice:
+        // ε(495) = √(7.6009 · (6/500) / 990) = 0.00958, ε(494) = √(7.6009 · (7/500) / 988) = 0.01037.
+        assert_eq!(samples_for(0.01, 0.001, u64::MAX), 38_005);
+        assert_eq!(samples_for(0.01, 0.001, 500), 495);
+        // All 500 of 500: √(ln(2000) · (1/500) / 1000) = 0.003899.
+        assert!((sample_bound(500, 500.0, 0.001) - 0.003899).abs() < 1e-6);
+    }
+
+    #[test]
     fn birthday_bound_by_hand() {
         // 2^40 blocks (8 PiB of 8 KiB blocks): 2^80 / 2^129 = 2^-49
         assert_eq!(collision_odds(1 << 40), 2f64.powi(-49));
@@ -201,9 +248,9 @@ mod tests {
 
     #[test]
     fn exact_compression_has_no_bound() {
-        let (e, eps) = compression_ratio(8192 * 10, 4096 * 10, 10, false);
+        let (e, eps) = compression_ratio(8192 * 10, 4096 * 10, 10, None);
         assert_eq!((e.value, e.low, e.high, eps), (2.0, 2.0, 2.0, 0.0));
-        let (e, eps) = compression_ratio(8192 * 38_005, 4096 * 38_005, 38_005, true);
+        let (e, eps) = compression_ratio(8192 * 38_005, 4096 * 38_005, 38_005, Some(f64::INFINITY));
         assert!((eps - 0.01).abs() < 1e-6);
         assert!((e.low - 1.0 / 0.51).abs() < 1e-3 && (e.high - 1.0 / 0.49).abs() < 1e-3);
     }

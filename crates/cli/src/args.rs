@@ -573,8 +573,8 @@ Examples:
   dbio reduce /dev/sdb --unit 4k,8k,16k,32k,128k   a device, read-only (no --destroy-data needed)
   dbio reduce backup.bak --buckets xtremio     round each compressed block up to 1 KiB steps
   dbio reduce /data --buckets 2k,4k,8k --json reduce.json
-  dbio reduce /data --compress-sample          compress a uniform sample of 38,005 unique blocks
-                                               (±1 % of the size at 99.9 %) instead of all of them
+  dbio reduce /data --compress-sample          compress a uniform sample of at most 38,005 unique
+                                               blocks (±1 % of the size at 99.9 %), not all of them
   dbio reduce /data --compress none            patterns and dedupe only (fastest)
   dbio reduce /big --mem 1GiB                  sampled dedupe if exact mode needs more than 1 GiB
   dbio reduce /big --sample 16 --seed 7        keep fingerprints with hash mod 16 == 7 % 16
@@ -603,8 +603,10 @@ pub struct ReduceArgs {
     /// pure-like), a list (2k,4k,8k) or a range in steps of its start (1k..16k).
     #[arg(long, value_name = "PRESET|SIZES")]
     pub buckets: Option<String>,
-    /// Compress a uniform sample of N unique blocks instead of every one (default N 38,005:
-    /// ±1 % of the size at 99.9 %, the Hoeffding bound printed beside the figure).
+    /// Compress a uniform sample of unique blocks instead of every one: as many as give the
+    /// bound N samples give by Hoeffding's inequality (default N 38,005: ±1 % of the size at
+    /// 99.9 %); from D unique blocks that takes about N·D/(N+D) (Serfling's bound for sampling
+    /// without replacement), printed beside the figure.
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "38005")]
     pub compress_sample: Option<u64>,
     /// Memory the fingerprint tables may take (exact mode needs up to 32 bytes per block);

@@ -101,7 +101,7 @@ fn unit(s: &mut String, u: &UnitEstimate) {
         Some(first) => {
             let blocks = match u.compression.iter().find(|c| c.bound > 0.0) {
                 Some(c) => format!(
-                    "a uniform sample of {} unique blocks; stored share within ±{:.1} % at 99.9 % (Hoeffding)",
+                    "a uniform sample of {} unique blocks; stored share within ±{:.1} % at 99.9 % (Hoeffding-Serfling)",
                     c.blocks,
                     c.bound * 100.0
                 ),

@@ -1,5 +1,6 @@
 //! A file that changes while `dbio reduce` reads it is noted: the test appends to the file
-//! from the progress callback, which runs between two chunks of the read.
+//! from the progress callback, which runs while the workers read (and at least once before
+//! the pass ends).
 
 use dbio_runner::reduce::block::CompressSpec;
 use dbio_runner::reduce::{reduce, ReduceEvent, ReduceOptions};

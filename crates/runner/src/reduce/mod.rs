@@ -3,6 +3,8 @@
 //! reduction" for the ratios and the sampling).
 
 pub mod block;
+pub mod cursor;
+pub mod sample;
 pub mod scan;
 pub mod sources;
 pub mod table;
@@ -175,9 +177,15 @@ fn unit_estimate(
             math::exact(math::dedupe_ratio(c.used, c.unique as f64)),
         )
     };
+    // A sample of the unique blocks found is drawn from them; all the blocks kept by a
+    // sampled pass are a sample of a number only estimated (Hoeffding's bound then).
+    let sampled_from = match (sampled_compression, plan.compress_sample) {
+        (false, _) => None,
+        (true, Some(_)) => Some(c.unique as f64),
+        (true, None) => Some(f64::INFINITY),
+    };
     let ratio = |stored: u64, method: String| {
-        let (ratio, bound) =
-            math::compression_ratio(c.raw, stored, c.compressed, sampled_compression);
+        let (ratio, bound) = math::compression_ratio(c.raw, stored, c.compressed, sampled_from);
         CompressionEstimate {
             method,
             ratio,

@@ -1,17 +1,19 @@
-//! The one pass over the data: this thread reads chunks (O_DIRECT where the file system
-//! allows it) and worker threads classify, fingerprint and compress their blocks at every
-//! dedupe unit, sharing one sharded fingerprint table per unit.
+//! The pass over the data: worker threads take the sources chunk by chunk from one cursor,
+//! read them (O_DIRECT where the file system allows it), and classify, fingerprint and
+//! compress their blocks at every dedupe unit, sharing one sharded fingerprint table per
+//! unit. With a compression sample, the pass only notes the sample and compresses it after.
 
 use super::block::{classify, CompressSpec, Compressors, Kind, Sizes};
+use super::cursor::{Cursor, Outcome};
+use super::sample::{self, BottomK, Pick};
 use super::sources::{self, Source};
 use super::table::FpTable;
 use dbio_engine::AlignedBuf;
 use dbio_model::reduce::{ReduceSource, SkippedPath};
-use std::collections::BinaryHeap;
-use std::os::unix::fs::FileExt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{channel, sync_channel};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::Mutex;
+use std::time::Duration;
 
 /// Bytes read at a time: a multiple of every dedupe unit (at most 128 KiB).
 pub const CHUNK: usize = 4 << 20;
@@ -88,41 +90,11 @@ pub struct ScanOutput {
     pub partial: bool,
 }
 
-/// The k smallest fingerprint priorities seen and their compressed sizes.
-struct BottomK {
-    k: usize,
-    threshold: AtomicU64,
-    heap: Mutex<BinaryHeap<(u64, Sizes)>>,
-}
-
-impl BottomK {
-    fn offer(&self, prio: u64, s: Sizes) {
-        let mut h = self.heap.lock().expect("no worker panics holding it");
-        if h.len() < self.k {
-            h.push((prio, s));
-        } else if h.peek().is_some_and(|top| prio < top.0) {
-            h.pop();
-            h.push((prio, s));
-        }
-        if h.len() == self.k {
-            let top = h.peek().map_or(u64::MAX, |t| t.0);
-            self.threshold.store(top, Ordering::Relaxed);
-        }
-    }
-}
-
 /// The shared state of one unit.
 struct UnitState {
     unit: usize,
     shards: Vec<Mutex<FpTable>>,
     bottom: Option<BottomK>,
-}
-
-/// A chunk of one source on its way to a worker.
-struct Chunk {
-    buf: AlignedBuf,
-    len: usize,
-    device: bool,
 }
 
 /// Reads every source once, calling `progress` with the bytes read so far.
@@ -140,95 +112,135 @@ pub fn scan(
             shards: (0..SHARDS)
                 .map(|_| Mutex::new(FpTable::default()))
                 .collect(),
-            bottom: plan.compress_sample.map(|k| BottomK {
-                k,
-                threshold: AtomicU64::new(u64::MAX),
-                heap: Mutex::new(BinaryHeap::new()),
+            bottom: plan.compress_sample.map(|k| {
+                let blocks = list.iter().map(|s| s.size.div_ceil(unit as u64)).sum();
+                BottomK::new(k, blocks, list.iter().map(|s| s.size).sum())
             }),
         })
         .collect();
     let max_unit = plan.units.iter().copied().max().unwrap_or(4096);
     let threads = plan.threads.max(1);
-    let pool = 2 * threads + 2;
-    let (work_tx, work_rx) = sync_channel::<Chunk>(pool);
-    let (free_tx, free_rx) = channel::<AlignedBuf>();
-    for _ in 0..pool {
-        free_tx
-            .send(AlignedBuf::new(CHUNK))
-            .expect("receiver alive");
-    }
-    let work_rx = Mutex::new(work_rx);
-    let mut out = ScanOutput::default();
+    let cursor = Cursor::new(list, plan.buffered, CHUNK);
     // Made before any worker starts: a failure then cannot leave workers waiting for work.
     let compressors = (0..threads)
         .map(|_| Compressors::new(&plan.compress, max_unit))
         .collect::<std::io::Result<Vec<_>>>()?;
-    let totals = std::thread::scope(|s| -> Vec<(Vec<UnitCounts>, u64)> {
-        let mut workers = Vec::new();
-        for mut comp in compressors {
-            let (states, work_rx, free_tx) = (&states, &work_rx, free_tx.clone());
-            workers.push(s.spawn(move || {
-                let mut counts = vec![UnitCounts::default(); states.len()];
-                let mut device_zero = 0;
-                loop {
-                    let next = work_rx.lock().expect("no worker panics holding it").recv();
-                    let Ok(c) = next else { break };
-                    let data = &c.buf.as_slice()[..c.len.div_ceil(max_unit) * max_unit];
-                    for (st, n) in states.iter().zip(counts.iter_mut()) {
-                        let z = work(
-                            plan,
-                            st,
-                            &data[..c.len.div_ceil(st.unit) * st.unit],
-                            n,
-                            &mut comp,
-                        );
-                        if c.device && st.unit == plan.units[0] {
-                            device_zero += z;
-                        }
-                    }
-                    let _ = free_tx.send(c.buf);
-                }
-                (counts, device_zero)
-            }));
+    let (done_tx, done_rx) = channel::<()>();
+    let totals = std::thread::scope(|s| {
+        let workers: Vec<_> = compressors
+            .into_iter()
+            .map(|comp| {
+                let (states, cursor, done_tx) = (&states, &cursor, done_tx.clone());
+                s.spawn(move || {
+                    let r = worker(plan, states, cursor, stop, max_unit, comp);
+                    let _ = done_tx.send(());
+                    r
+                })
+            })
+            .collect();
+        drop(done_tx);
+        // This thread shows progress until every worker is done.
+        while let Ok(()) | Err(RecvTimeoutError::Timeout) =
+            done_rx.recv_timeout(Duration::from_millis(100))
+        {
+            progress(cursor.bytes());
+            if workers.iter().all(|w| w.is_finished()) {
+                break;
+            }
         }
-        drop(free_tx);
-        read_all(
-            plan, list, max_unit, stop, progress, &work_tx, &free_rx, &mut out,
-        );
-        drop(work_tx);
+        progress(cursor.bytes());
         workers
             .into_iter()
             .map(|w| w.join().expect("a reduce worker panicked"))
-            .collect()
+            .collect::<Vec<_>>()
     });
-    out.units = states
-        .iter()
-        .enumerate()
-        .map(|(i, st)| {
-            let mut c = UnitCounts::default();
-            for (counts, _) in &totals {
-                c.add(&counts[i]);
+    let mut out = ScanOutput {
+        bytes_read: cursor.bytes(),
+        partial: cursor.partial.load(Ordering::Relaxed),
+        ..ScanOutput::default()
+    };
+    record_sources(list, cursor.into_outcomes(), &mut out);
+    let mut comps: Vec<Compressors> = Vec::with_capacity(threads);
+    let mut device_zero = 0;
+    let mut counts = vec![UnitCounts::default(); states.len()];
+    for (c, zero, comp) in totals {
+        for (sum, one) in counts.iter_mut().zip(&c) {
+            sum.add(one);
+        }
+        device_zero += zero;
+        comps.push(comp);
+    }
+    for (st, mut c) in states.into_iter().zip(counts) {
+        if let Some(b) = st.bottom {
+            let picks = b.select(c.unique);
+            let got = sample::compress(&picks, st.unit, list, plan.seed, &mut comps);
+            if got.changed > 0 {
+                out.notes.push(format!(
+                    "{} of the {} blocks sampled for compression at unit {} changed before they were compressed; the sample leaves them out",
+                    got.changed,
+                    picks.len(),
+                    dbio_model::units::format_size(st.unit as u64)
+                ));
             }
-            if let Some(b) = &st.bottom {
-                c.compressed = 0;
-                c.raw = 0;
-                c.sizes = Sizes::default();
-                for &(_, s) in b.heap.lock().expect("workers are done").iter() {
-                    c.compressed_one(st.unit, s);
-                }
-            }
-            let bytes = st
-                .shards
-                .iter()
-                .map(|t| t.lock().expect("workers are done").bytes())
-                .sum();
-            (c, bytes)
-        })
-        .collect();
-    out.device_zero_blocks = totals.iter().map(|t| t.1).sum();
+            (c.compressed, c.raw, c.sizes) = (got.blocks, got.blocks * st.unit as u64, got.sizes);
+        }
+        let bytes = st
+            .shards
+            .iter()
+            .map(|t| t.lock().expect("workers are done").bytes())
+            .sum();
+        out.units.push((c, bytes));
+    }
+    out.device_zero_blocks = device_zero;
     out.compression_sampled =
         !plan.compress.none() && (plan.modulus > 1 || plan.compress_sample.is_some());
     Ok(out)
+}
+
+/// One worker: claims chunks until none are left, and returns its counts per unit, the
+/// all-zero blocks of devices, and its compressors (for the sample).
+fn worker(
+    plan: &ScanPlan,
+    states: &[UnitState],
+    cursor: &Cursor,
+    stop: &AtomicBool,
+    max_unit: usize,
+    mut comp: Compressors,
+) -> (Vec<UnitCounts>, u64, Compressors) {
+    let mut counts = vec![UnitCounts::default(); states.len()];
+    let mut device_zero = 0;
+    let mut buf = AlignedBuf::new(CHUNK);
+    while let Some(c) = cursor.claim(stop) {
+        let len = cursor.read(&c, buf.as_mut_slice());
+        if len == 0 {
+            continue;
+        }
+        let padded = len.div_ceil(max_unit) * max_unit;
+        buf.as_mut_slice()[len..padded].fill(0);
+        let data = &buf.as_slice()[..padded];
+        for (st, n) in states.iter().zip(counts.iter_mut()) {
+            let at = Place {
+                source: c.open.index,
+                offset: c.offset,
+            };
+            let blocks = &data[..len.div_ceil(st.unit) * st.unit];
+            let z = work(plan, st, blocks, at, n, &mut comp);
+            if let Some(bk) = &st.bottom {
+                bk.project(cursor.bytes());
+            }
+            if c.device && st.unit == plan.units[0] {
+                device_zero += z;
+            }
+        }
+    }
+    (counts, device_zero, comp)
+}
+
+/// Where a chunk starts.
+#[derive(Clone, Copy)]
+struct Place {
+    source: usize,
+    offset: u64,
 }
 
 /// Classifies, fingerprints and compresses the blocks of one unit in `data` (a whole number
@@ -237,11 +249,12 @@ fn work(
     plan: &ScanPlan,
     st: &UnitState,
     data: &[u8],
+    at: Place,
     n: &mut UnitCounts,
     comp: &mut Compressors,
 ) -> u64 {
     let mut zero = 0;
-    for b in data.chunks_exact(st.unit) {
+    for (i, b) in data.chunks_exact(st.unit).enumerate() {
         n.blocks += 1;
         let h = match classify(b, plan.seed) {
             Kind::Zero => {
@@ -273,9 +286,16 @@ fn work(
         }
         match &st.bottom {
             Some(bk) => {
+                bk.saw_unique();
                 let prio = h as u64;
-                if prio < bk.threshold.load(Ordering::Relaxed) {
-                    bk.offer(prio, comp.sizes(b));
+                if bk.wants(prio) {
+                    bk.offer(Pick {
+                        prio,
+                        fp: h,
+                        source: at.source,
+                        offset: at.offset + (i * st.unit) as u64,
+                        sizes: bk.eager(prio).then(|| comp.sizes(b)),
+                    });
                 }
             }
             None => {
@@ -288,104 +308,27 @@ fn work(
     zero
 }
 
-/// Reads each source into chunks for the workers, recording what was read, skipped or changed.
-#[allow(clippy::too_many_arguments)]
-fn read_all(
-    plan: &ScanPlan,
-    list: &[Source],
-    max_unit: usize,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(u64),
-    work_tx: &std::sync::mpsc::SyncSender<Chunk>,
-    free_rx: &std::sync::mpsc::Receiver<AlignedBuf>,
-    out: &mut ScanOutput,
-) {
-    for src in list {
-        if stop.load(Ordering::Relaxed) {
-            out.partial = true;
-            return;
-        }
+/// Turns what each source gave into the result's sources, skipped paths and notes.
+fn record_sources(list: &[Source], outcomes: Vec<Outcome>, out: &mut ScanOutput) {
+    for (src, o) in list.iter().zip(outcomes) {
         let shown = src.path.display().to_string();
-        let before = sources::stamp(&src.path);
-        let (mut file, mut direct) = match sources::open(&src.path, plan.buffered) {
-            Ok(x) => x,
-            Err(e) => {
-                out.skipped.push(SkippedPath {
-                    path: shown,
-                    error: e.to_string(),
-                });
-                continue;
-            }
-        };
-        let mut offset = 0u64;
-        let mut failed = None;
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                out.partial = true;
-                break;
-            }
-            let Ok(mut buf) = free_rx.recv() else { return };
-            let mut len = 0;
-            let eof = loop {
-                match file.read_at(&mut buf.as_mut_slice()[len..CHUNK], offset + len as u64) {
-                    Ok(0) => break true,
-                    Ok(n) => {
-                        len += n;
-                        if len == CHUNK {
-                            break false;
-                        }
-                        if direct && len % 512 != 0 {
-                            break true;
-                        }
-                    }
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) if direct && e.raw_os_error() == Some(libc::EINVAL) => {
-                        match sources::open(&src.path, true) {
-                            Ok((f, _)) => {
-                                file = f;
-                                direct = false;
-                            }
-                            Err(e) => {
-                                failed = Some(e);
-                                break true;
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        failed = Some(std::io::Error::new(
-                            e.kind(),
-                            format!("read at byte {}: {e}", offset + len as u64),
-                        ));
-                        break true;
-                    }
-                }
-            };
-            if len > 0 {
-                let padded = len.div_ceil(max_unit) * max_unit;
-                buf.as_mut_slice()[len..padded].fill(0);
-                offset += len as u64;
-                out.bytes_read += len as u64;
-                progress(out.bytes_read);
-                let chunk = Chunk {
-                    buf,
-                    len,
-                    device: src.device,
-                };
-                if work_tx.send(chunk).is_err() {
-                    return;
-                }
-            }
-            if eof {
-                break;
-            }
+        if let Some(e) = o.open_error {
+            out.skipped.push(SkippedPath {
+                path: shown,
+                error: e.to_string(),
+            });
+            continue;
         }
-        let changed = !src.device && before != sources::stamp(&src.path);
+        if !o.opened {
+            continue;
+        }
+        let changed = !src.device && o.before != sources::stamp(&src.path);
         if changed {
             out.notes.push(format!(
                 "{shown}: changed while it was read (size or modification time differs); its figures mix old and new content"
             ));
         }
-        if let Some(e) = failed {
+        if let Some(e) = o.error {
             out.skipped.push(SkippedPath {
                 path: shown.clone(),
                 error: e.to_string(),
@@ -394,9 +337,9 @@ fn read_all(
         out.sources.push(ReduceSource {
             path: shown,
             kind: if src.device { "device" } else { "file" }.into(),
-            bytes: offset,
-            allocated_bytes: if src.device { offset } else { src.allocated },
-            direct,
+            bytes: o.bytes,
+            allocated_bytes: if src.device { o.bytes } else { src.allocated },
+            direct: o.direct,
             changed,
         });
     }
