@@ -18,6 +18,43 @@ pub fn write_file_atomic(path: &str, bytes: &[u8]) -> std::io::Result<()> {
     })
 }
 
+/// Checks, before a long command starts, that each `--json FILE` / `--html FILE` given can
+/// be written (its folder exists and takes a new file), so no result is lost at the end.
+pub fn check_outputs(outputs: &[(&str, Option<&str>)]) -> Result<(), String> {
+    for &(flag, path) in outputs {
+        let Some(path) = path.filter(|p| *p != "-") else {
+            continue;
+        };
+        let p = std::path::Path::new(path);
+        if p.is_dir() {
+            return Err(format!("{flag} {path}: is a folder; give a file name"));
+        }
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => std::path::Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Err(format!(
+                "{flag} {path}: the folder {} does not exist; create it or give another path",
+                dir.display()
+            ));
+        }
+        let probe = format!("{path}.dbio-probe");
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&probe)
+        {
+            Ok(_) => {
+                let _ = std::fs::remove_file(&probe);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("{flag} {path}: cannot write there: {e}")),
+        }
+    }
+    Ok(())
+}
+
 /// Writes a result's JSON where `--json` says: stdout for `-`, else the file, atomically.
 pub fn emit_json(path: &str, json: &str) -> std::io::Result<()> {
     if path == "-" {

@@ -1,6 +1,7 @@
 //! What `dbio run` hands back: a JSON result that validates against the committed schema
 //! (and a broken one that does not), `--json -` with nothing but that JSON on stdout and
-//! the summary on stderr, and flush figures that agree with `--sync fdatasync:N`.
+//! the summary on stderr, flush figures that agree with `--sync fdatasync:N`, and output paths
+//! that cannot be written refused before anything runs.
 
 #![forbid(unsafe_code)]
 
@@ -169,4 +170,40 @@ fn fdatasync_every_4_writes_flushes_and_counts_the_flush_in_the_write() {
         lat("write", "mean") * 4000.0 >= lat("flush", "mean") * 1000.0 * 0.999,
         "the writes' total latency is less than the flushes' they contain"
     );
+}
+
+#[test]
+fn an_output_path_that_cannot_be_written_stops_before_any_io() {
+    let dir = scratch();
+    for (args, says) in [
+        (
+            vec!["run", "--json", "missing/r.json"],
+            "--json missing/r.json: the folder missing does not exist",
+        ),
+        (vec!["run", "--html", "."], "--html .: is a folder"),
+        (
+            vec![
+                "sweep",
+                "oltp-read",
+                "--vary",
+                "qd=1,2",
+                "--html",
+                "missing/s.html",
+            ],
+            "--html missing/s.html: the folder missing does not exist",
+        ),
+        (
+            vec!["suite", "--quick", "--json", "missing/s.json"],
+            "--json missing/s.json: the folder missing does not exist",
+        ),
+    ] {
+        let (code, _, err) = dbio_in(dir.path(), &args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        // Refused before the run: no test file was made.
+        assert!(
+            !dir.path().join("dbio-testfile").exists(),
+            "{args:?} ran anyway"
+        );
+    }
 }

@@ -4,7 +4,7 @@
 use crate::args::ReduceArgs;
 use crate::exit::Exit;
 use crate::history;
-use crate::output::{emit_json, print_out};
+use crate::output::{check_outputs, emit_json, print_out};
 use crate::signals::stop_flag;
 use dbio_model::units::parse_size;
 use dbio_runner::reduce::block::CompressSpec;
@@ -14,7 +14,7 @@ use std::time::Duration;
 
 /// Runs `dbio reduce` and returns its exit status.
 pub fn run(a: ReduceArgs) -> Exit {
-    let o = match options(&a) {
+    let o = match check_outputs(&[("--json", a.json.as_deref())]).and_then(|()| options(&a)) {
         Ok(o) => o,
         Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
     };

@@ -5,7 +5,7 @@ use crate::cmd::report::write_html;
 use crate::exit::Exit;
 use crate::history;
 use crate::job::{job_spec, load_profile};
-use crate::output::{emit_json, print_out};
+use crate::output::{check_outputs, emit_json, print_out};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
 use crate::streams::stream_specs;
@@ -15,7 +15,9 @@ use dbio_runner::RunError;
 
 /// Runs `dbio run` and returns its exit status.
 pub fn run(a: RunArgs) -> Exit {
-    let plan = match plan(&a) {
+    let plan = match check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])
+        .and_then(|()| plan(&a))
+    {
         Ok(p) => p,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };

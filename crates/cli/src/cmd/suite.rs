@@ -8,7 +8,7 @@ use crate::cmd::sweep;
 use crate::exit::Exit;
 use crate::history;
 use crate::job::job_spec;
-use crate::output::{emit_json, Transcript};
+use crate::output::{check_outputs, emit_json, Transcript};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
 use crate::targets::role_targets;
@@ -57,6 +57,9 @@ impl Setup {
 /// Runs `dbio suite` and returns its exit status.
 pub fn run(a: SuiteArgs) -> Exit {
     let fail = |m: String| Exit::usage(format!("dbio suite: {m}"));
+    if let Err(m) = check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())]) {
+        return fail(m);
+    }
     let thresholds = match &a.thresholds {
         None => Thresholds::default(),
         Some(f) => match std::fs::read_to_string(f) {

@@ -7,7 +7,7 @@ use crate::cmd::report::write_html;
 use crate::exit::Exit;
 use crate::history;
 use crate::job::job_spec;
-use crate::output::{emit_json, Transcript};
+use crate::output::{check_outputs, emit_json, Transcript};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
 use crate::vary::{apply, parse_vary, Vary};
@@ -163,7 +163,11 @@ pub fn planned_secs(s: &JobSpec) -> f64 {
 
 /// Runs `dbio sweep` and returns its exit status.
 pub fn run(a: SweepArgs) -> Exit {
-    let plan = match plan(&a) {
+    let outputs = [
+        ("--json", a.run.json.as_deref()),
+        ("--html", a.run.html.as_deref()),
+    ];
+    let plan = match check_outputs(&outputs).and_then(|()| plan(&a)) {
         Ok(p) => p,
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
