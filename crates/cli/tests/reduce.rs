@@ -8,6 +8,7 @@ mod common;
 use common::*;
 use serde_json::Value;
 use std::collections::HashSet;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::process::Command;
 
@@ -548,6 +549,42 @@ fn a_block_device_is_read_without_destroy_data_and_its_zero_blocks_are_thin_savi
         contents,
         "the device was changed"
     );
+}
+
+#[test]
+fn a_device_held_by_another_program_is_reported_busy_and_the_rest_estimated() {
+    let Some(dev) = LoopDev::attach("reduce busy device", &pseudo_random(1 << 20, 4)) else {
+        return;
+    };
+    // This test process holds the device exclusively, as a mount or a volume manager would.
+    let _held = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_EXCL)
+        .open(&dev.dev)
+        .unwrap();
+    let dir = scratch();
+    let good = dir.path().join("good.dat");
+    std::fs::write(&good, vec![0u8; 64 * 1024]).unwrap();
+    let r = reduce(
+        dir.path(),
+        &[&dev.dev, good.to_str().unwrap(), "--unit", "8k"],
+    );
+    assert_eq!(
+        r.code,
+        Some(1),
+        "a busy device must give exit 1: {}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains(&format!("{}: Device or resource busy", dev.dev))
+            && r.stderr.contains("mounted or held by another program"),
+        "{}",
+        r.stderr
+    );
+    let j = r.json.unwrap();
+    assert_eq!(j["skipped"].as_array().unwrap().len(), 1);
+    assert_eq!(j["bytes_read"], 65536, "only the file was read");
 }
 
 #[test]

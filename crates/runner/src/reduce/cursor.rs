@@ -128,7 +128,7 @@ impl<'a> Cursor<'a> {
         let path = &self.list[index].path;
         let before = sources::stamp(path);
         let mut out = self.outcome(index);
-        match sources::open(path, self.buffered) {
+        match sources::open(path, self.buffered, self.list[index].device) {
             Ok((file, direct)) => {
                 *out = Outcome {
                     opened: true,
@@ -188,10 +188,10 @@ impl<'a> Cursor<'a> {
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if direct && e.raw_os_error() == Some(libc::EINVAL) => {
-                    // The file system refused this O_DIRECT read: the page cache from here on.
+                    // The file system refused this O_DIRECT read: the page cache from here on
+                    // (a plain open: a device's exclusive claim is already held).
                     let path = &self.list[o.index].path;
-                    o.fallback
-                        .get_or_init(|| sources::open(path, true).ok().map(|(f, _)| f));
+                    o.fallback.get_or_init(|| std::fs::File::open(path).ok());
                     self.outcome(o.index).direct = false;
                     direct = false;
                 }

@@ -118,20 +118,31 @@ fn walk(dir: &Path, root: &Path, l: &mut Listing) {
 }
 
 /// Opens `path` read-only, with O_DIRECT unless `buffered`; a file system that refuses
-/// O_DIRECT gets a buffered open (the bool says which one it got).
-pub fn open(path: &Path, buffered: bool) -> io::Result<(File, bool)> {
-    if !buffered {
-        match OpenOptions::new()
+/// O_DIRECT gets a buffered open (the bool says which one it got). A block device is opened
+/// exclusively (O_EXCL): one mounted or held by another program is busy, and said so.
+pub fn open(path: &Path, buffered: bool, device: bool) -> io::Result<(File, bool)> {
+    let excl = if device { libc::O_EXCL } else { 0 };
+    let opened = |flags: i32| {
+        OpenOptions::new()
             .read(true)
-            .custom_flags(libc::O_DIRECT)
+            .custom_flags(flags | excl)
             .open(path)
-        {
+            .map_err(|e| match e.raw_os_error() {
+                Some(libc::EBUSY) => io::Error::new(
+                    e.kind(),
+                    format!("{e}: the device is mounted or held by another program; estimate its files through the file system, or unmount it"),
+                ),
+                _ => e,
+            })
+    };
+    if !buffered {
+        match opened(libc::O_DIRECT) {
             Ok(f) => return Ok((f, true)),
             Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {}
             Err(e) => return Err(e),
         }
     }
-    Ok((File::open(path)?, false))
+    Ok((opened(0)?, false))
 }
 
 /// Size and modification time, to tell a file that changed while it was read.
