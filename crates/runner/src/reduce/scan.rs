@@ -218,11 +218,11 @@ fn worker(
         let padded = len.div_ceil(max_unit) * max_unit;
         buf.as_mut_slice()[len..padded].fill(0);
         let data = &buf.as_slice()[..padded];
+        let at = Place {
+            source: c.open.index,
+            offset: c.offset,
+        };
         for (st, n) in states.iter().zip(counts.iter_mut()) {
-            let at = Place {
-                source: c.open.index,
-                offset: c.offset,
-            };
             let blocks = &data[..len.div_ceil(st.unit) * st.unit];
             let z = work(plan, st, blocks, at, n, &mut comp);
             if let Some(bk) = &st.bottom {
