@@ -38,17 +38,55 @@ const STEPS: &[&str] = &[
 ];
 
 /// Checks that `conn` is a dbio history this dbio may use, then migrates it to
-/// [`CURRENT_VERSION`].
+/// [`CURRENT_VERSION`]. SQLite answers "busy" at once, without waiting, where waiting could
+/// deadlock (two processes creating the file together): then the whole check starts again.
 pub fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> {
-    let not_history = |why: String| StoreError::NotHistory {
-        path: path.to_path_buf(),
-        why,
+    let mut tries = 0;
+    loop {
+        match migrate_once(conn, path) {
+            Err(Failed::Busy(_)) if tries < 50 => {
+                let _ = conn.execute_batch("ROLLBACK");
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10 * tries));
+            }
+            Err(Failed::Busy(e)) => {
+                return Err(StoreError::Sql {
+                    path: path.to_path_buf(),
+                    why: e.to_string(),
+                })
+            }
+            Err(Failed::Store(e)) => return Err(e),
+            Ok(()) => return Ok(()),
+        }
+    }
+}
+
+/// Why one attempt at [`migrate`] stopped.
+enum Failed {
+    /// Another connection holds a lock: try again.
+    Busy(rusqlite::Error),
+    Store(StoreError),
+}
+
+fn migrate_once(conn: &Connection, path: &Path) -> Result<(), Failed> {
+    let not_history = |why: String| {
+        Failed::Store(StoreError::NotHistory {
+            path: path.to_path_buf(),
+            why,
+        })
     };
-    let sql = |e: rusqlite::Error| StoreError::Sql {
-        path: path.to_path_buf(),
-        why: e.to_string(),
+    let sql = |e: rusqlite::Error| match &e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) =>
+        {
+            Failed::Busy(e)
+        }
+        _ => Failed::Store(StoreError::Sql {
+            path: path.to_path_buf(),
+            why: e.to_string(),
+        }),
     };
-    let pragma = |name: &str| -> Result<i64, StoreError> {
+    let pragma = |name: &str| -> Result<i64, Failed> {
         conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
             .map_err(|e| match e {
                 rusqlite::Error::SqliteFailure(f, _) if f.code == ErrorCode::NotADatabase => {
@@ -57,19 +95,28 @@ pub fn migrate(conn: &Connection, path: &Path) -> Result<(), StoreError> {
                 e => sql(e),
             })
     };
-    let version = pragma("user_version")?;
-    let app = pragma("application_id")?;
-    let tables = pragma("schema_version")?; // 0 for an empty file
+    // The three in one read transaction: another process creating the file at this moment
+    // commits either before all of them or after all of them.
+    conn.execute_batch("BEGIN").map_err(sql)?;
+    let read = (|| {
+        Ok((
+            pragma("user_version")?,
+            pragma("application_id")?,
+            pragma("schema_version")?,
+        ))
+    })();
+    conn.execute_batch("COMMIT").map_err(sql)?;
+    let (version, app, tables) = read?; // schema_version is 0 for an empty file
     if app != APPLICATION_ID as i64 && (version != 0 || tables != 0) {
         return Err(not_history(format!(
             "it is an SQLite database of something else (application id {app})"
         )));
     }
     if version > CURRENT_VERSION as i64 {
-        return Err(StoreError::Newer {
+        return Err(Failed::Store(StoreError::Newer {
             path: path.to_path_buf(),
             found: version as u32,
-        });
+        }));
     }
     if version < CURRENT_VERSION as i64 {
         // WAL: readers never block the writer, and concurrent writers queue.
