@@ -48,11 +48,12 @@ pub fn stream_specs(
     for (s, (role, paths)) in p.stream.iter().zip(targets.paths) {
         let sname = s.name.clone().unwrap_or_default();
         let mut job = spec_of(a, name, &p.stream_settings(s)).map_err(|e| {
-            e.replacen(
-                &format!("profile {name}: "),
-                &format!("profile {name}, stream {sname}: "),
-                1,
-            )
+            // Every refusal names the stream it is about.
+            let at = format!("profile {name}, stream {sname}: ");
+            match e.strip_prefix(&format!("profile {name}: ")) {
+                Some(rest) => format!("{at}{rest}"),
+                None => format!("{at}{e}"),
+            }
         })?;
         job.targets = paths;
         out.push(StreamSpec {

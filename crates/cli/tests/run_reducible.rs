@@ -300,6 +300,21 @@ fn bad_data_values_are_one_line_errors() {
     );
     assert_one_line_error(&ran, &["--data", "unit"]);
     assert!(!Path::new(p).exists(), "a refused run created its target");
+    // In a multi-stream profile the refusal names the stream whose block size is at fault.
+    let ran = dbio_run(
+        dir.path(),
+        &[
+            "oltp-mix",
+            "--target",
+            p,
+            "--data",
+            "dedupe:2,unit:16k",
+            "--ops",
+            "1",
+        ],
+    );
+    assert_one_line_error(&ran, &["profile oltp-mix, stream ", "--data", "16 KiB"]);
+    assert!(!Path::new(p).exists(), "a refused run created its target");
 }
 
 fn sampled(r: &Value) -> &Value {
