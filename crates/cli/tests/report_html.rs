@@ -64,7 +64,11 @@ fn load(chrome: &Path, page: &Path, screenshot: Option<&Path>) -> Loaded {
                         let n = c.read(&mut buf).unwrap_or(0);
                         let text = String::from_utf8_lossy(&buf[..n]);
                         let first = text.lines().next().unwrap_or("").to_string();
-                        seen.lock().unwrap().push(first);
+                        // Chromium may open a connection to the proxy ahead of need (a
+                        // preconnect) and close it unused: only a request line is a request.
+                        if !first.is_empty() {
+                            seen.lock().unwrap().push(first);
+                        }
                     }
                     Err(_) => std::thread::sleep(Duration::from_millis(20)),
                 }
