@@ -6,7 +6,12 @@ use dbio_model::TimePoint;
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
 
+/// A last interval shorter than this (the drain after the clock ran out, often a few
+/// milliseconds) is folded into the second before it: a rate over so short a time is noise.
+const SHORT_TAIL_SECS: f64 = 0.5;
+
 /// One second being gathered from all workers.
+#[derive(Clone)]
 struct Pending {
     reported: u32,
     secs: f64,
@@ -20,7 +25,10 @@ struct Pending {
 pub struct Collector {
     workers: u32,
     pending: BTreeMap<u32, Pending>,
-    points: Vec<TimePoint>,
+    /// Each second's index and point.
+    points: Vec<(u32, TimePoint)>,
+    /// The two latest seconds, kept to fold a short tail into the second before it.
+    recent: Vec<(u32, Pending)>,
 }
 
 impl Collector {
@@ -30,6 +38,7 @@ impl Collector {
             workers,
             pending: BTreeMap::new(),
             points: Vec::new(),
+            recent: Vec::new(),
         }
     }
 
@@ -55,18 +64,45 @@ impl Collector {
             return None;
         }
         let p = self.pending.remove(&iv.index)?;
-        let point = to_point(iv.index, p);
-        self.points.push(point.clone());
-        Some(point)
+        Some(self.complete(iv.index, p))
+    }
+
+    /// Makes second `index` a point, keeping it among the recent ones.
+    fn complete(&mut self, index: u32, p: Pending) -> TimePoint {
+        let point = to_point(index, p.clone());
+        self.points.push((index, point.clone()));
+        self.recent.push((index, p));
+        self.recent.sort_by_key(|(i, _)| *i);
+        if self.recent.len() > 2 {
+            self.recent.remove(0);
+        }
+        point
     }
 
     /// The whole series, including seconds that not every worker reached (the last one).
     pub fn finish(mut self) -> Vec<TimePoint> {
         for (i, p) in std::mem::take(&mut self.pending) {
-            self.points.push(to_point(i, p));
+            self.complete(i, p);
         }
-        self.points.sort_by(|a, b| a.t.total_cmp(&b.t));
-        self.points
+        if let [(j, prev), (i, tail)] = &self.recent[..] {
+            if *i == j + 1 && tail.secs < SHORT_TAIL_SECS {
+                let (i, j) = (*i, *j);
+                let mut merged = prev.clone();
+                merged.secs += tail.secs;
+                merged.read_ios += tail.read_ios;
+                merged.write_ios += tail.write_ios;
+                merged.bytes += tail.bytes;
+                merged
+                    .hist
+                    .add(&tail.hist)
+                    .expect("histograms of equal bounds merge");
+                self.points.retain(|(k, _)| *k != i && *k != j);
+                self.points.push((j, to_point(j, merged)));
+            }
+        }
+        let mut points: Vec<TimePoint> = self.points.into_iter().map(|(_, p)| p).collect();
+        points.sort_by(|a, b| a.t.total_cmp(&b.t));
+        points
     }
 }
 
@@ -130,5 +166,29 @@ mod tests {
         let all = c.finish();
         assert_eq!(all.len(), 2);
         assert_eq!(all[1].read_iops, 10.0);
+    }
+
+    #[test]
+    fn a_short_tail_joins_the_second_before_it_and_a_long_one_stands() {
+        let tail = |secs: f64, reads: u64| Interval {
+            secs,
+            ..iv(0, 2, reads, 100_000)
+        };
+        let mut c = Collector::new(1);
+        c.add(iv(0, 0, 4000, 100_000));
+        c.add(iv(0, 1, 4000, 100_000));
+        // 32 drained I/Os in 4 ms would read as 8,000 IOPS on their own.
+        c.add(tail(0.004, 32));
+        let all = c.finish();
+        assert_eq!(all.len(), 2, "{all:?}");
+        assert!((all[1].t - 2.004).abs() < 1e-9);
+        assert!((all[1].read_iops - 4032.0 / 1.004).abs() < 1e-6);
+        let mut c = Collector::new(1);
+        c.add(iv(0, 0, 4000, 100_000));
+        c.add(iv(0, 1, 4000, 100_000));
+        c.add(tail(0.6, 2400));
+        let all = c.finish();
+        assert_eq!(all.len(), 3);
+        assert!((all[2].read_iops - 4000.0).abs() < 1e-6);
     }
 }
