@@ -5,11 +5,12 @@
 /// Share of extra IOPS below which a step is said to add nothing.
 pub const SATURATION_GAIN: f64 = 0.05;
 
-/// The step with the most IOPS among those whose latency figure is at most `limit`.
+/// The step with the most IOPS among those whose latency figure is at most `limit`; of
+/// steps that tie, the first (the same work for the least load).
 pub fn knee(iops: &[f64], latency: &[Option<f64>], limit: f64) -> Option<usize> {
     (0..iops.len())
         .filter(|&i| latency[i].is_some_and(|l| l <= limit))
-        .max_by(|&a, &b| iops[a].total_cmp(&iops[b]))
+        .max_by(|&a, &b| iops[a].total_cmp(&iops[b]).then(b.cmp(&a)))
 }
 
 /// The first step after which more load adds at most 5 % IOPS while latency keeps growing
@@ -52,8 +53,8 @@ mod tests {
         let some: Vec<Option<f64>> = lat.iter().map(|&l| Some(l)).collect();
         // Under 150 µs only q ≤ 4 qualify; q = 4 gives the most IOPS (40,000).
         assert_eq!(knee(&iops, &some, 150_000.0), Some(2));
-        // Under 1 ms every step qualifies, and q = 8..32 tie at 40,000: the first of them.
-        assert_eq!(iops[knee(&iops, &some, 1e6).unwrap()], 40_000.0);
+        // Under 1 ms every step qualifies, and q = 4..32 tie at 40,000: the first of them.
+        assert_eq!(knee(&iops, &some, 1e6), Some(2));
         // From q = 4 to 8 IOPS stay at 40,000 while latency doubles: saturated at q = 4.
         assert_eq!(saturation(&iops, &lat), Some(2));
         assert_eq!(knee(&iops, &some, 50_000.0), None, "nothing meets 50 µs");
