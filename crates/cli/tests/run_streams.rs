@@ -222,3 +222,42 @@ fn ctrl_c_keeps_a_partial_result_for_every_stream() {
         assert!(secs > 0.2 && secs < 30.0, "{}: {secs} s", st["name"]);
     }
 }
+
+#[test]
+fn a_paced_stream_that_falls_behind_is_named_in_the_warning() {
+    // The reader keeps an easy 50 IOPS; the logger cannot make 1,000,000 durable writes a
+    // second one at a time.
+    let dir = scratch();
+    let p = dir.path().join("paced.toml");
+    std::fs::write(
+        &p,
+        "threads = 1\nqd = 1\nduration = \"1s\"\n\n[[stream]]\nname = \"reader\"\ntarget = \"data\"\nrw = \"randread\"\nbs = \"4k\"\nrate = 50\n\n[[stream]]\nname = \"logger\"\ntarget = \"log\"\nrw = \"write\"\nbs = \"16k\"\nsync = \"dsync\"\nrate = 1000000\n",
+    )
+    .unwrap();
+    let (d, l) = (dir.path().join("d.dat"), dir.path().join("l.dat"));
+    let r = run_ok(
+        dir.path(),
+        &[
+            "--profile",
+            p.to_str().unwrap(),
+            "--target",
+            &format!("data={}", d.display()),
+            "--target",
+            &format!("log={}", l.display()),
+            "--size",
+            "32MiB",
+        ],
+    );
+    let behind: Vec<&str> = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["code"] == "rate-not-kept")
+        .map(|w| w["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(behind.len(), 1, "{behind:?}");
+    assert!(
+        behind[0].starts_with("stream logger: could not keep the requested rate of 1000000 IOPS"),
+        "{behind:?}"
+    );
+}

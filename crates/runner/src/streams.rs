@@ -34,10 +34,20 @@ pub fn run_streams(
     let prepared = prepare(&specs, &stop, on_event, &mut warnings)?;
     let m = measure(&specs, &prepared, stop, on_event, &mut warnings)?;
     let mut results = Vec::new();
+    // Each paced stream is judged on its own schedule (the totals' spec is the first's).
+    let mut behind = Vec::new();
     for ((s, p), reports) in streams.iter().zip(&prepared).zip(&m.reports) {
         let these: Vec<&WorkerReport> = reports.iter().collect();
         let secs = wall_secs(these.iter().copied());
         let [read, write, flush] = dir_totals(&these, directions(&s.job), secs);
+        if let (Some(rate), true) = (s.job.rate, these.iter().any(|r| r.behind)) {
+            let ios = [&read, &write]
+                .iter()
+                .filter_map(|d| d.as_ref())
+                .map(|d| d.ios)
+                .sum();
+            behind.push(crate::warn::rate_not_kept(Some(&s.name), rate, ios, secs));
+        }
         results.push(StreamResult {
             name: s.name.clone(),
             role: s.role.clone(),
@@ -81,6 +91,8 @@ pub fn run_streams(
         warnings,
         steady: m.steady,
     });
+    r.warnings.retain(|w| w.code != "rate-not-kept");
+    r.warnings.extend(behind);
     r.streams = results;
     Ok(r)
 }

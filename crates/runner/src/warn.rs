@@ -76,6 +76,18 @@ pub fn reducible_content(s: &ContentSample) -> Warning {
     )
 }
 
+/// A paced run (or one of its streams) fell behind its schedule.
+pub fn rate_not_kept(stream: Option<&str>, rate: u64, ios: u64, secs: f64) -> Warning {
+    let who = stream.map_or(String::new(), |s| format!("stream {s}: "));
+    w(
+        "rate-not-kept",
+        format!(
+            "{who}could not keep the requested rate of {rate} IOPS (achieved {:.0}); latency is measured from each I/O's scheduled start, so it includes the queueing delay",
+            if secs > 0.0 { ios as f64 / secs } else { 0.0 }
+        ),
+    )
+}
+
 /// Warnings that follow from what the run measured.
 pub fn after_run(
     spec: &JobSpec,
@@ -114,13 +126,7 @@ pub fn after_run(
         ));
     }
     if let (Some(rate), true) = (spec.rate, behind) {
-        out.push(w(
-            "rate-not-kept",
-            format!(
-                "could not keep the requested rate of {rate} IOPS (achieved {:.0}); latency is measured from each I/O's scheduled start, so it includes the queueing delay",
-                if secs > 0.0 { ios as f64 / secs } else { 0.0 }
-            ),
-        ));
+        out.push(rate_not_kept(None, rate, ios, secs));
     }
     if spec.data == DataKind::Zeros {
         out.push(w(
