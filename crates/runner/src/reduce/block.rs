@@ -38,6 +38,14 @@ pub struct Sizes {
     pub bucket: u64,
 }
 
+impl std::ops::AddAssign for Sizes {
+    fn add_assign(&mut self, o: Sizes) {
+        self.lz4 += o.lz4;
+        self.zstd += o.zstd;
+        self.bucket += o.bucket;
+    }
+}
+
 /// Which compressors run, and the bucket sizes LZ4 output is rounded up to.
 #[derive(Debug, Clone, Default)]
 pub struct CompressSpec {

@@ -166,19 +166,16 @@ pub fn compress(
     for p in parts {
         t.blocks += p.blocks;
         t.changed += p.changed;
-        t.sizes.lz4 += p.sizes.lz4;
-        t.sizes.zstd += p.sizes.zstd;
-        t.sizes.bucket += p.sizes.bucket;
+        t.sizes += p.sizes;
     }
     t
 }
 
 impl SampleSizes {
+    /// Counts one block of these sizes.
     fn add(&mut self, s: Sizes) {
         self.blocks += 1;
-        self.sizes.lz4 += s.lz4;
-        self.sizes.zstd += s.zstd;
-        self.sizes.bucket += s.bucket;
+        self.sizes += s;
     }
 }
 

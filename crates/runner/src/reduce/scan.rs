@@ -60,17 +60,13 @@ impl UnitCounts {
         self.unique += o.unique;
         self.compressed += o.compressed;
         self.raw += o.raw;
-        self.sizes.lz4 += o.sizes.lz4;
-        self.sizes.zstd += o.sizes.zstd;
-        self.sizes.bucket += o.sizes.bucket;
+        self.sizes += o.sizes;
     }
 
     fn compressed_one(&mut self, unit: usize, s: Sizes) {
         self.compressed += 1;
         self.raw += unit as u64;
-        self.sizes.lz4 += s.lz4;
-        self.sizes.zstd += s.zstd;
-        self.sizes.bucket += s.bucket;
+        self.sizes += s;
     }
 }
 
