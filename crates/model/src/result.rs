@@ -51,10 +51,18 @@ pub struct RunResult {
     pub verdict: Option<Verdict>,
 }
 
+/// The read and write figures that are there (flushes are not I/Os of their own).
+pub(crate) fn data_dirs<'a>(
+    read: &'a Option<DirStats>,
+    write: &'a Option<DirStats>,
+) -> impl Iterator<Item = &'a DirStats> {
+    [read, write].into_iter().flatten()
+}
+
 impl RunResult {
     /// Reads and writes (flushes are not I/Os of their own).
     fn data_dirs(&self) -> impl Iterator<Item = &DirStats> {
-        [&self.read, &self.write].into_iter().flatten()
+        data_dirs(&self.read, &self.write)
     }
 
     /// I/Os, reads and writes together.

@@ -34,6 +34,15 @@ pub struct StreamResult {
     pub flush: Option<DirStats>,
 }
 
+impl StreamResult {
+    /// I/Os of this stream, reads and writes together.
+    pub fn total_ios(&self) -> u64 {
+        crate::result::data_dirs(&self.read, &self.write)
+            .map(|d| d.ios)
+            .sum()
+    }
+}
+
 /// Keys a stream may not set: all streams share one measuring window.
 const SHARED_KEYS: &[&str] = &["duration", "ramp"];
 

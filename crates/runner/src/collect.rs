@@ -21,6 +21,18 @@ struct Pending {
     hist: Histogram<u64>,
 }
 
+impl Pending {
+    /// Adds I/O counts, bytes and completion latencies (of another worker or another time).
+    fn add_counts(&mut self, reads: u64, writes: u64, bytes: u64, hist: &Histogram<u64>) {
+        self.read_ios += reads;
+        self.write_ios += writes;
+        self.bytes += bytes;
+        self.hist
+            .add(hist)
+            .expect("histograms of equal bounds merge");
+    }
+}
+
 /// Gathers intervals until every worker has reported a second, then yields its point.
 pub struct Collector {
     workers: u32,
@@ -54,12 +66,7 @@ impl Collector {
         });
         p.reported += 1;
         p.secs = p.secs.max(iv.secs);
-        p.read_ios += iv.read_ios;
-        p.write_ios += iv.write_ios;
-        p.bytes += iv.bytes;
-        p.hist
-            .add(&iv.hist)
-            .expect("histograms of equal bounds merge");
+        p.add_counts(iv.read_ios, iv.write_ios, iv.bytes, &iv.hist);
         if p.reported < self.workers {
             return None;
         }
@@ -89,13 +96,7 @@ impl Collector {
                 let (i, j) = (*i, *j);
                 let mut merged = prev.clone();
                 merged.secs += tail.secs;
-                merged.read_ios += tail.read_ios;
-                merged.write_ios += tail.write_ios;
-                merged.bytes += tail.bytes;
-                merged
-                    .hist
-                    .add(&tail.hist)
-                    .expect("histograms of equal bounds merge");
+                merged.add_counts(tail.read_ios, tail.write_ios, tail.bytes, &tail.hist);
                 self.points.retain(|(k, _)| *k != i && *k != j);
                 self.points.push((j, to_point(j, merged)));
             }

@@ -40,15 +40,7 @@ pub fn run_streams(
         let these: Vec<&WorkerReport> = reports.iter().collect();
         let secs = wall_secs(these.iter().copied());
         let [read, write, flush] = dir_totals(&these, directions(&s.job), secs);
-        if let (Some(rate), true) = (s.job.rate, these.iter().any(|r| r.behind)) {
-            let ios = [&read, &write]
-                .iter()
-                .filter_map(|d| d.as_ref())
-                .map(|d| d.ios)
-                .sum();
-            behind.push(crate::warn::rate_not_kept(Some(&s.name), rate, ios, secs));
-        }
-        results.push(StreamResult {
+        let result = StreamResult {
             name: s.name.clone(),
             role: s.role.clone(),
             job: s.job.clone(),
@@ -57,7 +49,12 @@ pub fn run_streams(
             read,
             write,
             flush,
-        });
+        };
+        if let (Some(rate), true) = (s.job.rate, these.iter().any(|r| r.behind)) {
+            let ios = result.total_ios();
+            behind.push(crate::warn::rate_not_kept(Some(&s.name), rate, ios, secs));
+        }
+        results.push(result);
     }
     let dirs = specs
         .iter()
@@ -91,6 +88,7 @@ pub fn run_streams(
         warnings,
         steady: m.steady,
     });
+    // The totals judged the rate with the first stream's spec: the per-stream verdicts replace it.
     r.warnings.retain(|w| w.code != "rate-not-kept");
     r.warnings.extend(behind);
     r.streams = results;

@@ -102,6 +102,12 @@ pub struct Store {
 /// How long a writer waits for another process holding the database.
 const BUSY_WAIT: Duration = Duration::from_secs(30);
 
+/// True when another connection's lock refused the statement (worth trying again).
+pub(crate) fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _)
+        if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked))
+}
+
 impl Store {
     /// The default file: `$XDG_DATA_HOME/dbio/history.db`, else `~/.local/share/dbio/history.db`.
     pub fn default_path() -> Option<PathBuf> {
@@ -164,10 +170,7 @@ impl Store {
             );
             match r {
                 Ok(_) => return Ok(self.conn.last_insert_rowid()),
-                Err(rusqlite::Error::SqliteFailure(f, _))
-                    if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
-                        && tries < 20 =>
-                {
+                Err(err) if is_busy(&err) && tries < 20 => {
                     tries += 1;
                     std::thread::sleep(Duration::from_millis(50 * tries));
                 }

@@ -75,16 +75,15 @@ fn migrate_once(conn: &Connection, path: &Path) -> Result<(), Failed> {
             why,
         })
     };
-    let sql = |e: rusqlite::Error| match &e {
-        rusqlite::Error::SqliteFailure(f, _)
-            if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) =>
-        {
+    let sql = |e: rusqlite::Error| {
+        if crate::is_busy(&e) {
             Failed::Busy(e)
+        } else {
+            Failed::Store(StoreError::Sql {
+                path: path.to_path_buf(),
+                why: e.to_string(),
+            })
         }
-        _ => Failed::Store(StoreError::Sql {
-            path: path.to_path_buf(),
-            why: e.to_string(),
-        }),
     };
     let pragma = |name: &str| -> Result<i64, Failed> {
         conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
