@@ -9,6 +9,10 @@ Per run:
                        for both tools alike (fio's job processes are reaped by fio, so they count)
   machine CPU per I/O  busy jiffies (total - idle - iowait of /proc/stat's "cpu" line) over the
                        subprocess, in seconds, over the I/O count
+  kernel threads       user + system jiffies of the kworker/* and ksoftirqd/* threads over the
+                       subprocess, as % of one CPU: on the loop device they carry every I/O (the
+                       loop worker reads the backing file, its completions run as softirq), for
+                       both tools alike; printed for information, not judged
 A threshold is judged on the median of the per-pair ratios (dbio run i against the fio run of
 the same pair i); the ratio of the medians is printed next to it.
 """
@@ -57,10 +61,30 @@ def background_busy_pct(secs=1.0):
     return 100.0 * (b1 - b0) / max(1, t1 - t0)
 
 
+def kernel_thread_jiffies():
+    """{pid: user + system jiffies} of the kworker/* and ksoftirqd/* kernel threads."""
+    out = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                st = f.read()
+        except OSError:
+            continue  # gone meanwhile
+        comm = st[st.index("(") + 1:st.rindex(")")]
+        if comm.startswith(("kworker/", "ksoftirqd/")):
+            fields = st[st.rindex(")") + 2:].split()
+            out[pid] = int(fields[11]) + int(fields[12])
+    return out
+
+
 def run_measured(cmd, log_path):
-    """Runs cmd with stdout/stderr to log_path; returns (rc, cpu_s, machine_busy_s, wall_s)."""
+    """Runs cmd with stdout/stderr to log_path; returns (rc, cpu_s, machine_busy_s, wall_s,
+    kernel_threads_s)."""
     with open(log_path, "wb") as log:
         ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        kt0 = kernel_thread_jiffies()
         busy0, _ = host_busy_jiffies()
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -77,9 +101,12 @@ def run_measured(cmd, log_path):
             raise
         wall = time.monotonic() - t0
         busy1, _ = host_busy_jiffies()
+        kt1 = kernel_thread_jiffies()
         ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
-    return rc, cpu, (busy1 - busy0) / CLK_TCK, wall
+    # Threads started during the run count from zero; threads that ended are lost (rare).
+    kt = sum(j - kt0.get(pid, 0) for pid, j in kt1.items()) / CLK_TCK
+    return rc, cpu, (busy1 - busy0) / CLK_TCK, wall, kt
 
 
 def tail(path, n=15):
@@ -96,7 +123,7 @@ def run_dbio(opts, target, engine, rw, bs, qd, tag, extra=()):
     cmd = [opts.dbio, "run", "--target", target, "--engine", engine, "--rw", rw, "--bs", bs,
            "--qd", str(qd), "--threads", "1", "--duration", f"{opts.duration}s",
            *extra, "--json", out, "-q", "--no-store"]
-    rc, cpu, busy, wall = run_measured(cmd, log)
+    rc, cpu, busy, wall, kt = run_measured(cmd, log)
     if rc != 0:
         raise ToolError(f"dbio exited with status {rc}: {' '.join(cmd)}\n{tail(log)}")
     with open(out) as f:
@@ -117,7 +144,7 @@ def run_dbio(opts, target, engine, rw, bs, qd, tag, extra=()):
         stderr = f.read().strip()
     return {
         "tool": "dbio", "cmd": cmd, "iops": r["iops"], "mb_s": r["mb_s"], "ios": ios,
-        "proc_cpu_s": cpu, "machine_busy_s": busy, "wall_s": wall,
+        "proc_cpu_s": cpu, "machine_busy_s": busy, "wall_s": wall, "kernel_threads_s": kt,
         "dbio_own_cpu_s": own, "dbio_measured_s": d.get("measured_secs"),
         "dbio_engine": d.get("engine"), "dbio_host_busy_pct": c.get("host_busy_pct"),
         "dbio_data": (d.get("data") or {}).get("description"),
@@ -132,7 +159,7 @@ def run_fio(opts, args, tag):
     log = os.path.join(opts.workdir, f"{tag}.fio.log")
     cmd = ["fio", f"--name={tag}", *args, "--numjobs=1", "--time_based",
            f"--runtime={opts.duration}", "--output-format=json", f"--output={out}"]
-    rc, cpu, busy, wall = run_measured(cmd, log)
+    rc, cpu, busy, wall, kt = run_measured(cmd, log)
     if rc != 0:
         raise ToolError(f"fio exited with status {rc}: {' '.join(cmd)}\n{tail(log)}\n{tail(out)}")
     with open(out) as f:
@@ -146,7 +173,7 @@ def run_fio(opts, args, tag):
         raise ToolError(f"fio reported no reads: {' '.join(cmd)}\n{tail(log)}")
     return {
         "tool": "fio", "cmd": cmd, "iops": r["iops"], "mb_s": r["bw_bytes"] / 1e6, "ios": ios,
-        "proc_cpu_s": cpu, "machine_busy_s": busy, "wall_s": wall,
+        "proc_cpu_s": cpu, "machine_busy_s": busy, "wall_s": wall, "kernel_threads_s": kt,
         "fio_usr_cpu_pct": j.get("usr_cpu"), "fio_sys_cpu_pct": j.get("sys_cpu"),
         "fio_version": d.get("fio version"),
     }
@@ -175,6 +202,17 @@ def scenario_defs(opts):
              ("proc_cpu_us_per_io", "io_uring+fixedbufs+registerfiles", "<=", 0.80),
              ("machine_cpu_us_per_io", "io_uring", "<=", 1.00),
              ("machine_cpu_us_per_io", "io_uring+fixedbufs+registerfiles", "<=", 1.00)])
+    if opts.loop:
+        # For information: the same reads at twice the queue depth. On this kind of machine both
+        # tools rise together with depth, so at QD 32 the loop device's kernel path, not the
+        # tool, sets the rate (see bench/RESULTS.md).
+        dev = opts.loop
+        fio_64 = [f"--filename={dev}", *URING_COMMON, "--iodepth=64", "--rw=randread", "--bs=4k",
+                  "--fixedbufs=1", "--registerfiles=1"]
+        defs["loop-4k-randread-qd64"] = (
+            [("fio", "io_uring+fixedbufs+registerfiles", lambda tag: run_fio(opts, fio_64, tag)),
+             ("dbio", "uring", lambda tag: run_dbio(opts, dev, "uring", "randread", "4k", 64, tag))],
+            [("iops", "io_uring+fixedbufs+registerfiles", "ratio-info", None)])
     if opts.loop:
         # What making reducible data costs: the same 8 KiB random writes with random data
         # and with --data dedupe:3,compress:2 (its unit, 8 KiB, is the block size).
@@ -212,6 +250,7 @@ def scenario_defs(opts):
 def add_derived(run):
     run["proc_cpu_us_per_io"] = run["proc_cpu_s"] / run["ios"] * 1e6
     run["machine_cpu_us_per_io"] = run["machine_busy_s"] / run["ios"] * 1e6
+    run["kernel_threads_pct"] = 100.0 * run["kernel_threads_s"] / run["wall_s"]
     if run["tool"] == "dbio":
         run["dbio_own_cpu_us_per_io"] = run["dbio_own_cpu_s"] / run["ios"] * 1e6
 
@@ -220,7 +259,8 @@ def run_line(scen, pair, pairs, run, variant):
     s = (f"  [{scen}] pair {pair + 1}/{pairs}  {run['tool']:<4} {variant:<34} "
          f"IOPS {run['iops']:>12,.0f}  MB/s {run['mb_s']:>8.1f}  "
          f"proc CPU {run['proc_cpu_us_per_io']:6.3f} µs/IO  "
-         f"machine CPU {run['machine_cpu_us_per_io']:6.3f} µs/IO")
+         f"machine CPU {run['machine_cpu_us_per_io']:6.3f} µs/IO  "
+         f"kernel threads {run['kernel_threads_pct']:4.0f} % of a CPU")
     if run["tool"] == "dbio":
         s += f"  (dbio's own getrusage: {run['dbio_own_cpu_us_per_io']:.3f} µs/IO)"
     return s
@@ -228,7 +268,7 @@ def run_line(scen, pair, pairs, run, variant):
 
 METRIC_LABEL = {"iops": "IOPS", "mb_s": "MB/s", "proc_cpu_us_per_io": "process CPU µs/IO",
                 "machine_cpu_us_per_io": "machine CPU µs/IO"}
-MEDIAN_KEYS = ["iops", "mb_s", "proc_cpu_us_per_io", "machine_cpu_us_per_io"]
+MEDIAN_KEYS = ["iops", "mb_s", "proc_cpu_us_per_io", "machine_cpu_us_per_io", "kernel_threads_pct"]
 
 
 def fmt(metric, v):
@@ -251,7 +291,8 @@ def summarize(scen, variants, runs, thresholds):
         medians[f"{tool}/{variant}"] = m
         line = (f"   {tool:<4} {variant:<34} IOPS {m['iops']:>12,.0f}  MB/s {m['mb_s']:>8.1f}  "
                 f"proc CPU {m['proc_cpu_us_per_io']:6.3f} µs/IO  "
-                f"machine CPU {m['machine_cpu_us_per_io']:6.3f} µs/IO")
+                f"machine CPU {m['machine_cpu_us_per_io']:6.3f} µs/IO  "
+                f"kernel threads {m['kernel_threads_pct']:4.0f} % of a CPU")
         if tool == "dbio":
             line += f"  (dbio's own: {m['dbio_own_cpu_us_per_io']:.3f} µs/IO)"
         print(line)
