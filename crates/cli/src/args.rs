@@ -160,15 +160,8 @@ pub struct SuiteArgs {
     /// No progress display and no tables (errors still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
-    /// Name this assessment in the history.
-    #[arg(long, value_name = "TEXT")]
-    pub label: Option<String>,
-    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
-    #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
-    pub db: Option<String>,
-    /// Do not store the assessment in the history.
-    #[arg(long)]
-    pub no_store: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 const COMPARE_HELP: &str = "\
@@ -486,16 +479,8 @@ pub struct RunArgs {
     /// Also write the result as a self-contained HTML report with charts to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
-    /// Name this result in the history (`dbio show LABEL` finds the newest with it).
-    #[arg(long, value_name = "TEXT")]
-    pub label: Option<String>,
-    /// The history database (default: $XDG_DATA_HOME/dbio/history.db, else
-    /// ~/.local/share/dbio/history.db).
-    #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
-    pub db: Option<String>,
-    /// Do not store this result in the history.
-    #[arg(long)]
-    pub no_store: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 const PROFILES_HELP: &str = "\
@@ -631,13 +616,21 @@ pub struct ReduceArgs {
     /// No progress display and no summary (errors still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
-    /// Name this estimate in the history.
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// Where a result is kept: the history flags of `run`, `sweep`, `suite` and `reduce`.
+#[derive(Debug, Clone, Args)]
+pub struct StoreArgs {
+    /// Name this result in the history (`dbio show LABEL` finds the newest with it).
     #[arg(long, value_name = "TEXT")]
     pub label: Option<String>,
-    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    /// The history database (default: $XDG_DATA_HOME/dbio/history.db, else
+    /// ~/.local/share/dbio/history.db).
     #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
     pub db: Option<String>,
-    /// Do not store the estimate in the history.
+    /// Do not store this result in the history.
     #[arg(long)]
     pub no_store: bool,
 }

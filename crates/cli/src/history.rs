@@ -20,8 +20,8 @@ pub fn open(db: Option<&str>) -> Result<Store, String> {
 }
 
 /// The history results go to, unless `--no-store`: None then.
-pub fn store_unless(no_store: bool, db: Option<&str>) -> Result<Option<Store>, String> {
-    (!no_store).then(|| open(db)).transpose()
+pub fn store_unless(a: &crate::args::StoreArgs) -> Result<Option<Store>, String> {
+    (!a.no_store).then(|| open(a.db.as_deref())).transpose()
 }
 
 /// Read + write IOPS, MB/s and the p99 latency (µs) of all I/Os of a run.

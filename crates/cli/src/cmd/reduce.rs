@@ -19,7 +19,7 @@ pub fn run(a: ReduceArgs) -> Exit {
         Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
     };
     // The history is opened first: a bad --db stops before anything is read.
-    let store = match history::store_unless(a.no_store, a.db.as_deref()) {
+    let store = match history::store_unless(&a.store) {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
     };
@@ -65,7 +65,7 @@ pub fn run(a: ReduceArgs) -> Exit {
         let entry = dbio_store::NewEntry {
             kind: "reduce".into(),
             started_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-            label: a.label.clone(),
+            label: a.store.label.clone(),
             profile: "reduce".into(),
             targets: a.paths.join(", "),
             mb_s: if r.elapsed_secs > 0.0 {

@@ -22,7 +22,7 @@ pub fn run(a: RunArgs) -> Exit {
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };
     // The history is opened first: a bad --db stops the run before any I/O.
-    let store = match history::store_unless(a.no_store, a.db.as_deref()) {
+    let store = match history::store_unless(&a.store) {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };
@@ -50,7 +50,7 @@ pub fn run(a: RunArgs) -> Exit {
     let json = dbio_report::json::to_json(&r);
     let summary = dbio_report::text::summary(&r);
     if let Some(store) = &store {
-        let entry = history::run_entry(&r, &json, &summary, a.label.as_deref());
+        let entry = history::run_entry(&r, &json, &summary, a.store.label.as_deref());
         history::keep(store, &entry, a.quiet, "dbio run");
     }
     if let Some(path) = a.json.as_deref() {
@@ -61,7 +61,11 @@ pub fn run(a: RunArgs) -> Exit {
         }
     }
     if let Some(path) = a.html.as_deref() {
-        let name = a.label.clone().unwrap_or_else(|| r.started_at.clone());
+        let name = a
+            .store
+            .label
+            .clone()
+            .unwrap_or_else(|| r.started_at.clone());
         let item = Item {
             name,
             result: dbio_report::item::Result::Run(Box::new(r.clone())),

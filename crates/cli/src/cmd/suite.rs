@@ -146,7 +146,7 @@ pub fn run(a: SuiteArgs) -> Exit {
         dss_sizes.split(',').count(),
     ];
     let per_step = secs + ramp;
-    let store = match history::store_unless(a.no_store, a.db.as_deref()) {
+    let store = match history::store_unless(&a.store) {
         Ok(s) => s,
         Err(m) => return fail(m),
     };
@@ -261,7 +261,7 @@ pub fn run(a: SuiteArgs) -> Exit {
     if let Some(store) = &store {
         history::keep(
             store,
-            &history::suite_entry(&s, &json, &transcript.text(), a.label.as_deref()),
+            &history::suite_entry(&s, &json, &transcript.text(), a.store.label.as_deref()),
             a.quiet,
             "dbio suite",
         );
@@ -275,7 +275,7 @@ pub fn run(a: SuiteArgs) -> Exit {
     }
     if let Some(path) = a.html.as_deref() {
         let item = Item {
-            name: a.label.clone().unwrap_or_else(|| "suite".into()),
+            name: a.store.label.clone().unwrap_or_else(|| "suite".into()),
             result: dbio_report::item::Result::Suite(Box::new(s.clone())),
         };
         if let Err(m) = write_html(path, item) {

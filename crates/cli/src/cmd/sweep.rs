@@ -171,7 +171,7 @@ pub fn run(a: SweepArgs) -> Exit {
         Ok(p) => p,
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
-    let store = match history::store_unless(a.run.no_store, a.run.db.as_deref()) {
+    let store = match history::store_unless(&a.run.store) {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
@@ -184,7 +184,12 @@ pub fn run(a: SweepArgs) -> Exit {
     };
     let json = dbio_report::json::to_json(&sweep);
     if let Some(store) = &store {
-        let entry = history::sweep_entry(&sweep, &json, &transcript.text(), a.run.label.as_deref());
+        let entry = history::sweep_entry(
+            &sweep,
+            &json,
+            &transcript.text(),
+            a.run.store.label.as_deref(),
+        );
         history::keep(store, &entry, a.run.quiet, "dbio sweep");
     }
     if let Some(path) = a.run.json.as_deref() {
@@ -198,6 +203,7 @@ pub fn run(a: SweepArgs) -> Exit {
     if let Some(path) = a.run.html.as_deref() {
         let name = a
             .run
+            .store
             .label
             .clone()
             .unwrap_or_else(|| format!("vary {}", sweep.vary));
