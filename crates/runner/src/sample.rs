@@ -36,7 +36,7 @@ pub fn sample(t: &OpenTarget) -> Option<ContentSample> {
         let b = buf.as_mut_slice();
         t.file.read_exact_at(b, off).ok()?;
         match classify(b, 0) {
-            Kind::Zero | Kind::Pattern => pattern += 1,
+            Kind::Zero | Kind::Pattern(_) => pattern += 1,
             Kind::Data(_) => stored += compressors.sizes(b).lz4,
         }
     }

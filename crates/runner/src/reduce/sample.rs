@@ -4,7 +4,7 @@
 //! found are compressed, each once. Blocks whose priority is low enough to be in the final
 //! sample whatever the data are compressed during the pass; the rest are read again after.
 
-use super::block::{Compressors, Sizes};
+use super::block::{Compressors, Hashing, Kind, Sizes};
 use super::sources::Source;
 use dbio_analyze::reduce as math;
 use std::collections::BinaryHeap;
@@ -140,7 +140,7 @@ pub fn compress(
     picks: &[Pick],
     unit: usize,
     list: &[Source],
-    seed: u64,
+    hashing: Hashing,
     comps: &mut [Compressors],
 ) -> SampleSizes {
     let mut t = SampleSizes::default();
@@ -156,7 +156,7 @@ pub fn compress(
         let handles: Vec<_> = later
             .chunks(share)
             .zip(comps.iter_mut())
-            .map(|(part, comp)| s.spawn(move || compress_part(part, unit, list, seed, comp)))
+            .map(|(part, comp)| s.spawn(move || compress_part(part, unit, list, hashing, comp)))
             .collect();
         handles
             .into_iter()
@@ -183,7 +183,7 @@ fn compress_part(
     picks: &[Pick],
     unit: usize,
     list: &[Source],
-    seed: u64,
+    hashing: Hashing,
     comp: &mut Compressors,
 ) -> SampleSizes {
     let mut t = SampleSizes::default();
@@ -201,8 +201,7 @@ fn compress_part(
             .map_or(0, |(_, f)| read_block(f, p.offset, block));
         // The tail of a source was fingerprinted padded with zeros: pad it the same way.
         block[read..].fill(0);
-        let same = read > 0
-            && matches!(super::block::classify(block, seed), super::block::Kind::Data(fp) if fp == p.fp);
+        let same = read > 0 && matches!(hashing.kind(block), Kind::Data(fp) if fp == p.fp);
         if !same {
             t.changed += 1;
             continue;

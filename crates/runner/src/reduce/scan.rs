@@ -3,7 +3,7 @@
 //! compress their blocks at every dedupe unit, sharing one sharded fingerprint table per
 //! unit. With a compression sample, the pass only notes the sample and compresses it after.
 
-use super::block::{classify, CompressSpec, Compressors, Kind, Sizes};
+use super::block::{classify, combine, CompressSpec, Compressors, Hashing, Kind, Sizes};
 use super::cursor::{Cursor, Outcome};
 use super::sample::{self, BottomK, Pick};
 use super::sources::{self, Source};
@@ -169,7 +169,11 @@ pub fn scan(
     for (st, mut c) in states.into_iter().zip(counts) {
         if let Some(b) = st.bottom {
             let picks = b.select(c.unique);
-            let got = sample::compress(&picks, st.unit, list, plan.seed, &mut comps);
+            let hashing = Hashing {
+                base: plan.units[0],
+                seed: plan.seed,
+            };
+            let got = sample::compress(&picks, st.unit, list, hashing, &mut comps);
             if got.changed > 0 {
                 out.notes.push(format!(
                     "{} of the {} blocks sampled for compression at unit {} changed before they were compressed; the sample leaves them out",
@@ -206,6 +210,9 @@ fn worker(
     let mut counts = vec![UnitCounts::default(); states.len()];
     let mut device_zero = 0;
     let mut buf = AlignedBuf::new(CHUNK);
+    let base = plan.units[0];
+    // The kinds of the chunk's blocks at the smallest unit, and at the unit in hand.
+    let (mut base_kinds, mut kinds) = (Vec::new(), Vec::new());
     while let Some(c) = cursor.claim(stop) {
         let len = cursor.read(&c, buf.as_mut_slice());
         if len == 0 {
@@ -218,13 +225,29 @@ fn worker(
             source: c.open.index,
             offset: c.offset,
         };
+        // Each byte is hashed once, at the smallest unit; larger units combine those kinds.
+        base_kinds.clear();
+        base_kinds.extend(data.chunks_exact(base).map(|b| classify(b, plan.seed)));
         for (st, n) in states.iter().zip(counts.iter_mut()) {
-            let blocks = &data[..len.div_ceil(st.unit) * st.unit];
-            let z = work(plan, st, blocks, at, n, &mut comp);
+            let blocks = len.div_ceil(st.unit);
+            let these = if st.unit == base {
+                &base_kinds[..blocks]
+            } else {
+                let k = st.unit / base;
+                kinds.clear();
+                kinds.extend(
+                    base_kinds
+                        .chunks_exact(k)
+                        .take(blocks)
+                        .map(|p| combine(p, plan.seed)),
+                );
+                &kinds[..]
+            };
+            let z = work(plan, st, &data[..blocks * st.unit], these, at, n, &mut comp);
             if let Some(bk) = &st.bottom {
                 bk.project(cursor.bytes());
             }
-            if c.device && st.unit == plan.units[0] {
+            if c.device && st.unit == base {
                 device_zero += z;
             }
         }
@@ -239,25 +262,26 @@ struct Place {
     offset: u64,
 }
 
-/// Classifies, fingerprints and compresses the blocks of one unit in `data` (a whole number
-/// of blocks, the tail padded with zeros); returns the all-zero blocks.
+/// Counts, dedupes and compresses the blocks of one unit in `data` (a whole number of
+/// blocks, the tail padded with zeros), whose kinds are `kinds`; returns the all-zero blocks.
 fn work(
     plan: &ScanPlan,
     st: &UnitState,
     data: &[u8],
+    kinds: &[Kind],
     at: Place,
     n: &mut UnitCounts,
     comp: &mut Compressors,
 ) -> u64 {
     let mut zero = 0;
-    for (i, b) in data.chunks_exact(st.unit).enumerate() {
+    for (i, (b, kind)) in data.chunks_exact(st.unit).zip(kinds).enumerate() {
         n.blocks += 1;
-        let h = match classify(b, plan.seed) {
+        let h = match *kind {
             Kind::Zero => {
                 zero += 1;
                 continue;
             }
-            Kind::Pattern => {
+            Kind::Pattern(_) => {
                 n.pattern += 1;
                 continue;
             }
