@@ -52,6 +52,13 @@ fn a_queue_depth_sweep_finds_the_knee_and_saturation_computed_by_hand() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("SIMULATED"), "{stdout}");
+    // No process did a simulated step's work: its CPU column says so rather than 0.
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with(char::is_numeric))
+        .collect();
+    assert_eq!(rows.len(), 5, "{stdout}");
+    assert!(rows.iter().all(|r| r.ends_with(" -")), "{stdout}");
     // By hand: with q I/Os outstanding on c channels of constant service S, IOPS = min(q, c)/S
     // and every I/O takes max(1, q/c)·S. So 100, 100, 100, 200, 400 µs.
     let iops: Vec<f64> = qds

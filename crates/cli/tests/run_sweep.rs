@@ -41,6 +41,11 @@ fn a_queue_depth_sweep_runs_every_step_and_finds_the_knee() {
         .filter(|l| l.trim_start().starts_with(char::is_numeric))
         .collect();
     assert_eq!(rows.len(), 3, "one row per step (1, 4, 16): {stdout}");
+    // A real step's last column is the CPU % of dbio's process.
+    for r in &rows {
+        let cpu = r.split_whitespace().last().unwrap();
+        assert!(cpu.parse::<f64>().is_ok(), "CPU % in {r:?}");
+    }
     let s: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let steps = s["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 3);

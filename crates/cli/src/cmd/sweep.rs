@@ -14,7 +14,7 @@ use crate::vary::{apply, parse_vary, Vary};
 use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
 use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
-use dbio_model::{JobSpec, Outcome, RunResult};
+use dbio_model::{EngineKind, JobSpec, Outcome, RunResult};
 use dbio_report::item::Item;
 use dbio_runner::RunError;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -222,11 +222,17 @@ pub fn run(a: SweepArgs) -> Exit {
     }
 }
 
-/// One table row: value, waits (I/Os), time, average and p99 latency, IOPS, MB/s, CPU %.
+/// One table row: value, waits (I/Os), time, average and p99 latency, IOPS, MB/s, CPU %
+/// ("-" for a simulated step: no process did its work).
 fn row(value: &str, r: &RunResult) -> String {
     let h = latency(r, Dir::All);
     let ios = r.total_ios();
-    let cpu = (r.cpu.process_user_s + r.cpu.process_sys_s) / r.measured_secs.max(1e-9) * 100.0;
+    let cpu = if r.job.engine == EngineKind::Sim {
+        "-".to_string()
+    } else {
+        let pct = (r.cpu.process_user_s + r.cpu.process_sys_s) / r.measured_secs.max(1e-9) * 100.0;
+        format!("{pct:.0}")
+    };
     // A step that did not reach steady state within --steady-max is marked.
     let mark = if r.steady.as_ref().is_some_and(|s| !s.settled) {
         "*"
@@ -234,7 +240,7 @@ fn row(value: &str, r: &RunResult) -> String {
         " "
     };
     format!(
-        "{mark}{value:>9} {ios:>12} {:>8.1} {:>10.1} {:>10.1} {:>10.0} {:>9.1} {cpu:>6.0}\n",
+        "{mark}{value:>9} {ios:>12} {:>8.1} {:>10.1} {:>10.1} {:>10.0} {:>9.1} {cpu:>6}\n",
         r.measured_secs,
         h.mean() / 1000.0,
         h.value_at_quantile(0.99) as f64 / 1000.0,
