@@ -5,7 +5,7 @@
 use crate::path::builtin;
 use crate::slo::{latency, Dir};
 use dbio_model::path::HopKind;
-use dbio_model::{Outcome, RunResult, Verdict};
+use dbio_model::{JobSpec, Outcome, RunResult, Verdict};
 
 /// Busy share above which a CPU (a worker, the process, the host) is called the limit.
 pub const BUSY: f64 = 90.0;
@@ -35,6 +35,11 @@ pub fn verdict(r: &RunResult) -> Option<Verdict> {
     } else {
         0.0
     };
+    if r.engine.name == "null" {
+        return v("no-io", format!(
+            "no I/O was done (--engine null): {iops:.0} IOPS, {per_core:.0} per core of dbio's CPU, is what dbio itself issues, times and records; it bounds what any device can be shown to do here"
+        ));
+    }
     if let Some(w) = c
         .workers
         .iter()
@@ -84,10 +89,16 @@ pub fn verdict(r: &RunResult) -> Option<Verdict> {
         }
     }
     let lat_s = latency(r, Dir::All).mean() / 1e9;
-    let outstanding = (r.job.qd * r.job.threads) as f64;
+    let outstanding = outstanding(r);
     if let Some(rate) = r.job.rate {
+        if r.warnings.iter().any(|w| w.code == "rate-not-kept") {
+            return v("rate-not-kept", format!(
+                "could not keep the asked rate: {iops:.0} of {rate} IOPS, so I/Os waited behind their schedule, and their latency, counted from each scheduled start, is mostly that wait ({:.0} µs on average); lower --rate, or run without it (closed loop) to see what the storage sustains",
+                lat_s * 1e6
+            ));
+        }
         return v("rate", format!(
-            "held at the asked rate: {iops:.0} of {rate} IOPS (open loop); the storage answered in {:.0} µs on average",
+            "held at the asked rate: {iops:.0} of {rate} IOPS (open loop); each I/O completed {:.0} µs after its scheduled start on average",
             lat_s * 1e6
         ));
     }
@@ -137,4 +148,16 @@ pub fn verdict(r: &RunResult) -> Option<Verdict> {
         lat_s * 1e6,
         outstanding / lat_s.max(1e-12)
     ))
+}
+
+/// I/Os the run kept outstanding at most: queue depth × threads of every stream, where psync
+/// does one I/O at a time per thread whatever --qd says.
+fn outstanding(r: &RunResult) -> f64 {
+    let psync = r.engine.name == "psync";
+    let of = |j: &JobSpec| (if psync { 1 } else { j.qd } * j.threads) as f64;
+    if r.streams.is_empty() {
+        of(&r.job)
+    } else {
+        r.streams.iter().map(|s| of(&s.job)).sum()
+    }
 }

@@ -90,7 +90,7 @@ impl RunResult {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Verdict {
     /// Stable code: load-generator, host-cpu, local-link, device-bandwidth,
-    /// device-parallelism, queue-depth, rate.
+    /// device-parallelism, queue-depth, rate, rate-not-kept, no-io (the null engine).
     pub limit: String,
     /// The verdict with its evidence.
     pub message: String,

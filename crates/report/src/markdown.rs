@@ -74,9 +74,9 @@ fn run(o: &mut String, r: &RunResult) {
     };
     let _ = writeln!(
         o,
-        "Started {}, measured {:.1} s{}.{status}\n",
+        "Started {}, measured {}{}.{status}\n",
         r.started_at,
-        r.measured_secs,
+        crate::text::measured(r.measured_secs),
         if r.engine.name == "sim" {
             " of virtual time on a SIMULATED device (no I/O was done)"
         } else {

@@ -149,7 +149,7 @@ pub fn summary(r: &RunResult) -> String {
     } else {
         let _ = writeln!(
             s,
-            "engine {}{feats}, {}, data: {}; measured {:.1} s",
+            "engine {}{feats}, {}, data: {}; measured {}",
             r.engine.name,
             if r.engine.direct {
                 "O_DIRECT"
@@ -157,7 +157,7 @@ pub fn summary(r: &RunResult) -> String {
                 "buffered"
             },
             data_label(&r.data),
-            r.measured_secs
+            measured(r.measured_secs)
         );
     }
     for t in &r.targets {
@@ -267,6 +267,15 @@ pub fn burst_line(r: &RunResult, b: &Burst) -> String {
 }
 
 /// The data kind with its parameters, e.g. "reducible (dedupe 3:1, compress 2:1, 8 KiB units)".
+/// A measuring time for reading: a run of ops or bytes may take a few milliseconds.
+pub fn measured(secs: f64) -> String {
+    if secs < 1.0 {
+        format!("{:.0} ms", secs * 1000.0)
+    } else {
+        format!("{secs:.1} s")
+    }
+}
+
 fn data_label(d: &dbio_model::DataInfo) -> String {
     match (d.dedupe_ratio, d.compress_ratio, d.unit_bytes, &d.pattern) {
         (Some(r), Some(c), Some(u), _) => format!(

@@ -128,6 +128,12 @@ pub fn after_run(
     if let (Some(rate), true) = (spec.rate, behind) {
         out.push(rate_not_kept(None, rate, ios, secs));
     }
+    if spec.engine == EngineKind::Null {
+        out.push(w(
+            "null-engine",
+            "--engine null: no I/O was done; these figures are dbio's own overhead (how fast it issues, times and records I/Os), not the storage's".into(),
+        ));
+    }
     if spec.data == DataKind::Zeros {
         out.push(w(
             "zero-data",
@@ -205,9 +211,10 @@ mod tests {
             "too short to judge"
         );
         spec.engine = EngineKind::Null;
-        assert!(
-            codes(&spec, &cpu(97.0), 2.0).is_empty(),
-            "the null engine is meant to saturate"
+        assert_eq!(
+            codes(&spec, &cpu(97.0), 2.0),
+            ["null-engine"],
+            "the null engine is meant to saturate; it is named as doing no I/O"
         );
     }
 }

@@ -255,9 +255,9 @@ fn run_section(o: &mut String, r: &RunResult) {
     };
     let _ = writeln!(
         o,
-        "<p class=\"muted\">started {}, measured {:.1} s{}{outcome}</p>",
+        "<p class=\"muted\">started {}, measured {}{}{outcome}</p>",
         esc(&r.started_at),
-        r.measured_secs,
+        crate::text::measured(r.measured_secs),
         if r.engine.name == "sim" {
             " of virtual time on a SIMULATED device: no I/O was done"
         } else {
