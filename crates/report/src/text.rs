@@ -44,7 +44,7 @@ pub fn describe_spec(j: &JobSpec) -> String {
     let threads = if j.threads == 1 { "thread" } else { "threads" };
     let rate = j
         .rate
-        .map(|r| format!(", paced at {r} IOPS"))
+        .map(|r| format!(", paced at {r} IOPS (latency from each I/O's scheduled start)"))
         .unwrap_or_default();
     format!(
         "{rw}, {bs}, QD {} × {} {threads}, {length}{rate} on {}",
