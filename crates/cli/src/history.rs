@@ -19,6 +19,12 @@ pub fn open(db: Option<&str>) -> Result<Store, String> {
     Store::open(&path).map_err(|e| e.to_string())
 }
 
+/// The file of the history that `db` (a `--db` value, or the default) names, when there is one.
+pub fn db_file(db: Option<&str>) -> Option<String> {
+    db.map(str::to_string)
+        .or_else(|| Store::default_path().map(|p| p.display().to_string()))
+}
+
 /// The history results go to, unless `--no-store`: None then.
 pub fn store_unless(a: &crate::args::StoreArgs) -> Result<Option<Store>, String> {
     (!a.no_store).then(|| open(a.db.as_deref())).transpose()

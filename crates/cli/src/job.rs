@@ -13,7 +13,7 @@ const MAX_BS: u64 = 256 << 20;
 /// Default measuring time when neither --duration, --ops nor --bytes is given.
 const DEFAULT_SECS: f64 = 30.0;
 /// Target of a run that names none.
-const DEFAULT_TARGET: &str = "./dbio-testfile";
+pub(crate) const DEFAULT_TARGET: &str = "./dbio-testfile";
 
 /// The `--target` values as given, or the default test file when none is.
 pub fn target_values(a: &RunArgs) -> Vec<String> {

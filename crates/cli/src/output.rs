@@ -2,6 +2,7 @@
 
 use std::cell::RefCell;
 use std::io::Write;
+use std::path::Path;
 
 /// Prints to stdout; a closed pipe (`dbio run | head`) is not an error.
 pub fn print_out(s: &str) {
@@ -18,14 +19,31 @@ pub fn write_file_atomic(path: &str, bytes: &[u8]) -> std::io::Result<()> {
     })
 }
 
-/// Checks, before a long command starts, that each `--json FILE` / `--html FILE` given can
-/// be written (its folder exists and takes a new file), so no result is lost at the end.
-pub fn check_outputs(outputs: &[(&str, Option<&str>)]) -> Result<(), String> {
+/// Checks, before a command starts, that each `--json FILE` / `--html FILE` given can be
+/// written (its folder exists and takes a new file), so no result is lost at the end, and
+/// that it is none of `inputs` (the targets, the history, a profile, a file or tree being
+/// read), which writing it would destroy.
+pub fn check_outputs(outputs: &[(&str, Option<&str>)], inputs: &[&str]) -> Result<(), String> {
     for &(flag, path) in outputs {
         let Some(path) = path.filter(|p| *p != "-") else {
             continue;
         };
+        if path.is_empty() {
+            return Err(format!(
+                "{flag}: give a file name (or '-' for stdout where allowed)"
+            ));
+        }
         let p = std::path::Path::new(path);
+        if let Some(input) = inputs.iter().find(|i| overwrites(p, Path::new(i))) {
+            let what = if Path::new(input).is_dir() {
+                format!("a file inside {input}")
+            } else {
+                input.to_string()
+            };
+            return Err(format!(
+                "{flag} {path}: that would write over {what}, which this command reads or measures; give another file name"
+            ));
+        }
         if p.is_dir() {
             return Err(format!("{flag} {path}: is a folder; give a file name"));
         }
@@ -53,6 +71,27 @@ pub fn check_outputs(outputs: &[(&str, Option<&str>)]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether writing `out` would replace `input` or a file in the tree under it: the same
+/// file (followed through links), or the same path when neither exists yet.
+fn overwrites(out: &Path, input: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(out), std::fs::metadata(input)) {
+        (Ok(o), Ok(i)) if i.is_dir() => {
+            o.is_file()
+                && matches!(
+                    (out.canonicalize(), input.canonicalize()),
+                    (Ok(o), Ok(i)) if o.starts_with(&i)
+                )
+        }
+        (Ok(o), Ok(i)) => o.dev() == i.dev() && o.ino() == i.ino(),
+        (Err(_), Err(_)) => matches!(
+            (std::path::absolute(out), std::path::absolute(input)),
+            (Ok(o), Ok(i)) if o == i
+        ),
+        _ => false,
+    }
 }
 
 /// Writes a result's JSON where `--json` says: stdout for `-`, else the file, atomically.

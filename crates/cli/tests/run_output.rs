@@ -207,3 +207,105 @@ fn an_output_path_that_cannot_be_written_stops_before_any_io() {
         );
     }
 }
+
+#[test]
+fn an_output_that_is_one_of_the_inputs_is_refused_and_the_input_kept() {
+    let dir = scratch();
+    let d = dir.path();
+    let keep = |name: &str| {
+        let bytes: Vec<u8> = (0..65536u32).map(|i| (i * 7 + 3) as u8).collect();
+        std::fs::write(d.join(name), &bytes).unwrap();
+        bytes
+    };
+    let data = keep("user.dat");
+    std::fs::create_dir(d.join("tree")).unwrap();
+    let inside = keep("tree/a.bin");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        // A foreign file read as the target.
+        (
+            vec![
+                "run",
+                "--rw",
+                "randread",
+                "--target",
+                "user.dat",
+                "--ops",
+                "10",
+                "--json",
+                "user.dat",
+                "--no-store",
+            ],
+            "--json user.dat: that would write over user.dat",
+        ),
+        // The same file by another name.
+        (
+            vec![
+                "run",
+                "--rw",
+                "randread",
+                "--target",
+                "user.dat",
+                "--ops",
+                "10",
+                "--html",
+                "./tree/../user.dat",
+                "--no-store",
+            ],
+            "that would write over user.dat",
+        ),
+        // A file inside a tree that reduce reads.
+        (
+            vec!["reduce", "tree", "--json", "tree/a.bin", "--no-store"],
+            "that would write over a file inside tree",
+        ),
+        // The history the result is stored in.
+        (
+            vec![
+                "run",
+                "--engine",
+                "sim",
+                "--ops",
+                "100",
+                "--db",
+                "tree/a.bin",
+                "--json",
+                "tree/a.bin",
+            ],
+            "--json tree/a.bin: that would write over tree/a.bin",
+        ),
+        // An empty name.
+        (
+            vec![
+                "run",
+                "--engine",
+                "sim",
+                "--ops",
+                "100",
+                "--json",
+                "",
+                "--no-store",
+            ],
+            "--json: give a file name",
+        ),
+    ];
+    for (args, says) in cases {
+        let (code, _, err) = dbio_in(d, &args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    assert_eq!(std::fs::read(d.join("user.dat")).unwrap(), data);
+    assert_eq!(std::fs::read(d.join("tree/a.bin")).unwrap(), inside);
+    // A new file inside the tree is no input: reduce writes it.
+    let (code, _, err) = dbio_in(
+        d,
+        &[
+            "reduce",
+            "tree",
+            "--json",
+            "tree/r.json",
+            "--no-store",
+            "-q",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+}

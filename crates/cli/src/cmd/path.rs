@@ -3,8 +3,8 @@
 
 use crate::args::PathArgs;
 use crate::exit::Exit;
-use crate::history::find;
-use crate::output::{emit_json, print_out};
+use crate::history::{db_file, find};
+use crate::output::{check_outputs, emit_json, print_out};
 use dbio_model::path::Topology;
 use dbio_model::units::parse_size;
 use dbio_model::RunResult;
@@ -12,6 +12,17 @@ use dbio_model::RunResult;
 /// Runs `dbio path`.
 pub fn run(a: PathArgs) -> Exit {
     let fail = |m: String| Exit::usage(format!("dbio path: {m}"));
+    let db = a.run.as_ref().and_then(|_| db_file(a.db.as_deref()));
+    let mut inputs = vec![a.topology.as_str()];
+    inputs.extend(
+        a.run
+            .as_deref()
+            .filter(|n| std::path::Path::new(n).exists()),
+    );
+    inputs.extend(db.as_deref());
+    if let Err(m) = check_outputs(&[("--json", a.json.as_deref())], &inputs) {
+        return fail(m);
+    }
     let text = match std::fs::read_to_string(&a.topology) {
         Ok(t) => t,
         Err(e) => return fail(format!("{}: {e}", a.topology)),

@@ -14,10 +14,16 @@ use std::time::Duration;
 
 /// Runs `dbio reduce` and returns its exit status.
 pub fn run(a: ReduceArgs) -> Exit {
-    let o = match check_outputs(&[("--json", a.json.as_deref())]).and_then(|()| options(&a)) {
-        Ok(o) => o,
-        Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
-    };
+    let mut inputs: Vec<&str> = a.paths.iter().map(String::as_str).collect();
+    let db = (!a.store.no_store)
+        .then(|| history::db_file(a.store.db.as_deref()))
+        .flatten();
+    inputs.extend(db.as_deref());
+    let o =
+        match check_outputs(&[("--json", a.json.as_deref())], &inputs).and_then(|()| options(&a)) {
+            Ok(o) => o,
+            Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
+        };
     // The history is opened first: a bad --db stops before anything is read.
     let store = match history::store_unless(&a.store) {
         Ok(s) => s,

@@ -17,6 +17,23 @@ pub fn run(a: ReportArgs) -> Exit {
     if a.html.as_deref() == Some("-") {
         return Exit::usage("dbio report: --html needs a file name (the page is meant for a browser), e.g. --html report.html");
     }
+    let db = crate::history::db_file(a.db.as_deref());
+    // Runs named by a JSON file are read from it (ids and labels are not files).
+    let mut inputs: Vec<&str> = a
+        .runs
+        .iter()
+        .map(String::as_str)
+        .filter(|n| std::path::Path::new(n).exists())
+        .collect();
+    inputs.extend(db.as_deref());
+    let outputs = [
+        ("--html", a.html.as_deref()),
+        ("--md", a.md.as_deref()),
+        ("--csv", a.csv.as_deref()),
+    ];
+    if let Err(m) = crate::output::check_outputs(&outputs, &inputs) {
+        return Exit::usage(format!("dbio report: {m}"));
+    }
     let mut items = Vec::new();
     for name in &a.runs {
         let found = match find(a.db.as_deref(), name) {

@@ -13,10 +13,34 @@ use dbio_model::{JobSpec, Outcome, RunResult, StreamSpec};
 use dbio_report::item::Item;
 use dbio_runner::RunError;
 
+/// What `run` and `sweep` read or measure, which no output may overwrite: the targets
+/// (also without their `role=`), the profile file and the history.
+pub fn inputs(a: &RunArgs) -> Vec<String> {
+    let mut v = Vec::new();
+    for t in &a.targets {
+        v.push(t.clone());
+        if let Some((_, path)) = t.split_once('=') {
+            v.push(path.to_string());
+        }
+    }
+    if a.targets.is_empty() {
+        v.push(crate::job::DEFAULT_TARGET.to_string());
+    }
+    v.extend(a.profile_file.clone());
+    if !a.store.no_store {
+        v.extend(history::db_file(a.store.db.as_deref()));
+    }
+    v
+}
+
 /// Runs `dbio run` and returns its exit status.
 pub fn run(a: RunArgs) -> Exit {
-    let plan = match check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])
-        .and_then(|()| plan(&a))
+    let outputs = [("--json", a.json.as_deref()), ("--html", a.html.as_deref())];
+    let plan = match check_outputs(
+        &outputs,
+        &inputs(&a).iter().map(String::as_str).collect::<Vec<_>>(),
+    )
+    .and_then(|()| plan(&a))
     {
         Ok(p) => p,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),

@@ -167,7 +167,9 @@ pub fn run(a: SweepArgs) -> Exit {
         ("--json", a.run.json.as_deref()),
         ("--html", a.run.html.as_deref()),
     ];
-    let plan = match check_outputs(&outputs).and_then(|()| plan(&a)) {
+    let inputs = crate::cmd::run::inputs(&a.run);
+    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    let plan = match check_outputs(&outputs, &inputs).and_then(|()| plan(&a)) {
         Ok(p) => p,
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
