@@ -8,15 +8,43 @@ use dbio_model::RunResult;
 use dbio_store::{NewEntry, Store};
 use std::path::PathBuf;
 
-/// Opens the history at `--db`, or the default one. The message names the file.
+/// The file of the history at `--db`, or the default one.
+fn path_of(db: Option<&str>) -> Result<PathBuf, String> {
+    match db {
+        Some(p) => Ok(PathBuf::from(p)),
+        None => Store::default_path().ok_or_else(|| {
+            "no place for the history: neither XDG_DATA_HOME nor HOME is set; give --db PATH or --no-store".into()
+        }),
+    }
+}
+
+/// Opens the history at `--db`, or the default one, creating it if need be. The message
+/// names the file.
 pub fn open(db: Option<&str>) -> Result<Store, String> {
-    let path = match db {
-        Some(p) => PathBuf::from(p),
-        None => Store::default_path().ok_or(
-            "no place for the history: neither XDG_DATA_HOME nor HOME is set; give --db PATH or --no-store",
-        )?,
-    };
-    Store::open(&path).map_err(|e| e.to_string())
+    Store::open(&path_of(db)?).map_err(|e| e.to_string())
+}
+
+/// Opens the history to read from it: None when there is none yet (nothing stored), so a
+/// mistyped --db is not created as an empty history.
+pub fn open_existing(db: Option<&str>) -> Result<Option<Store>, String> {
+    let path = path_of(db)?;
+    if !path.exists() {
+        return Ok(None);
+    }
+    Store::open(&path).map(Some).map_err(|e| e.to_string())
+}
+
+/// The message for a history that does not exist.
+pub fn no_history(db: Option<&str>) -> String {
+    match db {
+        Some(p) => format!(
+            "--db {p}: no history there (nothing has been stored at that path); check the path"
+        ),
+        None => {
+            "no history yet: results are stored as `dbio run`, `sweep`, `suite` and `reduce` finish"
+                .into()
+        }
+    }
 }
 
 /// The file of the history that `db` (a `--db` value, or the default) names, when there is one.
@@ -118,7 +146,8 @@ pub fn find(db: Option<&str>, name: &str) -> Result<Found, String> {
             summary: None,
         });
     }
-    let store = open(db)?;
+    let store = open_existing(db)?
+        .ok_or_else(|| format!("{name}: no such run, label or file; {}", no_history(db)))?;
     let id = match name.parse::<i64>() {
         Ok(id) => id,
         Err(_) => store

@@ -208,3 +208,45 @@ fn a_reduce_estimate_is_stored_too() {
     let (_, shown, _) = dbio_in(dir.path(), &["show", "est", "--db", db]);
     assert_eq!(shown, printed);
 }
+
+#[test]
+fn reading_a_missing_history_creates_nothing_and_bad_ages_and_dates_are_refused() {
+    let dir = scratch();
+    // A mistyped --db is named, not created as an empty history.
+    for args in [
+        vec!["history", "--db", "nodir/x.db"],
+        vec!["show", "1", "--db", "nodir/x.db"],
+        vec!["export", "1", "--db", "nodir/x.db"],
+    ] {
+        let (code, _, err) = dbio_in(dir.path(), &args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("--db nodir/x.db: no history there"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!dir.path().join("nodir").exists(), "the folder was created");
+
+    let db = dir.path().join("h.db");
+    let db_s = db.to_str().unwrap();
+    let (code, _, err) = dbio_in(
+        dir.path(),
+        &["run", "--engine", "sim", "--ops", "100", "-q", "--db", db_s],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    // An age reaching back before 1970 lists everything (it used to panic).
+    let (code, out, err) = dbio_in(dir.path(), &["history", "--db", db_s, "--since", "21000d"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().count(), 2, "header and the one run: {out}");
+    for bad in [
+        "2026-02-30",
+        "2026-13-45",
+        "2026-11-01T25:00:00Z",
+        "2026-11-22x",
+        "1e300d",
+    ] {
+        let (code, _, err) = dbio_in(dir.path(), &["history", "--db", db_s, "--since", bad]);
+        assert_eq!(code, Some(2), "--since {bad}: {err}");
+        assert!(err.contains(&format!("--since {bad}")), "{err}");
+    }
+}

@@ -3,7 +3,7 @@
 
 use crate::args::{ExportArgs, HistoryArgs, ShowArgs};
 use crate::exit::Exit;
-use crate::history::{find, open};
+use crate::history::{find, no_history, open_existing};
 use crate::output::{emit_json, print_out};
 use dbio_model::sweep::SweepResult;
 use dbio_model::units::parse_duration;
@@ -15,17 +15,26 @@ use std::time::{Duration, SystemTime};
 /// `--since`: a date or time (`2026-11-01`, `2026-11-01T08:00:00Z`) or an age (`2h`, `7d`).
 fn since(v: &str) -> Result<String, String> {
     let v = v.trim();
+    let hint = "give a date (2026-11-01), a time (2026-11-01T08:00:00Z) or an age (2h, 7d)";
     if v.len() >= 4 && v[..4].chars().all(|c| c.is_ascii_digit()) && v[4..].starts_with('-') {
-        return Ok(v.to_string());
+        let full = if v.len() == 10 {
+            format!("{v}T00:00:00Z")
+        } else {
+            v.to_string()
+        };
+        let at = humantime::parse_rfc3339_weak(&full)
+            .map_err(|e| format!("--since {v}: not a valid date or time ({e}); {hint}"))?;
+        return Ok(humantime::format_rfc3339_seconds(at).to_string());
     }
     let age = match v.strip_suffix('d').and_then(|d| d.parse::<f64>().ok()) {
-        Some(days) if days >= 0.0 => Duration::from_secs_f64(days * 86_400.0),
-        _ => parse_duration(v).map_err(|e| {
-            format!("--since {v}: {e}; give a date (2026-11-01), a time (2026-11-01T08:00:00Z) or an age (2h, 7d)")
-        })?,
+        Some(days) if days >= 0.0 => Duration::try_from_secs_f64(days * 86_400.0)
+            .map_err(|_| format!("--since {v}: too long an age; {hint}"))?,
+        _ => parse_duration(v).map_err(|e| format!("--since {v}: {e}; {hint}"))?,
     };
+    // An age reaching before 1970 means every run.
     let at = SystemTime::now()
         .checked_sub(age)
+        .filter(|t| *t >= SystemTime::UNIX_EPOCH)
         .unwrap_or(SystemTime::UNIX_EPOCH);
     Ok(humantime::format_rfc3339_seconds(at).to_string())
 }
@@ -42,8 +51,13 @@ pub fn history(a: HistoryArgs) -> Exit {
         label: a.label,
         limit: Some(a.limit),
     };
-    let store = match open(a.db.as_deref()) {
-        Ok(s) => s,
+    let store = match open_existing(a.db.as_deref()) {
+        Ok(Some(s)) => s,
+        Ok(None) if a.db.is_none() => {
+            eprintln!("dbio history: {}", no_history(None));
+            return Exit::Ok;
+        }
+        Ok(None) => return Exit::usage(format!("dbio history: {}", no_history(a.db.as_deref()))),
         Err(m) => return Exit::usage(format!("dbio history: {m}")),
     };
     let rows = match store.list(&filter) {
