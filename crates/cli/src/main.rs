@@ -7,6 +7,7 @@ mod cmd;
 mod data;
 mod exit;
 mod history;
+mod input;
 mod job;
 mod output;
 mod phases;

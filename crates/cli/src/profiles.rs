@@ -62,7 +62,7 @@ pub fn builtin(name: &str) -> Result<Profile, String> {
 /// Reads and parses a profile file.
 pub fn from_file(path: &str) -> Result<Profile, String> {
     let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read profile {path}: {e}"))?;
+        crate::input::read_text(path).map_err(|e| format!("cannot read profile {path}: {e}"))?;
     Profile::parse(&text, path)
 }
 

@@ -131,3 +131,51 @@ fn the_text_names_the_weakest_hop_and_the_ceilings_by_io_size() {
     assert_eq!(code, Some(2));
     assert!(err.starts_with("dbio path: nosuch.toml:"), "{err}");
 }
+
+#[test]
+fn a_named_pipe_given_as_a_document_is_refused_not_waited_on() {
+    let dir = scratch();
+    let fifo = dir.path().join("fifo1");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    let f = fifo.to_str().unwrap();
+    for args in [
+        vec!["path", f],
+        vec![
+            "run",
+            "--profile",
+            f,
+            "--engine",
+            "sim",
+            "--ops",
+            "10",
+            "--no-store",
+        ],
+        vec![
+            "suite",
+            "--quick",
+            "--engine",
+            "sim",
+            "--thresholds",
+            f,
+            "--no-store",
+        ],
+    ] {
+        // Were the pipe opened, dbio would block until a writer came: `timeout` ends it.
+        let out = std::process::Command::new("timeout")
+            .arg("20")
+            .arg(DBIO)
+            .args(&args)
+            .env("XDG_DATA_HOME", env!("CARGO_TARGET_TMPDIR"))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let (code, err) = (out.status.code(), String::from_utf8_lossy(&out.stderr));
+        assert_ne!(code, Some(124), "{args:?} waited on the pipe");
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("not a regular file"), "{args:?}: {err}");
+    }
+}

@@ -80,7 +80,7 @@ pub fn run(a: SuiteArgs) -> Exit {
     }
     let thresholds = match &a.thresholds {
         None => Thresholds::default(),
-        Some(f) => match std::fs::read_to_string(f) {
+        Some(f) => match crate::input::read_text(f) {
             Ok(text) => match Thresholds::from_toml(&text, f) {
                 Ok(t) => t,
                 Err(m) => return fail(m),
