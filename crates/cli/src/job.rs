@@ -268,12 +268,19 @@ fn settings(a: &RunArgs, name: &str, p: Profile) -> Result<Settings, String> {
 }
 
 fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
+    // --rw is checked by its parser; a profile's rw arrives here as written.
     let rw = match s.rw.as_str() {
         "read" => Rw::Read,
         "write" => Rw::Write,
         "randread" => Rw::RandRead,
         "randwrite" => Rw::RandWrite,
-        _ => Rw::RandRw,
+        "randrw" => Rw::RandRw,
+        other => {
+            return Err(format!(
+                "rw = \"{other}\" in profile {}: not an access pattern; use read, write, randread, randwrite or randrw",
+                s.profile
+            ))
+        }
     };
     if s.mix > 100 {
         return Err(format!(
@@ -296,9 +303,10 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
     if align == 0 {
         return Err("--align: must be at least 1 byte".into());
     }
-    if s.qd == 0 || s.qd > 65_536 {
+    // io_uring rings hold at most 32768 entries, and each I/O keeps room for its flush.
+    if s.qd == 0 || s.qd > 16_384 {
         return Err(format!(
-            "--qd {}: use 1 to 65536 outstanding I/Os per thread",
+            "--qd {}: use 1 to 16384 outstanding I/Os per thread (for more, add --threads)",
             s.qd
         ));
     }

@@ -520,7 +520,12 @@ fn report_refuses_bad_input_in_one_line() {
         }
     };
     assert_one_line_error(&report(&["1", "--db", db]), &["--html", "--md", "--csv"]);
-    assert_one_line_error(&report(&["7", "--db", db, "--md", "-"]), &["no run 7"]);
+    // The history was never made: it is named as missing, not created empty.
+    assert_one_line_error(
+        &report(&["7", "--db", db, "--md", "-"]),
+        &["7: no such run", "no history there"],
+    );
+    assert!(!d.join("h.db").exists());
     assert_one_line_error(
         &report(&["x.json", "--html", "-", "--db", db]),
         &["--html", "file"],

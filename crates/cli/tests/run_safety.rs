@@ -135,6 +135,8 @@ fn bad_flags_exit_2_with_a_one_line_message() {
         ),
         (&["--rate", "0", "--ops", "10"], &["--rate"]),
         (&["--range", "0", "--ops", "10"], &["--range"]),
+        // io_uring's rings hold 32768 entries: half of them for the I/Os, half for flushes.
+        (&["--qd", "16385", "--ops", "10"], &["--qd 16385", "16384"]),
     ];
     for (args, needles) in cases {
         let ran = dbio_run(dir.path(), &[&["--target", t], *args].concat());
@@ -147,6 +149,29 @@ fn bad_flags_exit_2_with_a_one_line_message() {
     );
     assert_one_line_error(&ran, &["/nonexistent-dir-xyz", "--target"]);
     assert!(!std::path::Path::new("/nonexistent-dir-xyz").exists());
+}
+
+#[test]
+fn a_profile_with_an_unknown_access_pattern_is_refused_not_run_as_the_default_mix() {
+    let dir = scratch();
+    let target = dir.path().join("never-created.dat");
+    for rw in ["bogus", "READ", "", "randread "] {
+        let profile = dir.path().join("p.toml");
+        std::fs::write(&profile, format!("rw = \"{rw}\"\nbs = \"8k\"\n")).unwrap();
+        let ran = dbio_run(
+            dir.path(),
+            &[
+                "--profile",
+                profile.to_str().unwrap(),
+                "--target",
+                target.to_str().unwrap(),
+                "--ops",
+                "10",
+            ],
+        );
+        assert_one_line_error(&ran, &[&format!("rw = \"{rw}\""), "randrw"]);
+        assert!(!target.exists(), "rw = {rw:?} ran");
+    }
 }
 
 #[test]
@@ -175,6 +200,11 @@ fn a_run_refused_for_its_target_creates_no_file() {
     let cases: &[(&[&str], &str)] = &[
         (&["--bs", "1000"], "logical block size"),
         (&["--offset", "32MiB"], "--offset"),
+        // One aligned position would make every random read the same block.
+        (
+            &["--rw", "randread", "--align", "8MiB"],
+            "only one aligned position",
+        ),
     ];
     for (args, needle) in cases {
         let target = dir.path().join("new.dat");

@@ -434,6 +434,15 @@ pub(crate) fn check_fit(spec: &JobSpec, targets: &[OpenTarget]) -> Result<(u64, 
             units::format_size(spec.max_bs())
         )));
     }
+    // Random I/O picks aligned offsets: one position would make every I/O the same block.
+    if spec.rw.is_random() && (end - start - spec.max_bs()) / spec.align == 0 {
+        return Err(RunError::Invalid(format!(
+            "--align {}: the region ({}) holds only one aligned position for {} blocks, so every random I/O would hit the same offset; use a smaller --align (by default the smallest block size) or a larger --size or --range",
+            units::format_size(spec.align),
+            units::format_size(end - start),
+            units::format_size(spec.max_bs())
+        )));
+    }
     Ok((start, end))
 }
 
