@@ -288,6 +288,12 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
             s.mix
         ));
     }
+    if a.mix.is_some() && rw != Rw::RandRw {
+        return Err(format!(
+            "--mix applies to --rw randrw (the read share of a mixed run); --rw {} has none",
+            s.rw
+        ));
+    }
     let read_pct = match rw {
         Rw::Read | Rw::RandRead => 100,
         Rw::Write | Rw::RandWrite => 0,

@@ -25,6 +25,9 @@ pub fn write_file_atomic(path: &str, bytes: &[u8]) -> std::io::Result<()> {
 /// read), which writing it would destroy.
 pub fn check_outputs(outputs: &[(&str, Option<&str>)], inputs: &[&str]) -> Result<(), String> {
     for &(flag, path) in outputs {
+        if flag == "--html" && path == Some("-") {
+            return Err("--html needs a file name (the page is meant for a browser), e.g. --html report.html".into());
+        }
         let Some(path) = path.filter(|p| *p != "-") else {
             continue;
         };

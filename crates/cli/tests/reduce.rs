@@ -624,6 +624,8 @@ fn bad_flags_get_one_line_errors() {
         (vec!["--sample", "0"], vec!["--sample 0"]),
         (vec!["--compress-sample", "0"], vec!["--compress-sample 0"]),
         (vec!["--threads", "0"], vec!["--threads 0"]),
+        (vec!["--sample", "1"], vec!["--sample 1", "2 or more"]),
+        (vec!["--threads", "99999"], vec!["--threads 99999", "1024"]),
     ] {
         let mut all = vec![p];
         all.extend(args.iter());
@@ -637,4 +639,30 @@ fn bad_flags_get_one_line_errors() {
         };
         assert_one_line_error(&ran, &needles);
     }
+}
+
+#[test]
+fn a_named_pipe_on_the_command_line_is_skipped_with_exit_1() {
+    let dir = scratch();
+    let fifo = dir.path().join("fifo1");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    let good = dir.path().join("good.bin");
+    std::fs::write(&good, vec![7u8; 64 * 1024]).unwrap();
+    let r = reduce(
+        dir.path(),
+        &[fifo.to_str().unwrap(), good.to_str().unwrap(), "-q"],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("not a regular file or block device"),
+        "{}",
+        r.stderr
+    );
+    // The rest is still estimated.
+    let j = r.json.unwrap();
+    assert_eq!(unit(&j, 8192)["blocks"], 8);
 }

@@ -181,6 +181,7 @@ fn an_output_path_that_cannot_be_written_stops_before_any_io() {
             "--json missing/r.json: the folder missing does not exist",
         ),
         (vec!["run", "--html", "."], "--html .: is a folder"),
+        (vec!["run", "--html", "-"], "--html needs a file name"),
         (
             vec![
                 "sweep",

@@ -137,6 +137,10 @@ fn bad_flags_exit_2_with_a_one_line_message() {
         (&["--range", "0", "--ops", "10"], &["--range"]),
         // io_uring's rings hold 32768 entries: half of them for the I/Os, half for flushes.
         (&["--qd", "16385", "--ops", "10"], &["--qd 16385", "16384"]),
+        (
+            &["--rw", "randread", "--mix", "50", "--ops", "10"],
+            &["--mix", "randrw"],
+        ),
     ];
     for (args, needles) in cases {
         let ran = dbio_run(dir.path(), &[&["--target", t], *args].concat());

@@ -150,11 +150,10 @@ fn options(a: &ReduceArgs) -> Result<ReduceOptions, String> {
     if a.compress_sample == Some(0) {
         return Err("--compress-sample 0: give the number of unique blocks to compress, e.g. 38005 (±1 % at 99.9 %)".into());
     }
-    if a.sample == Some(0) {
-        return Err(
-            "--sample 0: give a modulus of 2 or more, e.g. 16 keeps 1/16 of the fingerprints"
-                .into(),
-        );
+    if let Some(m @ (0 | 1)) = a.sample {
+        return Err(format!(
+            "--sample {m}: give a modulus of 2 or more, e.g. 16 keeps 1/16 of the fingerprints"
+        ));
     }
     let mem = match &a.mem {
         Some(m) => match parse_size(m) {
@@ -165,7 +164,9 @@ fn options(a: &ReduceArgs) -> Result<ReduceOptions, String> {
         None => mem_available() / 2,
     };
     let threads = match a.threads {
-        Some(0) => return Err("--threads 0: give at least one worker thread".into()),
+        Some(n) if n == 0 || n > 1024 => {
+            return Err(format!("--threads {n}: use 1 to 1024 worker threads"))
+        }
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };

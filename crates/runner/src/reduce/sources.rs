@@ -39,6 +39,13 @@ pub fn list(paths: &[String]) -> Listing {
                 let root = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
                 walk(path, &root, &mut l);
             }
+            // A path named on the command line that cannot be read is skipped (exit 1); inside
+            // a tree, pipes and sockets are only noted.
+            Ok(md) if !md.is_file() && !md.file_type().is_block_device() => skip(
+                &mut l,
+                path,
+                &io::Error::other("not a regular file or block device (a pipe, socket or character device); not read"),
+            ),
             Ok(md) => add(path, &md, &mut l),
             Err(e) => skip(&mut l, path, &e),
         }
