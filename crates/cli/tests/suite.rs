@@ -176,3 +176,28 @@ fn bad_thresholds_are_refused_in_one_line() {
         "{err}"
     );
 }
+
+#[test]
+fn a_size_too_small_for_the_dss_part_is_refused_before_any_part_runs() {
+    let dir = scratch();
+    let out = dbio_command()
+        .current_dir(dir.path())
+        .args([
+            "suite",
+            "--quick",
+            "--size",
+            "512k",
+            "--target",
+            "q1",
+            "--no-store",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--size 512k") && err.contains("1 MiB"),
+        "{err}"
+    );
+    assert!(!dir.path().join("q1").exists(), "a part ran first");
+}

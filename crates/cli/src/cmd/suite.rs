@@ -15,6 +15,7 @@ use crate::targets::role_targets;
 use clap::{Args, FromArgMatches};
 use dbio_model::suite::{RoleTarget, SuiteResult, Thresholds, SUITE_SCHEMA};
 use dbio_model::sweep::SweepResult;
+use dbio_model::units::{format_size, parse_size};
 use dbio_model::{Outcome, RunResult};
 use dbio_report::item::Item;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -155,6 +156,24 @@ pub fn run(a: SuiteArgs) -> Exit {
     let pick = |q: (&'static str, &'static str)| if setup.quick { q.0 } else { q.1 };
     let ramp_qd = pick(RAMP_QD);
     let dss_sizes = pick(DSS_SIZES);
+    // Every part's files take the DSS part's largest I/O: say so now, not after four parts.
+    if let Some(size) = &a.size {
+        let largest = dss_sizes
+            .split(',')
+            .filter_map(|v| parse_size(v).ok())
+            .max()
+            .unwrap_or(0);
+        match parse_size(size) {
+            Ok(n) if n < largest => {
+                return fail(format!(
+                    "--size {size}: smaller than the suite's largest I/O ({}, in the DSS part); use at least that",
+                    format_size(largest)
+                ))
+            }
+            Ok(_) => {}
+            Err(e) => return fail(format!("--size {size}: {e}")),
+        }
+    }
     // Steps of every part, for the time left.
     let steps = [
         crate::vary::parse_vary(&format!("qd={ramp_qd}")).map_or(0, |v| v.values.len()),
