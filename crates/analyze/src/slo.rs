@@ -51,7 +51,12 @@ impl Slo {
             },
             _ => return Err(bad("the statistic must be avg or pNN")),
         };
-        let d = parse_duration(limit.trim()).map_err(|e| bad(&e.why))?;
+        let limit = limit.trim();
+        // A bare number would silently mean seconds.
+        if limit.parse::<f64>().is_ok() {
+            return Err(bad("the limit needs a unit (us, ms, s)"));
+        }
+        let d = parse_duration(limit).map_err(|e| bad(&e.why))?;
         if d.is_zero() {
             return Err(bad("the limit must be above zero"));
         }

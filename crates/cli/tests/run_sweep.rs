@@ -102,6 +102,27 @@ fn bad_sweep_lists_are_refused_before_anything_runs() {
         "10",
     ]);
     assert_eq!(out.status.code(), Some(2));
+    // Objectives that could never be met, or would mean seconds without saying so.
+    for (slo, why) in [
+        ("write:p99<1ms", "no step writes"),
+        ("p99<1", "needs a unit"),
+    ] {
+        let out = sweep(&[
+            "oltp-read",
+            "--target",
+            f.to_str().unwrap(),
+            "--vary",
+            "qd=1,2",
+            "--slo",
+            slo,
+            "--ops",
+            "10",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{slo}: {err}");
+        assert!(err.contains(why), "{slo}: {err}");
+        assert!(!f.exists(), "{slo}: a refused sweep created its target");
+    }
 }
 
 #[test]

@@ -343,6 +343,7 @@ fn run_sweep(
     };
     let mut plan = sweep::plan(&args)?;
     plan.after_secs = after_secs;
+    plan.knee_hint = false;
     let r = sweep::execute(&plan, args.run.quiet, stop, say)?;
     if r.partial {
         return Err(format!("the {vary} sweep stopped before its last step"));

@@ -24,6 +24,9 @@ use std::sync::Arc;
 pub struct Plan {
     /// Seconds planned after the sweep (by a suite), for the time left in all.
     pub after_secs: f64,
+    /// Without an objective, say that --slo would find the knee (not in a suite, which has
+    /// no --slo).
+    pub knee_hint: bool,
     vary: Vary,
     slo_text: Option<String>,
     slo: Option<Slo>,
@@ -53,8 +56,28 @@ pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
         apply(&mut args, vary.key, v);
         specs.push(job_spec(&args).map_err(|m| format!("step {}={v}: {m}", vary.key))?);
     }
+    // An objective on a direction that no step does would never be met, whatever the device.
+    // (Session mode writes redo whatever its read share; it is left to the run.)
+    if let Some(s) = slo
+        .as_ref()
+        .filter(|_| specs.iter().all(|j| j.session.is_none()))
+    {
+        let (does, what) = match s.dir {
+            Dir::Read => (specs.iter().any(|j| j.read_pct > 0), "reads"),
+            Dir::Write => (specs.iter().any(|j| j.read_pct < 100), "writes"),
+            Dir::All => (true, ""),
+        };
+        if !does {
+            let flag = if search { "--target-latency" } else { "--slo" };
+            return Err(format!(
+                "{flag} {}: no step {what}; bound the direction the steps do, or all I/O (e.g. p99<1ms)",
+                slo_text.as_deref().unwrap_or_default()
+            ));
+        }
+    }
     Ok(Plan {
         after_secs: 0.0,
+        knee_hint: true,
         vary,
         slo_text,
         slo,
@@ -149,7 +172,7 @@ pub fn execute(
         steps,
         partial,
     );
-    say(&conclusions(&sweep));
+    say(&conclusions(&sweep, p.knee_hint));
     Ok(sweep)
 }
 
@@ -295,7 +318,7 @@ fn analyse(
     }
 }
 
-fn conclusions(s: &SweepResult) -> String {
+fn conclusions(s: &SweepResult, knee_hint: bool) -> String {
     let mut out = String::new();
     // Session runs: SLOB's awr_info table, one line per step.
     let awr: Vec<String> = s
@@ -318,10 +341,11 @@ fn conclusions(s: &SweepResult) -> String {
             )
         }
         (Some(slo), None) => out += &format!("knee: no step met {slo}\n"),
-        (None, _) => {
+        (None, _) if knee_hint => {
             out +=
                 "knee: give --slo (e.g. p99<1ms) to find the most IOPS within a latency objective\n"
         }
+        (None, _) => {}
     }
     match &s.saturation {
         Some(p) => out += &format!(
