@@ -40,18 +40,20 @@ pub fn verdict(r: &RunResult) -> Option<Verdict> {
             "no I/O was done (--engine null): {iops:.0} IOPS, {per_core:.0} per core of dbio's CPU, is what dbio itself issues, times and records; it bounds what any device can be shown to do here"
         ));
     }
+    // Under a second of measuring, start-up dominates the busy shares: no CPU verdict.
+    let long_enough = r.measured_secs >= 1.0;
     if let Some(w) = c
         .workers
         .iter()
         .map(|w| w.busy_pct)
         .max_by(|a, b| a.total_cmp(b))
-        .filter(|b| *b > BUSY)
+        .filter(|b| *b > BUSY && long_enough)
     {
         return v("load-generator", format!(
             "limited by the load generator: a worker thread was {w:.0} % busy ({per_core:.0} IOPS per core of dbio's CPU); add --threads, or use fewer outstanding I/Os per thread"
         ));
     }
-    if c.cpus_allowed > 0 {
+    if c.cpus_allowed > 0 && long_enough {
         let share = cpu_s / (r.measured_secs * c.cpus_allowed as f64) * 100.0;
         if share > BUSY {
             return v("load-generator", format!(

@@ -92,3 +92,15 @@ fn the_null_engine_is_named_as_doing_no_io() {
     assert!(msg.contains("no I/O was done"), "{msg}");
     assert!(!msg.contains("storage answered"), "{msg}");
 }
+
+#[test]
+fn a_busy_worker_is_the_verdict_only_on_a_run_of_a_second_or_more() {
+    let mut r = base();
+    r["cpu"]["workers"][0]["busy_pct"] = json!(97.0);
+    r["measured_secs"] = json!(0.2);
+    let (limit, msg) = judge(r.clone());
+    assert_ne!(limit, "load-generator", "start-up dominates 0.2 s: {msg}");
+    r["measured_secs"] = json!(2.0);
+    let (limit, msg) = judge(r);
+    assert_eq!(limit, "load-generator", "{msg}");
+}

@@ -22,7 +22,7 @@ pub enum Command {
     /// List the built-in workload profiles, or show one as TOML.
     #[command(after_help = PROFILES_HELP)]
     Profiles(ProfilesArgs),
-    /// List the stored runs and sweeps, newest first (every run and sweep is stored).
+    /// List the stored results (runs, sweeps, suites and reduce estimates), newest first.
     #[command(after_help = HISTORY_HELP)]
     History(HistoryArgs),
     /// Print a stored run as it was printed at the time (by id, label or JSON file).
@@ -169,7 +169,7 @@ Examples:
   dbio compare 12 15                          run 15 against run 12
   dbio compare before-move after-move         the newest runs with these labels
   dbio compare old.json new.json              result files
-  dbio compare spinning flash --devices A=75,B=6   seed 002: per-device efficiency (75/6 × ratio)
+  dbio compare spinning flash --devices A=75,B=6   per-device efficiency: 75 disks against 6 SSDs
   dbio compare 12 15 --html compare.html       the same with overlaid histograms and curves
 
 Several runs (A B C …) are each compared with the first.";
@@ -355,7 +355,8 @@ pub struct RunArgs {
     /// Share of reads in percent, for randrw.
     #[arg(long, value_name = "PCT")]
     pub mix: Option<u32>,
-    /// Block size, or a weighted distribution like 8k:70,64k:20,256k:10.
+    /// Block size, or a weighted distribution like 8k:70,64k:20,256k:10 (weights are
+    /// relative: 8k:7,64k:3 is the same 70/30).
     #[arg(long, value_name = "SIZE[:W],...")]
     pub bs: Option<String>,
     /// Alignment of offsets (default: the smallest block size).

@@ -55,6 +55,16 @@ pub fn db_file(db: Option<&str>) -> Option<String> {
 
 /// The history results go to, unless `--no-store`: None then.
 pub fn store_unless(a: &crate::args::StoreArgs) -> Result<Option<Store>, String> {
+    if let Some(l) = &a.label {
+        if l.trim().is_empty() {
+            return Err("--label: give a name, e.g. --label array-a".into());
+        }
+        if l.parse::<i64>().is_ok() {
+            return Err(format!(
+                "--label {l}: `dbio show {l}` would mean run id {l}; use a name with letters, e.g. --label run-{l}"
+            ));
+        }
+    }
     (!a.no_store).then(|| open(a.db.as_deref())).transpose()
 }
 

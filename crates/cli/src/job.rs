@@ -364,7 +364,8 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
     }
     if offset % align != 0 {
         return Err(format!(
-            "--offset {offset}: not a multiple of the alignment {align}"
+            "--offset {offset}: not a multiple of the alignment {align}; use e.g. --offset {}",
+            offset / align * align
         ));
     }
     let sync = s

@@ -226,6 +226,18 @@ fn reading_a_missing_history_creates_nothing_and_bad_ages_and_dates_are_refused(
         );
     }
     assert!(!dir.path().join("nodir").exists(), "the folder was created");
+    // A label of digits would be read back as a run id; an empty one names nothing.
+    for label in ["3", " "] {
+        let (code, _, err) = dbio_in(
+            dir.path(),
+            &[
+                "run", "--engine", "sim", "--ops", "10", "--label", label, "--db", "l.db",
+            ],
+        );
+        assert_eq!(code, Some(2), "--label {label:?}: {err}");
+        assert!(err.contains("--label"), "{err}");
+    }
+    assert!(!dir.path().join("l.db").exists());
 
     let db = dir.path().join("h.db");
     let db_s = db.to_str().unwrap();
