@@ -191,7 +191,15 @@ impl SimDevice {
                 format!("'{part}' is not KEY=VALUE; a preset name may only come first")
             })?;
             let time = |v: &str| -> Result<u64, String> {
+                // A bare number would silently mean seconds.
+                if v.trim().parse::<f64>().is_ok() {
+                    return Err(format!("{key}={v}: give a unit, e.g. {key}=100us"));
+                }
                 let d = parse_duration(v).map_err(|e| format!("{key}: {e}"))?;
+                // Virtual time grows with it, and with it the run's time and memory.
+                if d > std::time::Duration::from_secs(10) {
+                    return Err(format!("{key}={v}: at most 10 s per I/O"));
+                }
                 Ok(d.as_nanos() as u64)
             };
             match key {
@@ -216,7 +224,14 @@ impl SimDevice {
                         _ => return Err(format!("dist={value}: use exp, const or lognormal")),
                     }
                 }
-                "bw" => dev.bw_bytes_s = parse_bandwidth(value)?,
+                "bw" => {
+                    dev.bw_bytes_s = parse_bandwidth(value)?;
+                    if dev.bw_bytes_s.is_some_and(|b| b < 1_000_000) {
+                        return Err(format!(
+                            "bw={value}: at least 1MB/s (or bw=none); slower links make virtual time, and the run, grow without bound"
+                        ));
+                    }
+                }
                 _ => {
                     return Err(format!(
                         "unknown key '{key}'; use channels, read, write, service, dist, bw or link"
@@ -347,6 +362,9 @@ mod tests {
             ("bw=3GB", "3.2GB/s"),
             ("colour=blue", "unknown key"),
             ("channels=2,nvme-gen3", "preset name may only come first"),
+            ("read=100", "give a unit"),
+            ("service=20s", "at most 10 s"),
+            ("bw=100B/s", "at least 1MB/s"),
         ] {
             let e = SimDevice::parse(bad).unwrap_err();
             assert!(e.contains(needle), "{bad}: {e}");

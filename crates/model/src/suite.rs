@@ -114,8 +114,19 @@ impl Thresholds {
         let mut t = Thresholds::default();
         let us = |key: &str, v: &Option<String>, into: &mut f64| -> Result<(), String> {
             if let Some(v) = v {
+                // A bare number would silently mean seconds; zero can never be met.
+                if v.trim().parse::<f64>().is_ok() {
+                    return Err(format!(
+                        "thresholds {origin}: {key} = \"{v}\": give a unit, e.g. \"1ms\" or \"500us\""
+                    ));
+                }
                 let d = crate::units::parse_duration(v)
                     .map_err(|e| format!("thresholds {origin}: {key}: {e}"))?;
+                if d.is_zero() {
+                    return Err(format!(
+                        "thresholds {origin}: {key} = \"{v}\": give a latency above zero"
+                    ));
+                }
                 *into = d.as_secs_f64() * 1e6;
             }
             Ok(())
@@ -133,9 +144,9 @@ impl Thresholds {
             ("dss_mb_s", f.dss_mb_s, &mut t.dss_mb_s),
         ] {
             match v {
-                Some(x) if x.is_nan() || x <= 0.0 => {
+                Some(x) if !x.is_finite() || x <= 0.0 => {
                     return Err(format!(
-                        "thresholds {origin}: {key} = {x}: give a number above 0"
+                        "thresholds {origin}: {key} = {x}: give a finite number above 0"
                     ))
                 }
                 Some(x) => *into = x,
@@ -154,6 +165,15 @@ mod tests {
     fn thresholds_file_overrides_defaults_and_names_mistakes() {
         let t = Thresholds::from_toml("log_write_p99 = \"500us\"\nknee_iops = 50000\n", "t.toml")
             .unwrap();
+        for (bad, says) in [
+            ("data_write_p99 = \"0ms\"", "above zero"),
+            ("log_write_p99 = \"1\"", "give a unit"),
+            ("tempdb_p99 = \"0us\"", "above zero"),
+            ("dss_mb_s = inf", "finite"),
+        ] {
+            let e = Thresholds::from_toml(bad, "t.toml").unwrap_err();
+            assert!(e.contains("t.toml") && e.contains(says), "{bad}: {e}");
+        }
         assert_eq!((t.log_write_p99_us, t.knee_iops), (500.0, 50_000.0));
         assert_eq!(t.data_read_p99_us, Thresholds::default().data_read_p99_us);
         let e = Thresholds::from_toml("knee_iops = 1\nlog_p99 = \"1ms\"\n", "t.toml").unwrap_err();
