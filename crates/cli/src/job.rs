@@ -435,6 +435,14 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         EngineKind::Sim => Vec::new(),
         _ => target_values(a),
     };
+    for (i, t) in targets.iter().enumerate() {
+        crate::targets::check_value(t)?;
+        if targets[..i].contains(t) {
+            return Err(format!(
+                "--target {t}: given twice; each target is measured once, so give it once"
+            ));
+        }
+    }
     let mut spec = JobSpec {
         profile: s.profile.clone(),
         targets,

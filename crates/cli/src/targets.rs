@@ -9,6 +9,17 @@ pub fn split_role(value: &str) -> Option<(&str, &str)> {
     (is_role(role) && !path.is_empty()).then_some((role, path))
 }
 
+/// Refuses a `--target` value that names a role but no path (`data=`), which would otherwise
+/// become a file of that name.
+pub fn check_value(value: &str) -> Result<(), String> {
+    match value.strip_suffix('=').filter(|r| is_role(r)) {
+        Some(role) => Err(format!(
+            "--target {value}: no path after '{role}='; write --target {role}=PATH"
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The paths of each role, in the order of `roles`, and a notice for every path dbio
 /// chose itself.
 #[derive(Debug, PartialEq)]
@@ -27,6 +38,7 @@ pub fn role_targets(values: &[String], roles: &[&str]) -> Result<RoleTargets, St
         roles.iter().map(|r| (r.to_string(), Vec::new())).collect();
     let mut plain = Vec::new();
     for v in values {
+        check_value(v)?;
         match split_role(v) {
             Some((role, path)) => match paths.iter_mut().find(|(r, _)| r == role) {
                 Some((_, p)) => p.push(path.to_string()),

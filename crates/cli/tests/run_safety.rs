@@ -141,6 +141,11 @@ fn bad_flags_exit_2_with_a_one_line_message() {
             &["--rw", "randread", "--mix", "50", "--ops", "10"],
             &["--mix", "randrw"],
         ),
+        (&["--target", t, "--ops", "10"], &["given twice"]),
+        (
+            &["--target", "data=", "--ops", "10"],
+            &["--target data=", "data=PATH"],
+        ),
     ];
     for (args, needles) in cases {
         let ran = dbio_run(dir.path(), &[&["--target", t], *args].concat());
