@@ -253,28 +253,31 @@ pub fn at(h: &Hop, io_size: u64, read_pct: u8) -> (Option<f64>, Option<f64>) {
     let link =
         c.bw.map(|b| if c.full_duplex { b / r.max(1.0 - r) } else { b });
     // A device with read and write bandwidths shares its time between them.
-    let device = match (c.read_bw, c.write_bw) {
-        (Some(rb), Some(wb)) => Some(1.0 / (r / rb + (1.0 - r) / wb)),
-        (Some(b), None) | (None, Some(b)) => Some(b),
-        (None, None) => None,
-    };
+    let device = by_share(c.read_bw, c.write_bw, r);
     let bw = match (link, device) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     }
     .map(|b| b * n);
-    let own = match (c.read_iops, c.write_iops) {
-        (Some(ri), Some(wi)) => Some(1.0 / (r / ri + (1.0 - r) / wi)),
-        (Some(i), None) | (None, Some(i)) => Some(i),
-        (None, None) => None,
-    }
-    .map(|i| i * n);
+    let own = by_share(c.read_iops, c.write_iops, r).map(|i| i * n);
     let from_bw = bw.map(|b| b / io_size as f64);
     let iops = match (own, from_bw) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
     (iops, iops.map(|i| i * io_size as f64))
+}
+
+/// The ceiling of a workload with read share `r` on a hop that serves reads at `read` and
+/// writes at `write` (IOPS or bytes/s) and shares its time between them. A direction with
+/// no figure sets no limit: a read ceiling alone caps the reads, so the whole at read / r.
+fn by_share(read: Option<f64>, write: Option<f64>, r: f64) -> Option<f64> {
+    match (read, write) {
+        (Some(rd), Some(wr)) => Some(1.0 / (r / rd + (1.0 - r) / wr)),
+        (Some(rd), None) => (r > 0.0).then(|| rd / r),
+        (None, Some(wr)) => (r < 1.0).then(|| wr / (1.0 - r)),
+        (None, None) => None,
+    }
 }
 
 /// The weakest hop at a workload: its index and IOPS ceiling.

@@ -187,3 +187,42 @@ fn mistakes_name_the_file_hop_and_key() {
         }
     }
 }
+
+#[test]
+fn a_ceiling_of_one_direction_caps_that_direction_only() {
+    // An array quoted for writes alone: 10 write IOPS.
+    let t = Topology::parse(
+        "[workload]\nio_size = \"8KiB\"\nread_pct = 100\n[[hop]]\nname = \"a\"\nkind = \"array\"\nwrite_iops = 10\n",
+        "t.toml",
+    )
+    .unwrap();
+    // All reads: the write figure sets no limit.
+    assert_eq!(at(&t.hops[0], 8192, 100).0, None);
+    // Half writes: 10 writes a second are half of 20 I/Os.
+    near(at(&t.hops[0], 8192, 50).0.unwrap(), 20.0, 0.0);
+    // Read bandwidth alone, all writes: no limit; 75 % reads of 300 MB/s: 400 MB/s in all.
+    let t = Topology::parse(
+        "[workload]\nio_size = \"1MiB\"\nread_pct = 75\n[[hop]]\nname = \"d\"\nkind = \"ssd\"\nread_bandwidth = \"300MB/s\"\n",
+        "t.toml",
+    )
+    .unwrap();
+    assert_eq!(at(&t.hops[0], 1 << 20, 0).1, None);
+    near(at(&t.hops[0], 1 << 20, 75).1.unwrap(), 400e6, 0.01);
+}
+
+#[test]
+fn zero_and_absurd_figures_are_refused_naming_the_hop_and_key() {
+    for (hop, key) in [
+        ("kind = \"array\"\nbandwidth = \"0GB/s\"", "bandwidth"),
+        ("kind = \"array\"\niops = 0", "iops"),
+        ("kind = \"array\"\niops = 1e308", "iops"),
+        ("kind = \"memory\"\nmts = 0", "mts"),
+    ] {
+        let text = format!("[workload]\nio_size = \"8KiB\"\n[[hop]]\nname = \"h\"\n{hop}\n");
+        let e = Topology::parse(&text, "t.toml").unwrap_err();
+        assert!(
+            e.contains(&format!("key {key}")) && e.contains("above 0"),
+            "{hop}: {e}"
+        );
+    }
+}

@@ -142,12 +142,15 @@ impl Keys<'_> {
             Some(v) => Err(self.err(key, format!("{v} is not text"))),
         }
     }
+    /// A figure of a hop: above zero (a ceiling of 0 is no path) and below 10^15 (beyond any
+    /// hardware, and where the sums would lose their meaning).
     fn num(&mut self, key: &str) -> Result<Option<f64>, String> {
+        let ok = |x: f64| x > 0.0 && x < 1e15;
         match self.take(key) {
             None => Ok(None),
-            Some(Value::Integer(i)) if i >= 0 => Ok(Some(i as f64)),
-            Some(Value::Float(f)) if f >= 0.0 && f.is_finite() => Ok(Some(f)),
-            Some(v) => Err(self.err(key, format!("{v} is not a number of 0 or more"))),
+            Some(Value::Integer(i)) if ok(i as f64) => Ok(Some(i as f64)),
+            Some(Value::Float(f)) if ok(f) => Ok(Some(f)),
+            Some(v) => Err(self.err(key, format!("{v}: give a number above 0"))),
         }
     }
     fn need(&mut self, key: &str, kind: &str) -> Result<f64, String> {
@@ -166,7 +169,11 @@ impl Keys<'_> {
         let Some(v) = self.str(key)? else {
             return Ok(None);
         };
-        parse_rate(&v).map(Some).map_err(|e| self.err(key, e))
+        match parse_rate(&v) {
+            Ok(r) if r > 0.0 && r < 1e15 => Ok(Some(r)),
+            Ok(_) => Err(self.err(key, format!("{v}: give a rate above 0, e.g. 3.2GB/s"))),
+            Err(e) => Err(self.err(key, e)),
+        }
     }
 }
 
