@@ -124,7 +124,8 @@ Examples:
   dbio suite --thresholds mine.toml --json suite.json --html suite.html --label array-a
   dbio suite --quick --engine sim --sim fc-array-4g           what would this array score? (simulated)
 
-Exit status 0 when every part ran, whatever the verdicts; 1 when a part failed; 130 interrupted.";
+Exit status 0 when every part ran, whatever the verdicts; 1 when a part failed; 2 bad input;
+130 interrupted.";
 
 /// Flags of `dbio suite`.
 #[derive(Debug, Args)]
@@ -346,7 +347,8 @@ pub struct RunArgs {
     /// [default: ./dbio-testfile; refused with --engine sim, which touches no file]
     #[arg(long = "target", short = 't', value_name = "PATH")]
     pub targets: Vec<String>,
-    /// Size of a file dbio creates (default 1GiB; an existing file keeps its size).
+    /// Size of the file (default 1GiB). A file dbio created is resized to it; one it did
+    /// not create keeps its size, and another --size is refused.
     #[arg(long, value_name = "SIZE")]
     pub size: Option<String>,
     /// Access pattern.

@@ -341,6 +341,13 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
             if d.is_zero() {
                 return Err("--duration 0: give a time above zero, e.g. 30s".into());
             }
+            // Start-up alone takes milliseconds: a shorter window measures nothing.
+            if d < std::time::Duration::from_millis(10) {
+                return Err(format!(
+                    "--duration {}: too short to measure; give 10ms or more (a few seconds for figures that mean something)",
+                    s.duration.as_deref().unwrap_or_default()
+                ));
+            }
             StopAfter::Seconds(d.as_secs_f64())
         }
         (None, None, None) => StopAfter::Seconds(DEFAULT_SECS),

@@ -51,8 +51,14 @@ pub fn builtin_text(name: &str) -> Option<&'static str> {
 pub fn builtin(name: &str) -> Result<Profile, String> {
     let text = builtin_text(name).ok_or_else(|| {
         let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
+        // A file given where a profile name goes was meant as --profile FILE.
+        let file = if name.ends_with(".toml") || std::path::Path::new(name).is_file() {
+            format!("; for a profile file write --profile {name}")
+        } else {
+            String::new()
+        };
         format!(
-            "unknown profile '{name}'; the built-in profiles are: {}",
+            "unknown profile '{name}'; the built-in profiles are: {}{file}",
             names.join(", ")
         )
     })?;

@@ -69,7 +69,13 @@ fn add(path: &Path, md: &std::fs::Metadata, l: &mut Listing) {
         ));
         return;
     }
-    if ft.is_file() {
+    if ft.is_file() && md.len() == 0 {
+        // Empty, or a /proc or /sys file that gives no size: there is nothing to estimate.
+        l.notes.push(format!(
+            "{}: size 0 (empty, or a /proc or /sys file that states no size); nothing to read",
+            path.display()
+        ));
+    } else if ft.is_file() {
         l.sources.push(Source {
             path: path.to_path_buf(),
             device: false,
