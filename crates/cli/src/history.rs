@@ -53,6 +53,22 @@ pub fn db_file(db: Option<&str>) -> Option<String> {
         .or_else(|| Store::default_path().map(|p| p.display().to_string()))
 }
 
+/// What a command that reads stored results reads: the runs named by a JSON file (ids and
+/// labels are not files) and the history; no output may overwrite them.
+pub fn lookup_inputs(names: &[&str], db: Option<&str>) -> Vec<String> {
+    names
+        .iter()
+        .filter(|n| std::path::Path::new(n).exists())
+        .map(|n| n.to_string())
+        .chain(db_file(db))
+        .collect()
+}
+
+/// The file results go to, unless `--no-store`.
+pub fn stored_in(a: &crate::args::StoreArgs) -> Option<String> {
+    (!a.no_store).then(|| db_file(a.db.as_deref())).flatten()
+}
+
 /// The history results go to, unless `--no-store`: None then.
 pub fn store_unless(a: &crate::args::StoreArgs) -> Result<Option<Store>, String> {
     if let Some(l) = &a.label {

@@ -23,7 +23,10 @@ pub fn write_file_atomic(path: &str, bytes: &[u8]) -> std::io::Result<()> {
 /// written (its folder exists and takes a new file), so no result is lost at the end, and
 /// that it is none of `inputs` (the targets, the history, a profile, a file or tree being
 /// read), which writing it would destroy.
-pub fn check_outputs(outputs: &[(&str, Option<&str>)], inputs: &[&str]) -> Result<(), String> {
+pub fn check_outputs<S: AsRef<str>>(
+    outputs: &[(&str, Option<&str>)],
+    inputs: &[S],
+) -> Result<(), String> {
     for &(flag, path) in outputs {
         if flag == "--html" && path == Some("-") {
             return Err("--html needs a file name (the page is meant for a browser), e.g. --html report.html".into());
@@ -37,7 +40,11 @@ pub fn check_outputs(outputs: &[(&str, Option<&str>)], inputs: &[&str]) -> Resul
             ));
         }
         let p = std::path::Path::new(path);
-        if let Some(input) = inputs.iter().find(|i| overwrites(p, Path::new(i))) {
+        if let Some(input) = inputs
+            .iter()
+            .map(AsRef::as_ref)
+            .find(|i| overwrites(p, Path::new(i)))
+        {
             let what = if Path::new(input).is_dir() {
                 format!("a file inside {input}")
             } else {

@@ -135,12 +135,7 @@ fn the_text_names_the_weakest_hop_and_the_ceilings_by_io_size() {
 #[test]
 fn a_named_pipe_given_as_a_document_is_refused_not_waited_on() {
     let dir = scratch();
-    let fifo = dir.path().join("fifo1");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-    if !made.is_ok_and(|s| s.success()) {
-        eprintln!("skipped: mkfifo is not available");
-        return;
-    }
+    let fifo = make_fifo(dir.path(), "fifo1");
     let f = fifo.to_str().unwrap();
     for args in [
         vec!["path", f],

@@ -644,12 +644,7 @@ fn bad_flags_get_one_line_errors() {
 #[test]
 fn a_named_pipe_on_the_command_line_is_skipped_with_exit_1() {
     let dir = scratch();
-    let fifo = dir.path().join("fifo1");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-    if !made.is_ok_and(|s| s.success()) {
-        eprintln!("skipped: mkfifo is not available");
-        return;
-    }
+    let fifo = make_fifo(dir.path(), "fifo1");
     let good = dir.path().join("good.bin");
     std::fs::write(&good, vec![7u8; 64 * 1024]).unwrap();
     let r = reduce(

@@ -38,15 +38,8 @@ pub fn run(a: CompareArgs) -> Exit {
         Ok(d) => d,
         Err(m) => return Exit::usage(format!("dbio compare: {m}")),
     };
-    let db = crate::history::db_file(a.db.as_deref());
-    // Runs named by a JSON file are read from it (ids and labels are not files).
-    let mut inputs: Vec<&str> = a
-        .runs
-        .iter()
-        .map(String::as_str)
-        .filter(|n| std::path::Path::new(n).exists())
-        .collect();
-    inputs.extend(db.as_deref());
+    let names: Vec<&str> = a.runs.iter().map(String::as_str).collect();
+    let inputs = crate::history::lookup_inputs(&names, a.db.as_deref());
     if let Err(m) = crate::output::check_outputs(&[("--html", a.html.as_deref())], &inputs) {
         return Exit::usage(format!("dbio compare: {m}"));
     }

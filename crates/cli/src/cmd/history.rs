@@ -125,13 +125,7 @@ pub fn show(a: ShowArgs) -> Exit {
 
 /// Runs `dbio export`: the stored JSON, byte for byte.
 pub fn export(a: ExportArgs) -> Exit {
-    let db = crate::history::db_file(a.db.as_deref());
-    // A run named by a JSON file is read from it (ids and labels are not files).
-    let mut inputs: Vec<&str> = Some(a.run.as_str())
-        .filter(|n| std::path::Path::new(n).exists())
-        .into_iter()
-        .collect();
-    inputs.extend(db.as_deref());
+    let inputs = crate::history::lookup_inputs(&[a.run.as_str()], a.db.as_deref());
     if let Err(m) = crate::output::check_outputs(&[("--json", a.json.as_deref())], &inputs) {
         return Exit::usage(format!("dbio export: {m}"));
     }

@@ -3,7 +3,7 @@
 
 use crate::args::PathArgs;
 use crate::exit::Exit;
-use crate::history::{db_file, find};
+use crate::history::{find, lookup_inputs};
 use crate::output::{check_outputs, emit_json, print_out};
 use dbio_model::path::Topology;
 use dbio_model::units::parse_size;
@@ -12,14 +12,12 @@ use dbio_model::RunResult;
 /// Runs `dbio path`.
 pub fn run(a: PathArgs) -> Exit {
     let fail = |m: String| Exit::usage(format!("dbio path: {m}"));
-    let db = a.run.as_ref().and_then(|_| db_file(a.db.as_deref()));
-    let mut inputs = vec![a.topology.as_str()];
-    inputs.extend(
-        a.run
-            .as_deref()
-            .filter(|n| std::path::Path::new(n).exists()),
-    );
-    inputs.extend(db.as_deref());
+    // The history is read only for --run.
+    let mut inputs = match &a.run {
+        Some(run) => lookup_inputs(&[run.as_str()], a.db.as_deref()),
+        None => Vec::new(),
+    };
+    inputs.push(a.topology.clone());
     if let Err(m) = check_outputs(&[("--json", a.json.as_deref())], &inputs) {
         return fail(m);
     }

@@ -14,11 +14,8 @@ use std::time::Duration;
 
 /// Runs `dbio reduce` and returns its exit status.
 pub fn run(a: ReduceArgs) -> Exit {
-    let mut inputs: Vec<&str> = a.paths.iter().map(String::as_str).collect();
-    let db = (!a.store.no_store)
-        .then(|| history::db_file(a.store.db.as_deref()))
-        .flatten();
-    inputs.extend(db.as_deref());
+    let mut inputs = a.paths.clone();
+    inputs.extend(history::stored_in(&a.store));
     let o =
         match check_outputs(&[("--json", a.json.as_deref())], &inputs).and_then(|()| options(&a)) {
             Ok(o) => o,

@@ -17,15 +17,8 @@ pub fn run(a: ReportArgs) -> Exit {
     if a.html.as_deref() == Some("-") {
         return Exit::usage("dbio report: --html needs a file name (the page is meant for a browser), e.g. --html report.html");
     }
-    let db = crate::history::db_file(a.db.as_deref());
-    // Runs named by a JSON file are read from it (ids and labels are not files).
-    let mut inputs: Vec<&str> = a
-        .runs
-        .iter()
-        .map(String::as_str)
-        .filter(|n| std::path::Path::new(n).exists())
-        .collect();
-    inputs.extend(db.as_deref());
+    let names: Vec<&str> = a.runs.iter().map(String::as_str).collect();
+    let inputs = crate::history::lookup_inputs(&names, a.db.as_deref());
     let outputs = [
         ("--html", a.html.as_deref()),
         ("--md", a.md.as_deref()),

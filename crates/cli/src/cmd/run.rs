@@ -1,6 +1,6 @@
 //! `dbio run`: validate, run, then print and write the result (also when interrupted).
 
-use crate::args::RunArgs;
+use crate::args::{RunArgs, StoreArgs};
 use crate::cmd::report::write_html;
 use crate::exit::Exit;
 use crate::history;
@@ -13,35 +13,35 @@ use dbio_model::{JobSpec, Outcome, RunResult, StreamSpec};
 use dbio_report::item::Item;
 use dbio_runner::RunError;
 
-/// What `run` and `sweep` read or measure, which no output may overwrite: the targets
-/// (also without their `role=`), the profile file and the history.
+/// What `run` and `sweep` read or measure, which no output may overwrite: the targets,
+/// the profile file and the history.
 pub fn inputs(a: &RunArgs) -> Vec<String> {
+    let mut v = measured(&a.targets, &a.store);
+    v.extend(a.profile_file.clone());
+    v
+}
+
+/// The targets (also without their `role=`; the default test file when none is given) and
+/// the history a measuring command writes to.
+pub fn measured(targets: &[String], store: &StoreArgs) -> Vec<String> {
     let mut v = Vec::new();
-    for t in &a.targets {
+    for t in targets {
         v.push(t.clone());
         if let Some((_, path)) = t.split_once('=') {
             v.push(path.to_string());
         }
     }
-    if a.targets.is_empty() {
+    if targets.is_empty() {
         v.push(crate::job::DEFAULT_TARGET.to_string());
     }
-    v.extend(a.profile_file.clone());
-    if !a.store.no_store {
-        v.extend(history::db_file(a.store.db.as_deref()));
-    }
+    v.extend(history::stored_in(store));
     v
 }
 
 /// Runs `dbio run` and returns its exit status.
 pub fn run(a: RunArgs) -> Exit {
     let outputs = [("--json", a.json.as_deref()), ("--html", a.html.as_deref())];
-    let plan = match check_outputs(
-        &outputs,
-        &inputs(&a).iter().map(String::as_str).collect::<Vec<_>>(),
-    )
-    .and_then(|()| plan(&a))
-    {
+    let plan = match check_outputs(&outputs, &inputs(&a)).and_then(|()| plan(&a)) {
         Ok(p) => p,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };

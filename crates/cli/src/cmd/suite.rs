@@ -58,21 +58,8 @@ impl Setup {
 /// Runs `dbio suite` and returns its exit status.
 pub fn run(a: SuiteArgs) -> Exit {
     let fail = |m: String| Exit::usage(format!("dbio suite: {m}"));
-    let mut inputs: Vec<String> = a.targets.clone();
-    inputs.extend(
-        a.targets
-            .iter()
-            .filter_map(|t| t.split_once('='))
-            .map(|(_, p)| p.to_string()),
-    );
-    if a.targets.is_empty() {
-        inputs.push(crate::job::DEFAULT_TARGET.to_string());
-    }
+    let mut inputs = crate::cmd::run::measured(&a.targets, &a.store);
     inputs.extend(a.thresholds.clone());
-    if !a.store.no_store {
-        inputs.extend(history::db_file(a.store.db.as_deref()));
-    }
-    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
     if let Err(m) = check_outputs(
         &[("--json", a.json.as_deref()), ("--html", a.html.as_deref())],
         &inputs,

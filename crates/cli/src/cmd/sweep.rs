@@ -191,7 +191,6 @@ pub fn run(a: SweepArgs) -> Exit {
         ("--html", a.run.html.as_deref()),
     ];
     let inputs = crate::cmd::run::inputs(&a.run);
-    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
     let plan = match check_outputs(&outputs, &inputs).and_then(|()| plan(&a)) {
         Ok(p) => p,
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),

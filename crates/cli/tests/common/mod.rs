@@ -343,3 +343,11 @@ pub fn assert_valid(v: &jsonschema::Validator, what: &str, r: &Value) {
         .collect();
     assert!(errors.is_empty(), "{what} breaks the schema: {errors:#?}");
 }
+
+/// A named pipe `name` in `dir` (mkfifo from coreutils), which nothing writes to.
+pub fn make_fifo(dir: &Path, name: &str) -> std::path::PathBuf {
+    let fifo = dir.join(name);
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", fifo.display());
+    fifo
+}
