@@ -69,7 +69,8 @@ pub fn stored_in(a: &crate::args::StoreArgs) -> Option<String> {
     (!a.no_store).then(|| db_file(a.db.as_deref())).flatten()
 }
 
-/// The history results go to, unless `--no-store`: None then.
+/// The history results go to, unless `--no-store` (None then). A `--label` that `dbio show`
+/// could not find again (empty, or digits that read as a run id) is refused first.
 pub fn store_unless(a: &crate::args::StoreArgs) -> Result<Option<Store>, String> {
     if let Some(l) = &a.label {
         if l.trim().is_empty() {
