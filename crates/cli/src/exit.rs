@@ -31,6 +31,8 @@ impl Exit {
 impl From<Exit> for ExitCode {
     fn from(e: Exit) -> ExitCode {
         ExitCode::from(match e {
+            // Done, but what it printed was lost: not a success for a script.
+            Exit::Ok if crate::output::stdout_failed() => 1,
             Exit::Ok => 0,
             Exit::Failure => 1,
             Exit::Usage => 2,

@@ -3,11 +3,28 @@
 use std::cell::RefCell;
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Prints to stdout; a closed pipe (`dbio run | head`) is not an error.
+/// Set when stdout could not take what was printed (a full disk, an I/O error).
+static STDOUT_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Prints to stdout; a closed pipe (`dbio run | head`) is not an error. Any other failure is
+/// said once on stderr, and the command then exits 1 (see [`stdout_failed`]); the work goes
+/// on, so results still reach their files and the history.
 pub fn print_out(s: &str) {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(s.as_bytes()).and_then(|_| out.flush());
+    if let Err(e) = out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe
+            && !STDOUT_FAILED.swap(true, Ordering::Relaxed)
+        {
+            eprintln!("dbio: cannot write to standard output: {e}");
+        }
+    }
+}
+
+/// Whether anything printed to stdout was lost (not counting a closed pipe).
+pub fn stdout_failed() -> bool {
+    STDOUT_FAILED.load(Ordering::Relaxed)
 }
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so a reader never sees half a file.

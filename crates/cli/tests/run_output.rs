@@ -310,3 +310,34 @@ fn an_output_that_is_one_of_the_inputs_is_refused_and_the_input_kept() {
     );
     assert_eq!(code, Some(0), "{err}");
 }
+
+#[test]
+fn output_lost_on_a_full_stdout_is_an_error_not_a_success() {
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full")
+    };
+    for args in [
+        vec!["profiles"],
+        vec![
+            "run",
+            "--engine",
+            "sim",
+            "--ops",
+            "100",
+            "--no-store",
+            "--json",
+            "-",
+        ],
+    ] {
+        let out = dbio_command().args(&args).stdout(full()).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write to standard output"),
+            "{args:?}: {err}"
+        );
+    }
+}

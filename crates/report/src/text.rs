@@ -143,8 +143,8 @@ pub fn summary(r: &RunResult) -> String {
     if r.engine.name == "sim" {
         let _ = writeln!(
             s,
-            "engine sim: SIMULATED, no I/O was done; {:.1} s of virtual time measured",
-            r.measured_secs
+            "engine sim: SIMULATED, no I/O was done; {} of virtual time measured",
+            measured(r.measured_secs)
         );
     } else {
         let _ = writeln!(
