@@ -1,7 +1,7 @@
 //! Latency objectives such as `p99<1ms`, `avg<200us` or `read:p99.9<2ms`, and their value in a run.
 
 use dbio_model::histogram::new_histogram;
-use dbio_model::units::parse_duration;
+use dbio_model::units::parse_latency;
 use dbio_model::RunResult;
 use hdrhistogram::Histogram;
 
@@ -51,12 +51,7 @@ impl Slo {
             },
             _ => return Err(bad("the statistic must be avg or pNN")),
         };
-        let limit = limit.trim();
-        // A bare number would silently mean seconds.
-        if limit.parse::<f64>().is_ok() {
-            return Err(bad("the limit needs a unit (us, ms, s)"));
-        }
-        let d = parse_duration(limit).map_err(|e| bad(&e.why))?;
+        let d = parse_latency(limit).map_err(|e| bad(&e.why))?;
         if d.is_zero() {
             return Err(bad("the limit must be above zero"));
         }

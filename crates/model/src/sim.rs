@@ -1,7 +1,7 @@
 //! The simulated device of `--engine sim`: its parameters, the named presets, and the
 //! `--sim PRESET[,KEY=VALUE...]` text that sets them.
 
-use crate::units::parse_duration;
+use crate::units::parse_latency;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -191,11 +191,7 @@ impl SimDevice {
                 format!("'{part}' is not KEY=VALUE; a preset name may only come first")
             })?;
             let time = |v: &str| -> Result<u64, String> {
-                // A bare number would silently mean seconds.
-                if v.trim().parse::<f64>().is_ok() {
-                    return Err(format!("{key}={v}: give a unit, e.g. {key}=100us"));
-                }
-                let d = parse_duration(v).map_err(|e| format!("{key}: {e}"))?;
+                let d = parse_latency(v).map_err(|e| format!("{key}: {e}"))?;
                 // Virtual time grows with it, and with it the run's time and memory.
                 if d > std::time::Duration::from_secs(10) {
                     return Err(format!("{key}={v}: at most 10 s per I/O"));

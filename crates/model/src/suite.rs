@@ -114,14 +114,9 @@ impl Thresholds {
         let mut t = Thresholds::default();
         let us = |key: &str, v: &Option<String>, into: &mut f64| -> Result<(), String> {
             if let Some(v) = v {
-                // A bare number would silently mean seconds; zero can never be met.
-                if v.trim().parse::<f64>().is_ok() {
-                    return Err(format!(
-                        "thresholds {origin}: {key} = \"{v}\": give a unit, e.g. \"1ms\" or \"500us\""
-                    ));
-                }
-                let d = crate::units::parse_duration(v)
+                let d = crate::units::parse_latency(v)
                     .map_err(|e| format!("thresholds {origin}: {key}: {e}"))?;
+                // Zero can never be met.
                 if d.is_zero() {
                     return Err(format!(
                         "thresholds {origin}: {key} = \"{v}\": give a latency above zero"

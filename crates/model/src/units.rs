@@ -102,6 +102,20 @@ pub fn parse_duration(input: &str) -> Result<std::time::Duration, UnitError> {
     Ok(std::time::Duration::from_secs_f64(total))
 }
 
+/// Parses a latency or service time as [`parse_duration`] does, but refuses a bare number:
+/// in a limit or a device model it would silently mean seconds.
+pub fn parse_latency(input: &str) -> Result<std::time::Duration, UnitError> {
+    if input.trim().parse::<f64>().is_ok() {
+        return Err(UnitError {
+            what: "latency",
+            input: input.to_string(),
+            why: "needs a unit (a bare number would be seconds); give a unit such as 500us or 1ms"
+                .to_string(),
+        });
+    }
+    parse_duration(input)
+}
+
 /// Prints a byte count the way people read sizes: `8 KiB`, `1 MiB`, `1.5 GiB`, `512 B`.
 pub fn format_size(bytes: u64) -> String {
     const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
