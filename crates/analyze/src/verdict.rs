@@ -9,6 +9,8 @@ use dbio_model::{JobSpec, Outcome, RunResult, Verdict};
 
 /// Busy share above which a CPU (a worker, the process, the host) is called the limit.
 pub const BUSY: f64 = 90.0;
+/// Measuring time under which start-up dominates the busy shares, so CPU is not judged.
+pub const MIN_JUDGED_SECS: f64 = 1.0;
 /// Share of a ceiling at or above which it is called the limit.
 pub const AT_CEILING: f64 = 0.9;
 
@@ -40,8 +42,7 @@ pub fn verdict(r: &RunResult) -> Option<Verdict> {
             "no I/O was done (--engine null): {iops:.0} IOPS, {per_core:.0} per core of dbio's CPU, is what dbio itself issues, times and records; it bounds what any device can be shown to do here"
         ));
     }
-    // Under a second of measuring, start-up dominates the busy shares: no CPU verdict.
-    let long_enough = r.measured_secs >= 1.0;
+    let long_enough = r.measured_secs >= MIN_JUDGED_SECS;
     if let Some(w) = c
         .workers
         .iter()

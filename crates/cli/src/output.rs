@@ -56,7 +56,7 @@ pub fn check_outputs<S: AsRef<str>>(
                 "{flag}: give a file name (or '-' for stdout where allowed)"
             ));
         }
-        let p = std::path::Path::new(path);
+        let p = Path::new(path);
         if let Some(input) = inputs
             .iter()
             .map(AsRef::as_ref)
@@ -76,7 +76,7 @@ pub fn check_outputs<S: AsRef<str>>(
         }
         let dir = match p.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
-            _ => std::path::Path::new("."),
+            _ => Path::new("."),
         };
         if !dir.is_dir() {
             return Err(format!(

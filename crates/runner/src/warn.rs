@@ -1,5 +1,6 @@
 //! Warnings a result carries: each says what happened and what to try.
 
+use dbio_analyze::verdict::{BUSY, MIN_JUDGED_SECS};
 use dbio_engine::target::{OpenTarget, TargetKind};
 use dbio_model::*;
 
@@ -98,9 +99,8 @@ pub fn after_run(
     ios: u64,
 ) -> Vec<Warning> {
     let mut out = Vec::new();
-    let busy: Vec<&WorkerCpu> = cpu.workers.iter().filter(|c| c.busy_pct > 90.0).collect();
-    // Under a second of measuring, start-up dominates the busy share: no verdict.
-    if !busy.is_empty() && spec.engine != EngineKind::Null && secs >= 1.0 {
+    let busy: Vec<&WorkerCpu> = cpu.workers.iter().filter(|c| c.busy_pct > BUSY).collect();
+    if !busy.is_empty() && spec.engine != EngineKind::Null && secs >= MIN_JUDGED_SECS {
         let per_core = if cpu.process_user_s + cpu.process_sys_s > 0.0 {
             cpu.ios_per_cpu_s
         } else {
@@ -116,7 +116,7 @@ pub fn after_run(
             ),
         ));
     }
-    if cpu.host_busy_pct > 90.0 {
+    if cpu.host_busy_pct > BUSY {
         out.push(w(
             "host-cpu-bound",
             format!(

@@ -14,9 +14,6 @@ pub fn run(a: ReportArgs) -> Exit {
             "dbio report: say what to write: --html FILE, --md FILE or --csv FILE ('-' for stdout with --md and --csv)",
         );
     }
-    if a.html.as_deref() == Some("-") {
-        return Exit::usage("dbio report: --html needs a file name (the page is meant for a browser), e.g. --html report.html");
-    }
     let names: Vec<&str> = a.runs.iter().map(String::as_str).collect();
     let inputs = crate::history::lookup_inputs(&names, a.db.as_deref());
     let outputs = [
