@@ -1,5 +1,5 @@
 //! `dbio reduce`: validate the flags, read the paths once with a progress bar, print and
-//! write the estimate. Exit 1 when a path was skipped.
+//! write the estimate. Exit 1 when a path was skipped, 2 when the paths gave nothing to read.
 
 use crate::args::ReduceArgs;
 use crate::exit::Exit;
@@ -8,7 +8,7 @@ use crate::output::{check_outputs, emit_json, print_out};
 use crate::signals::stop_flag;
 use dbio_model::units::parse_size;
 use dbio_runner::reduce::block::CompressSpec;
-use dbio_runner::reduce::{reduce, ReduceEvent, ReduceOptions};
+use dbio_runner::reduce::{reduce, ReduceError, ReduceEvent, ReduceOptions};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
 
@@ -57,6 +57,8 @@ pub fn run(a: ReduceArgs) -> Exit {
     }
     let r = match result {
         Ok(r) => r,
+        // Nothing was read, so nothing is estimated, stored or written.
+        Err(e @ ReduceError::NothingToRead(_)) => return Exit::usage(format!("dbio reduce: {e}")),
         Err(e) => return Exit::Failure.with(format!("dbio reduce: {e}")),
     };
     for k in &r.skipped {

@@ -50,14 +50,83 @@ pub enum ReduceEvent<'a> {
     Notice(&'a str),
 }
 
-/// Lists the sources of `paths`, reads them once and returns the estimate.
+/// Why `dbio reduce` gave no estimate.
+#[derive(Debug)]
+pub enum ReduceError {
+    /// The paths gave not one byte to read (empty files, /proc files, missing paths, empty
+    /// trees): the message names each and what to give instead.
+    NothingToRead(String),
+    /// Reading could not start (e.g. a compressor could not be set up).
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for ReduceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReduceError::NothingToRead(m) => f.write_str(m),
+            ReduceError::Io(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ReduceError {}
+
+impl From<std::io::Error> for ReduceError {
+    fn from(e: std::io::Error) -> Self {
+        ReduceError::Io(e)
+    }
+}
+
+/// The one line saying that `paths` gave nothing to read, with why (`reasons`, each naming
+/// its path) and what to do.
+fn nothing_to_read(paths: &[String], reasons: &[String]) -> ReduceError {
+    let why: Vec<&str> = reasons
+        .iter()
+        .map(|r| r.trim_end_matches("; nothing to read"))
+        .collect();
+    let why = if why.is_empty() {
+        paths.join(", ")
+    } else {
+        why.join("; ")
+    };
+    ReduceError::NothingToRead(format!(
+        "nothing to read, so no estimate was made or stored: {why}. Give files, directory trees or block devices that hold data (copy a /proc or /sys file to a regular file first)"
+    ))
+}
+
+/// Why the paths gave nothing: each skipped path with its error, the listing's notes, and
+/// after a pass its own skips and notes and the sources that read 0 bytes.
+fn reasons(list: &sources::Listing, out: Option<&ScanOutput>) -> Vec<String> {
+    let skipped = out.map_or(&[][..], |o| &o.skipped[..]);
+    let notes = out.map_or(&[][..], |o| &o.notes[..]);
+    let mut why: Vec<String> = list
+        .skipped
+        .iter()
+        .chain(skipped)
+        .map(|k| format!("{}: {}", k.path, k.error))
+        .chain(list.notes.iter().chain(notes).cloned())
+        .collect();
+    for s in out.map_or(&[][..], |o| &o.sources[..]) {
+        let named = format!("{}: ", s.path);
+        if s.bytes == 0 && !why.iter().any(|r| r.starts_with(&named)) {
+            why.push(format!("{}: read 0 bytes", s.path));
+        }
+    }
+    why
+}
+
+/// Lists the sources of `paths`, reads them once and returns the estimate; paths that give
+/// not one byte to read are an error, not an estimate of nothing.
 pub fn reduce(
     paths: &[String],
     o: &ReduceOptions,
     stop: &AtomicBool,
     on: &mut dyn FnMut(ReduceEvent),
-) -> std::io::Result<ReduceResult> {
+) -> Result<ReduceResult, ReduceError> {
     let list = sources::list(paths);
+    if list.sources.is_empty() {
+        return Err(nothing_to_read(paths, &reasons(&list, None)));
+    }
     let mut notes = list.notes.clone();
     let total: u64 = list.sources.iter().map(|s| s.size).sum();
     let mut units: Vec<u64> = o.units.clone();
@@ -101,6 +170,10 @@ pub fn reduce(
         on(ReduceEvent::Progress { done })
     })?;
     let cpu_secs = dbio_engine::sys::process_cpu().since(cpu0).total();
+    if out.bytes_read == 0 && !out.partial {
+        // Listed, but busy, unreadable or emptied since.
+        return Err(nothing_to_read(paths, &reasons(&list, Some(&out))));
+    }
     let elapsed_secs = t0.elapsed().as_secs_f64();
     if !o.buffered {
         for s in out.sources.iter().filter(|s| !s.direct) {

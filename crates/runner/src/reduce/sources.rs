@@ -37,7 +37,14 @@ pub fn list(paths: &[String]) -> Listing {
         match std::fs::metadata(path) {
             Ok(md) if md.is_dir() => {
                 let root = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+                let before = (l.sources.len(), l.skipped.len(), l.notes.len());
                 walk(path, &root, &mut l);
+                if before == (l.sources.len(), l.skipped.len(), l.notes.len()) {
+                    l.notes.push(format!(
+                        "{}: a directory with no file or block device in it; nothing to read",
+                        path.display()
+                    ));
+                }
             }
             // A path named on the command line that cannot be read is skipped (exit 1); inside
             // a tree, pipes and sockets are only noted.
