@@ -4,7 +4,8 @@
 //! from the network (every request goes to a proxy the test counts), and each chart's SVG
 //! must hold the series and points the JSON result says it should. Control pages show the
 //! harness does catch a console error, a network request and a blank page.
-//! Skips (printing "skipped:") only when Chromium is not installed; `.ci/run` installs it.
+//! Skips (with common's `skip`, a failure under CI=true) only when Chromium is not installed;
+//! `.ci/run` installs it.
 
 #![forbid(unsafe_code)]
 
@@ -18,9 +19,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// The Chromium binary, if installed.
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"]
+/// The Chromium binary; None (after a `skip` naming `test`) when it is not installed.
+fn chromium(test: &str) -> Option<PathBuf> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
         .iter()
         .find_map(|name| {
             std::env::var_os("PATH").and_then(|p| {
@@ -28,7 +29,14 @@ fn chromium() -> Option<PathBuf> {
                     .map(|d| d.join(name))
                     .find(|f| f.is_file())
             })
-        })
+        });
+    if found.is_none() {
+        skip(
+            test,
+            "chromium (or chromium-browser, google-chrome) is not installed (.ci/run installs it)",
+        );
+    }
+    found
 }
 
 /// Hosts Chromium itself talks to (time, updates, accounts) even with background networking
@@ -277,8 +285,9 @@ fn assert_not_blank(chrome: &Path, page: &Path) {
 
 #[test]
 fn the_harness_catches_console_errors_network_requests_and_blank_pages() {
-    let Some(chrome) = chromium() else {
-        println!("skipped: chromium is not installed (.ci/run installs it)");
+    let Some(chrome) =
+        chromium("the_harness_catches_console_errors_network_requests_and_blank_pages")
+    else {
         return;
     };
     let dir = scratch();
@@ -307,8 +316,8 @@ fn the_harness_catches_console_errors_network_requests_and_blank_pages() {
 
 #[test]
 fn run_sweep_and_report_pages_draw_their_charts_offline_in_chromium() {
-    let Some(chrome) = chromium() else {
-        println!("skipped: chromium is not installed (.ci/run installs it)");
+    let Some(chrome) = chromium("run_sweep_and_report_pages_draw_their_charts_offline_in_chromium")
+    else {
         return;
     };
     let dir = scratch();

@@ -1,6 +1,7 @@
 //! Shared helpers of the `dbio run` end-to-end tests: running the binary and reading its
 //! JSON result, scratch directories, loop devices over temp files (detached on drop),
-//! /proc/diskstats snapshots, and checks on the bytes of a target.
+//! /proc/diskstats snapshots, checks on the bytes of a target, and the one way a test that
+//! cannot run its check says so ([`skip`]).
 
 #![allow(dead_code)]
 
@@ -9,6 +10,48 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The start of the line a skipped test writes, found by `.ci/run` to count skips (the
+/// engine's loop-device tests write the same). A skipped test passes for cargo, so this line
+/// is the only record that it checked nothing.
+pub const SKIP_MARK: &str = "dbio-test-skipped:";
+
+/// True when the tests run in CI (`CI=true`), where every check must run.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Says that `test` cannot run its check because `missing` is not there: in CI (`CI=true`)
+/// the test fails, naming what was missing; elsewhere one line `dbio-test-skipped: TEST:
+/// MISSING` goes straight to stderr (past cargo's capture, so `.ci/run` counts it even for
+/// a test that passes) and the caller returns.
+#[track_caller]
+pub fn skip(test: &str, missing: &str) {
+    if in_ci() {
+        panic!("{test}: cannot run its check under CI=true: {missing}");
+    }
+    use std::io::Write;
+    // One write of the whole line, so parallel tests' output cannot split it.
+    let line = format!("{SKIP_MARK} {test}: {missing}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
+}
+
+/// The path of `tool` on PATH, or a [`skip`] naming it (None).
+#[track_caller]
+pub fn require_tool(test: &str, tool: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(tool))
+            .find(|f| f.is_file())
+    });
+    if found.is_none() {
+        skip(
+            test,
+            &format!("{tool} is not installed (.ci/run installs it)"),
+        );
+    }
+    found
+}
 
 /// The dbio binary under test.
 pub const DBIO: &str = env!("CARGO_BIN_EXE_dbio");
@@ -211,8 +254,9 @@ pub struct LoopDev {
 }
 
 impl LoopDev {
-    /// Attaches a loop device over a new file holding `contents`; None (after printing a
-    /// "skipped:" line naming `test`) when no loop device can be had here.
+    /// Attaches a loop device over a new file holding `contents`; None (after a [`skip`]
+    /// naming `test` and the loop device, which fails the test in CI) when none can be had.
+    #[track_caller]
     pub fn attach(test: &str, contents: &[u8]) -> Option<LoopDev> {
         let dir = scratch();
         let backing = dir.path().join("disk.img");
@@ -235,7 +279,13 @@ impl LoopDev {
             Ok(o) => String::from_utf8_lossy(&o.stderr).trim().to_string(),
             Err(e) => format!("cannot run losetup: {e}"),
         };
-        eprintln!("skipped: {test}: no loop device available ({why}); needs root and losetup");
+        skip(
+            test,
+            &format!(
+                "no loop device could be attached over {} ({why}); needs root and losetup",
+                backing.display()
+            ),
+        );
         None
     }
 }

@@ -1,8 +1,23 @@
 //! Loop-device tests of the block-device safety checks: need root, losetup, mkfs.ext4 and
-//! mount; they skip with a note when those are missing, and never touch a real disk.
+//! mount, and never touch a real disk. When those are missing they fail under `CI=true`
+//! (naming what was missing) and elsewhere skip with a `dbio-test-skipped:` line, the same
+//! line as the CLI tests' `skip` (crates/cli/tests/common), which `.ci/run` counts.
 
 use crate::target::{open_target, TargetKind, TargetOptions};
 use std::process::Command;
+
+/// Says that `test` cannot run its check because `missing` is not there: a failure under
+/// `CI=true`; elsewhere one `dbio-test-skipped: TEST: MISSING` line straight to stderr (past
+/// the test harness's capture), and the caller returns.
+#[track_caller]
+fn skip(test: &str, missing: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{test}: cannot run its check under CI=true: {missing}");
+    }
+    use std::io::Write;
+    let line = format!("dbio-test-skipped: {test}: {missing}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
+}
 
 /// A loop device over a temp file, detached on drop whatever the test did.
 struct Loop {
@@ -67,7 +82,11 @@ fn writes_to_a_device_with_a_file_system_are_refused() {
     let dev = match Loop::attach(&backing) {
         Ok(dev) => dev,
         Err(why) => {
-            eprintln!("note: skipping the loop-device test, cannot attach one: {why}");
+            let test = "writes_to_a_device_with_a_file_system_are_refused";
+            skip(
+                test,
+                &format!("no loop device could be attached ({why}); needs root and losetup"),
+            );
             return;
         }
     };
@@ -142,7 +161,11 @@ fn a_mounted_device_is_reported_and_busy() {
     let dev = match Loop::attach(&backing) {
         Ok(dev) => dev,
         Err(why) => {
-            eprintln!("note: skipping the mounted-device test, cannot attach a loop device: {why}");
+            let test = "a_mounted_device_is_reported_and_busy";
+            skip(
+                test,
+                &format!("no loop device could be attached ({why}); needs root and losetup"),
+            );
             return;
         }
     };
@@ -154,7 +177,8 @@ fn a_mounted_device_is_reported_and_busy() {
             point: point.clone(),
         },
         Err(why) => {
-            eprintln!("note: skipping the mounted-device test: {why}");
+            let test = "a_mounted_device_is_reported_and_busy";
+            skip(test, &format!("cannot make and mount an ext4 file system ({why}); needs mkfs.ext4 (e2fsprogs) and mount"));
             return;
         }
     };
