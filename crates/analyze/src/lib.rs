@@ -2,6 +2,7 @@
 //! sweep, the I/O size where bandwidth levels off, what differs between two runs.
 #![forbid(unsafe_code)]
 
+pub mod advise;
 pub mod compare;
 pub mod knee;
 pub mod path;

@@ -2,6 +2,7 @@
 //! (whose JSON schema is committed under `schema/`), host and target facts, units.
 #![forbid(unsafe_code)]
 
+pub mod advise;
 pub mod histogram;
 pub mod job;
 pub mod path;

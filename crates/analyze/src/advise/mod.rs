@@ -1,0 +1,202 @@
+//! Placement on flash from a database's own I/O statistics: per-object figures, the skew,
+//! and the set of objects that saves the most stall within a flash budget, with what not to
+//! move and why, and the expected gain bounded by Amdahl's law.
+
+pub mod devices;
+pub mod knapsack;
+mod place;
+pub mod skew;
+
+use dbio_model::advise::{
+    AdviseResult, ObjectFigures, ObjectIo, SourceInfo, Totals, ADVISE_SCHEMA,
+};
+use devices::Device;
+
+/// Bytes in a GiB, the unit of every per-capacity figure.
+pub const GIB: f64 = 1_073_741_824.0;
+
+/// Average I/O size from which an object counts as large sequential I/O that flash helps little.
+pub const LARGE_IO: f64 = 256.0 * 1024.0;
+
+/// Where the latency on flash comes from.
+#[derive(Debug, Clone)]
+pub enum Latency {
+    /// Assumed mean latency of the flash device (ms); each object's current latency is the
+    /// source's own (stall / I/Os).
+    Assumed { flash_ms: f64 },
+    /// A measured flash device; with a measured current device the saving uses the two
+    /// devices' ratio, else the source's own latency as the current one.
+    Measured {
+        flash: Device,
+        current: Option<Device>,
+    },
+}
+
+/// What the analysis needs besides the objects.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// `--flash SIZE` in bytes.
+    pub budget: Option<u64>,
+    pub latency: Latency,
+    /// Share of the time spent waiting on I/O, and where it came from.
+    pub io_wait_share: Option<(f64, String)>,
+}
+
+/// The whole advice for `objects` counted over `source.interval_secs`.
+pub fn advise(
+    objects: &[ObjectIo],
+    source: SourceInfo,
+    notes: Vec<String>,
+    made_at: String,
+    o: &Options,
+) -> AdviseResult {
+    let timed = objects.iter().any(|x| x.stall().is_some());
+    let totals = totals(objects);
+    let mut figs: Vec<ObjectFigures> = objects
+        .iter()
+        .map(|x| figures(x, &totals, source.interval_secs, &o.latency))
+        .collect();
+    let value = |f: &ObjectFigures| value_of(f, timed);
+    figs.sort_by(|a, b| {
+        density(b, timed)
+            .total_cmp(&density(a, timed))
+            .then(value(b).total_cmp(&value(a)))
+            .then(a.name.cmp(&b.name))
+    });
+    for (i, f) in figs.iter_mut().enumerate() {
+        f.rank = i as u32 + 1;
+    }
+    let sized: Vec<(u64, u64)> = figs
+        .iter()
+        .filter_map(|f| f.size_bytes.map(|s| (s, f.reads + f.writes)))
+        .collect();
+    let placement = o.budget.map(|b| place::place(&figs, b, timed, &totals, o));
+    AdviseResult {
+        schema: ADVISE_SCHEMA.into(),
+        dbio_version: env!("CARGO_PKG_VERSION").into(),
+        made_at,
+        source,
+        notes,
+        ranked_by: if timed {
+            "stall saved per GiB".into()
+        } else {
+            "I/Os per GiB".into()
+        },
+        totals,
+        skew: skew::skew(&sized),
+        objects: figs,
+        placement,
+    }
+}
+
+/// What the knapsack maximises for one object: stall saved, or I/Os without times.
+pub(crate) fn value_of(f: &ObjectFigures, timed: bool) -> f64 {
+    if timed {
+        f.saved_ms.unwrap_or(0.0)
+    } else {
+        (f.reads + f.writes) as f64
+    }
+}
+
+/// Value per GiB, the ranking key: objects of size 0 with value first, unknown sizes last.
+fn density(f: &ObjectFigures, timed: bool) -> f64 {
+    let v = value_of(f, timed);
+    match f.size_bytes {
+        Some(0) if v > 0.0 => f64::INFINITY,
+        Some(0) => 0.0,
+        Some(s) => v / (s as f64 / GIB),
+        None => -1.0,
+    }
+}
+
+fn totals(objects: &[ObjectIo]) -> Totals {
+    let stalls: Vec<f64> = objects.iter().filter_map(ObjectIo::stall).collect();
+    Totals {
+        size_bytes: objects.iter().filter_map(|x| x.size_bytes).sum(),
+        reads: objects.iter().map(|x| x.reads).sum(),
+        writes: objects.iter().map(|x| x.writes).sum(),
+        bytes_read: objects.iter().map(|x| x.bytes_read).sum(),
+        bytes_written: objects.iter().map(|x| x.bytes_written).sum(),
+        stall_ms: (!stalls.is_empty()).then(|| stalls.iter().sum()),
+    }
+}
+
+/// Share `a / b`, 0 when `b` is 0.
+fn share(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        a / b
+    } else {
+        0.0
+    }
+}
+
+/// The figures of one object (rank set later).
+fn figures(x: &ObjectIo, t: &Totals, secs: f64, lat: &Latency) -> ObjectFigures {
+    let ios = x.ios();
+    let gib = x.size_bytes.filter(|&s| s > 0).map(|s| s as f64 / GIB);
+    let stall = x.stall();
+    let (current_ms, flash_ms, saved_ms) = saving(x, lat);
+    let per = |n: u64, ms: Option<f64>| ms.filter(|_| n > 0).map(|m| m / n as f64);
+    ObjectFigures {
+        rank: 0,
+        name: x.name.clone(),
+        kind: x.kind,
+        size_bytes: x.size_bytes,
+        reads: x.reads,
+        writes: x.writes,
+        bytes_read: x.bytes_read,
+        bytes_written: x.bytes_written,
+        avg_io_bytes: (ios > 0 && x.bytes_read + x.bytes_written > 0)
+            .then(|| (x.bytes_read + x.bytes_written) as f64 / ios as f64),
+        avg_read_ms: per(x.reads, x.read_ms),
+        avg_write_ms: per(x.writes, x.write_ms),
+        stall_ms: stall,
+        io_share: share(ios as f64, (t.reads + t.writes) as f64),
+        capacity_share: x.size_bytes.map(|s| share(s as f64, t.size_bytes as f64)),
+        stall_share: stall.map(|s| share(s, t.stall_ms.unwrap_or(0.0))),
+        iops_per_gib: gib.filter(|_| secs > 0.0).map(|g| ios as f64 / secs / g),
+        stall_ms_per_gib: gib.and_then(|g| stall.map(|s| s / g)),
+        current_ms,
+        flash_ms,
+        saved_ms,
+    }
+}
+
+/// (current latency, flash latency, stall saved) of an object; None without times.
+fn saving(x: &ObjectIo, lat: &Latency) -> (Option<f64>, Option<f64>, Option<f64>) {
+    let Some(stall) = x.stall() else {
+        return (None, None, None);
+    };
+    let ios = x.ios();
+    if ios == 0 {
+        return (None, None, Some(0.0));
+    }
+    let cur = stall / ios as f64;
+    let bytes = x.bytes_read + x.bytes_written;
+    let avg = if bytes > 0 {
+        bytes as f64 / ios as f64
+    } else {
+        8192.0
+    };
+    let rs = x.reads as f64 / ios as f64;
+    let flash = match lat {
+        Latency::Assumed { flash_ms } => *flash_ms,
+        Latency::Measured {
+            flash,
+            current: None,
+        } => flash.latency_ms(avg, rs),
+        Latency::Measured {
+            flash,
+            current: Some(c),
+        } => cur * flash.latency_ms(avg, rs) / c.latency_ms(avg, rs).max(1e-9),
+    };
+    let saved = if cur > 0.0 {
+        (stall * (1.0 - flash / cur)).max(0.0)
+    } else {
+        0.0
+    };
+    (Some(cur), Some(flash), Some(saved))
+}
+
+#[cfg(test)]
+mod tests;
