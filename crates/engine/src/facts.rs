@@ -102,6 +102,7 @@ pub fn target_facts(t: &OpenTarget) -> TargetFacts {
         }
         .to_string(),
         size_bytes: t.size,
+        medium: crate::medium::memory_medium(t),
         ..TargetFacts::default()
     };
     let Some(dir) = device_number(t).and_then(sysfs_block_dir) else {

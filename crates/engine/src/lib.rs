@@ -5,6 +5,7 @@ pub mod buffer;
 pub mod engine;
 pub mod error;
 pub mod facts;
+pub mod medium;
 pub mod sync;
 pub mod sys;
 pub mod target;

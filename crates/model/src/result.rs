@@ -263,6 +263,28 @@ pub struct TargetFacts {
     pub pcie_gen: Option<u8>,
     #[serde(default)]
     pub pcie_lanes: Option<u8>,
+    /// What holds the target's data when dbio can tell it is not storage (a file on tmpfs,
+    /// a zram device, a loop device over a file in memory); null otherwise.
+    #[serde(default)]
+    pub medium: Option<TargetMedium>,
+}
+
+/// What holds a target's data, and how dbio knows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TargetMedium {
+    /// "memory".
+    pub kind: String,
+    /// What keeps it there: "tmpfs", "ramfs", "zram" or "brd" (a RAM disk).
+    pub via: String,
+    /// The evidence, e.g. "loop3's backing file /dev/shm/disk.img is on tmpfs (statfs)".
+    pub reason: String,
+}
+
+impl TargetMedium {
+    /// The medium in a few words: "memory (tmpfs)".
+    pub fn describe(&self) -> String {
+        format!("{} ({})", self.kind, self.via)
+    }
 }
 
 /// Something the reader of a result must know; `code` is stable, `message` says what to try.

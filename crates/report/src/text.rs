@@ -88,8 +88,13 @@ pub fn describe_target(t: &TargetFacts) -> String {
     } else {
         format!(" ({})", facts.join(", "))
     };
+    let medium = t
+        .medium
+        .as_ref()
+        .map(|m| format!(" in {}", m.describe()))
+        .unwrap_or_default();
     format!(
-        "{}: {}, {}{on}{facts}",
+        "{}: {}, {}{medium}{on}{facts}",
         t.path,
         t.kind,
         format_size(t.size_bytes)
@@ -308,6 +313,25 @@ mod tests {
         assert_eq!(
             describe_target(&t),
             "/d/f: file, 1 GiB on vda (logical block 512 B, rotational no, scheduler none, write back)"
+        );
+    }
+
+    #[test]
+    fn target_line_names_a_memory_medium() {
+        let t = TargetFacts {
+            path: "/dev/shm/f".into(),
+            kind: "file".into(),
+            size_bytes: 1 << 20,
+            medium: Some(dbio_model::TargetMedium {
+                kind: "memory".into(),
+                via: "tmpfs".into(),
+                reason: "/dev/shm/f is on tmpfs (statfs)".into(),
+            }),
+            ..Default::default()
+        };
+        assert_eq!(
+            describe_target(&t),
+            "/dev/shm/f: file, 1 MiB in memory (tmpfs)"
         );
     }
 

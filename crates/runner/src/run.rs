@@ -609,7 +609,9 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
         (None, true) => Outcome::Interrupted,
         (None, false) => Outcome::Complete,
     };
+    let targets: Vec<TargetFacts> = a.targets.iter().map(target_facts).collect();
     let mut warnings = a.warnings;
+    warnings.extend(targets.iter().filter_map(warn::memory_target));
     warnings.extend(warn::after_run(
         spec, &cpu, &outcome, behind, secs, total_ios,
     ));
@@ -628,7 +630,7 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
         },
         data: crate::datagen::data_info(&spec.data, a.prefilled, a.sampled),
         host: host_facts(),
-        targets: a.targets.iter().map(target_facts).collect(),
+        targets,
         read,
         write,
         flush,

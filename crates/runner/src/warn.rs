@@ -77,6 +77,21 @@ pub fn reducible_content(s: &ContentSample) -> Warning {
     )
 }
 
+/// A target whose data lives in memory (tmpfs, ramfs, zram, a RAM disk, a loop device over a
+/// file in memory): the run measured memory and the kernel's I/O path, not storage.
+pub fn memory_target(t: &TargetFacts) -> Option<Warning> {
+    let m = t.medium.as_ref().filter(|m| m.kind == "memory")?;
+    Some(w(
+        "memory-target",
+        format!(
+            "{} lives in {}: {}; these figures measure memory and the kernel's I/O path, not storage; to measure storage, put the target on a disk's file system or name the disk's block device",
+            t.path,
+            m.describe(),
+            m.reason
+        ),
+    ))
+}
+
 /// A paced run (or one of its streams) fell behind its schedule.
 pub fn rate_not_kept(stream: Option<&str>, rate: u64, ios: u64, secs: f64) -> Warning {
     let who = stream.map_or(String::new(), |s| format!("stream {s}: "));
@@ -191,6 +206,28 @@ mod tests {
             .into_iter()
             .map(|w| w.code)
             .collect()
+    }
+
+    #[test]
+    fn only_a_target_in_memory_is_warned_about() {
+        let mut t = TargetFacts {
+            path: "/dev/loop3".into(),
+            kind: "block".into(),
+            ..TargetFacts::default()
+        };
+        assert_eq!(memory_target(&t), None);
+        t.medium = Some(TargetMedium {
+            kind: "memory".into(),
+            via: "tmpfs".into(),
+            reason: "loop3's backing file /dev/shm/d.img is on tmpfs (statfs)".into(),
+        });
+        let w = memory_target(&t).expect("a warning");
+        assert_eq!(w.code, "memory-target");
+        assert!(
+            w.message.starts_with("/dev/loop3 lives in memory (tmpfs): loop3's backing file /dev/shm/d.img is on tmpfs (statfs); "),
+            "{}",
+            w.message
+        );
     }
 
     #[test]
