@@ -3,8 +3,8 @@
 //! file on an ext4 file system on such a loop device. A file on the virtual disk gets neither.
 //! The oracle is the system's own view: `stat -f` (statfs) for the file system type, the loop
 //! device's `loop/backing_file` in sysfs, and `findmnt` for the device under a directory.
-//! A check that cannot run here (no tmpfs at /dev/shm, no losetup, no root) prints a
-//! `dbio-test-skipped:` line, and fails under `CI=true`, naming what is missing.
+//! A check that cannot run here (no tmpfs at /dev/shm, no losetup, no root) is a [`skip`]:
+//! a `dbio-test-skipped:` line, and a failure under `CI=true`, naming what is missing.
 
 mod common;
 
@@ -12,21 +12,6 @@ use common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// The line a test that cannot run its check writes (as `.ci/run` counts them).
-const SKIP_MARK: &str = "dbio-test-skipped:";
-
-/// `test` cannot run its check because `missing`: fails under `CI=true`; elsewhere writes one
-/// `dbio-test-skipped:` line straight to stderr (past the test harness's capture).
-#[track_caller]
-fn cannot_check(test: &str, missing: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{test}: cannot run its check under CI=true: {missing}");
-    }
-    use std::io::Write;
-    let line = format!("{SKIP_MARK} {test}: {missing}\n");
-    let _ = std::io::stderr().write_all(line.as_bytes());
-}
 
 /// Runs `cmd ARGS`: its trimmed stdout on success, else a description of the failure.
 fn tool(cmd: &str, args: &[&str]) -> Result<String, String> {
@@ -46,7 +31,7 @@ fn fs_type(path: &Path) -> Result<String, String> {
 }
 
 /// A temp directory in /dev/shm when /dev/shm is tmpfs (by statfs); else None after
-/// [`cannot_check`].
+/// [`skip`].
 fn shm_dir(test: &str) -> Option<tempfile::TempDir> {
     match fs_type(Path::new("/dev/shm")) {
         Ok(t) if t == "tmpfs" => Some(
@@ -56,11 +41,11 @@ fn shm_dir(test: &str) -> Option<tempfile::TempDir> {
                 .expect("create a directory in /dev/shm"),
         ),
         Ok(t) => {
-            cannot_check(test, &format!("/dev/shm is {t}, not tmpfs"));
+            skip(test, &format!("/dev/shm is {t}, not tmpfs"));
             None
         }
         Err(e) => {
-            cannot_check(test, &format!("no file system type for /dev/shm: {e}"));
+            skip(test, &format!("no file system type for /dev/shm: {e}"));
             None
         }
     }
@@ -75,7 +60,7 @@ struct ShmLoop {
 }
 
 impl ShmLoop {
-    /// Attaches one; None after [`cannot_check`] naming what failed.
+    /// Attaches one; None after [`skip`] naming what failed.
     fn attach(test: &str) -> Option<ShmLoop> {
         let dir = shm_dir(test)?;
         let backing = dir.path().join("disk.img");
@@ -88,7 +73,7 @@ impl ShmLoop {
                 _dir: dir,
             }),
             Err(e) => {
-                cannot_check(
+                skip(
                     test,
                     &format!("no loop device over {b} ({e}); needs root and losetup"),
                 );
@@ -211,12 +196,12 @@ fn a_file_on_a_file_system_on_such_a_loop_device_is_named_memory() {
         return;
     };
     if let Err(e) = tool("mkfs.ext4", &["-q", "-F", &lo.dev]) {
-        return cannot_check(test, &format!("no ext4 on {}: {e}", lo.dev));
+        return skip(test, &format!("no ext4 on {}: {e}", lo.dev));
     }
     let mnt = Mounted { dir: scratch() };
     let m = mnt.dir.path().to_str().unwrap().to_string();
     if let Err(e) = tool("mount", &[&lo.dev, &m]) {
-        return cannot_check(test, &format!("cannot mount {} on {m}: {e}", lo.dev));
+        return skip(test, &format!("cannot mount {} on {m}: {e}", lo.dev));
     }
     // The oracle: the directory's file system is ext4 on the loop device, not tmpfs itself.
     assert_eq!(
@@ -246,7 +231,7 @@ fn a_file_on_the_virtual_disk_is_not_memory() {
             .iter()
             .any(|p| source.starts_with(p));
     if in_memory || !source.starts_with("/dev/") {
-        return cannot_check(
+        return skip(
             test,
             &format!("the build directory {d} is on {fs} ({source}), not on a disk"),
         );
