@@ -1,7 +1,8 @@
-//! `--steady` on a real temporary file: a paced run settles after at least one window and
-//! then measures exactly its duration (the settling I/Os left out, as the rate shows); a
-//! criterion no run can meet stops at the cap with a warning; sweeps carry it per step; bad
-//! values are refused with one-line errors.
+//! `--steady`: on the simulated device in virtual time, a paced run settles exactly when its
+//! first window is full and then measures exactly its duration (the settling I/Os left
+//! out), and a criterion no run can meet stops exactly at the cap with a warning; on a loop
+//! device, the kernel counts the settling I/Os that dbio's totals leave out; sweeps carry
+//! it per step; bad values are refused with one-line errors.
 
 #![forbid(unsafe_code)]
 
@@ -9,16 +10,35 @@ mod common;
 use common::*;
 use serde_json::Value;
 
+/// I/Os of the time series: the sum of each point's rate times its length.
+fn series_ios(r: &Value) -> f64 {
+    let mut prev = 0.0;
+    r["timeseries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let t = p["t"].as_f64().unwrap();
+            let n =
+                (p["read_iops"].as_f64().unwrap() + p["write_iops"].as_f64().unwrap()) * (t - prev);
+            prev = t;
+            n
+        })
+        .sum()
+}
+
 #[test]
 fn a_paced_run_settles_and_then_measures_its_duration() {
     let dir = scratch();
-    let f = dbio_file(dir.path(), "t.dat", "64MiB");
-    // Paced at 2000 IOPS every second carries ~2000 I/Os: within 10 % of the mean at once.
+    // Paced at 2000 IOPS (one I/O every 500 µs, served in 100 µs), every settling second
+    // holds exactly 2000 I/Os: the window holds as soon as it is full, at 3 s.
     let r = run_ok(
         dir.path(),
         &[
-            "--target",
-            f.to_str().unwrap(),
+            "--engine",
+            "sim",
+            "--sim",
+            "channels=4,service=100us,dist=const,bw=none",
             "--rw",
             "randread",
             "--qd",
@@ -42,37 +62,15 @@ fn a_paced_run_settles_and_then_measures_its_duration() {
         (st["window_secs"].as_u64(), st["max_secs"].as_u64()),
         (Some(3), Some(30))
     );
-    // A window of 3 one-second samples cannot be full before 3 s.
-    let settle = num(&r, "/steady/settle_secs");
-    assert!((3.0..30.0).contains(&settle), "settled after {settle} s");
-    assert!(num(&r, "/steady/spread_pct") < 10.0);
-    assert_near("window mean", num(&r, "/steady/window_mean"), 2000.0, 10.0);
-    // The measured window is the asked 2 s after settling, and holds only its own I/Os:
-    // 2 s at 2000 IOPS is 4000, where settling would have added 2000 a second more.
-    assert_near(
-        "measured seconds",
-        r["measured_secs"].as_f64().unwrap(),
-        2.0,
-        5.0,
-    );
-    assert_near("measured reads", ios(&r, "read") as f64, 4000.0, 3.0);
-    // The time series covers the same window: its I/Os add up to the measured count.
-    let mut prev = 0.0;
-    let series: f64 = r["timeseries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            let t = p["t"].as_f64().unwrap();
-            let n = p["read_iops"].as_f64().unwrap() * (t - prev);
-            prev = t;
-            n
-        })
-        .sum();
-    assert!(
-        (series - ios(&r, "read") as f64).abs() < 1.0,
-        "series {series}"
-    );
+    assert_eq!(num(&r, "/steady/settle_secs"), 3.0);
+    assert_eq!(num(&r, "/steady/spread_pct"), 0.0);
+    assert_eq!(num(&r, "/steady/window_mean"), 2000.0);
+    // The measured window is the asked 2 s after settling (the last I/O, due at 1.9995 s, is
+    // done by then), and holds only its own I/Os: 4000, where the 6000 of settling would
+    // have made 10,000.
+    assert_eq!(num(&r, "/measured_secs"), 2.0);
+    assert_eq!(ios(&r, "read"), 4000);
+    assert_eq!(series_ios(&r).round(), 4000.0, "{}", r["timeseries"]);
     assert!(!warning_codes(&r).contains(&"not-settled".to_string()));
     assert_valid(&schema("run-result.v1.json"), "run result", &r);
 }
@@ -80,10 +78,9 @@ fn a_paced_run_settles_and_then_measures_its_duration() {
 #[test]
 fn an_impossible_criterion_stops_at_the_cap_and_warns() {
     let dir = scratch();
-    let f = dbio_file(dir.path(), "t.dat", "64MiB");
     let args = [
-        "--target",
-        f.to_str().unwrap(),
+        "--engine",
+        "sim",
         "--rw",
         "randread",
         "--qd",
@@ -101,24 +98,21 @@ fn an_impossible_criterion_stops_at_the_cap_and_warns() {
     let r = run_ok(dir.path(), &args);
     let st = &r["steady"];
     assert_eq!(st["settled"], false, "{st}");
-    let settle = num(&r, "/steady/settle_secs");
-    assert!(
-        (3.0..4.0).contains(&settle),
-        "cap is 3 s, settled after {settle} s"
-    );
+    assert_eq!(num(&r, "/steady/settle_secs"), 3.0, "the cap");
     assert!(
         st["slope_pct"].is_number(),
         "the last window is reported: {st}"
     );
     assert!(warning_codes(&r).contains(&"not-settled".to_string()));
-    assert_near(
-        "measured seconds",
-        r["measured_secs"].as_f64().unwrap(),
-        1.0,
-        10.0,
-    );
+    let secs = num(&r, "/measured_secs");
+    assert!((1.0..1.01).contains(&secs), "measured {secs} s of 1 s");
     // The summary says so in one line.
-    let out = dbio_command().arg("run").args(args).output().unwrap();
+    let out = dbio_command()
+        .arg("run")
+        .args(args)
+        .arg("--no-store")
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         text.lines()
@@ -130,16 +124,57 @@ fn an_impossible_criterion_stops_at_the_cap_and_warns() {
 }
 
 #[test]
+fn settling_ios_reach_the_device_but_not_the_totals() {
+    let test = "settling_ios_reach_the_device_but_not_the_totals";
+    let Some(lo) = LoopDev::attach(test, &vec![0u8; 32 << 20]) else {
+        return;
+    };
+    let dir = scratch();
+    let before = DiskStats::of(&lo.name);
+    // A criterion that never holds: 2 s of settling at full speed, then 300 measured reads.
+    let r = run_ok(
+        dir.path(),
+        &[
+            "--target",
+            &lo.dev,
+            "--rw",
+            "randread",
+            "--bs",
+            "4k",
+            "--steady",
+            "iops_slope:0%",
+            "--steady-window",
+            "2s",
+            "--steady-max",
+            "2s",
+            "--ops",
+            "300",
+        ],
+    );
+    let d = DiskStats::of(&lo.name).since(before);
+    assert_eq!(r["steady"]["settled"], false);
+    assert!(warning_codes(&r).contains(&"not-settled".to_string()));
+    assert_eq!(ios(&r, "read"), 300, "the measured reads only");
+    assert_eq!(series_ios(&r).round(), 300.0, "{}", r["timeseries"]);
+    // The kernel saw the content sample, the settling reads and the 300.
+    let sampled = sampled_blocks(&r, &lo.dev);
+    let kernel = d.reads + d.reads_merged;
+    assert!(
+        kernel > sampled + 300,
+        "the kernel saw {kernel} reads: no settling I/O before the {sampled} + 300"
+    );
+}
+
+#[test]
 fn a_sweep_settles_every_step_and_marks_those_that_did_not() {
     let dir = scratch();
-    let f = dbio_file(dir.path(), "t.dat", "64MiB");
     let json = dir.path().join("sweep.json");
     let out = dbio_command()
         .args([
             "sweep",
             "oltp-read",
-            "--target",
-            f.to_str().unwrap(),
+            "--engine",
+            "sim",
             "--vary",
             "qd=1,4",
             "--steady",
@@ -150,6 +185,7 @@ fn a_sweep_settles_every_step_and_marks_those_that_did_not() {
             "2s",
             "--duration",
             "1s",
+            "--no-store",
             "--json",
             json.to_str().unwrap(),
         ])
@@ -167,7 +203,7 @@ fn a_sweep_settles_every_step_and_marks_those_that_did_not() {
     for step in steps {
         assert_eq!(step["steady"]["settled"], false);
         assert_eq!(step["job"]["steady"]["window_secs"], 2);
-        assert!(num(step, "/steady/settle_secs") >= 2.0);
+        assert_eq!(num(step, "/steady/settle_secs"), 2.0);
     }
     let marked = text.lines().filter(|l| l.starts_with('*')).count();
     assert_eq!(marked, 3, "two rows and the footnote: {text}");

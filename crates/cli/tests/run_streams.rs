@@ -7,8 +7,7 @@
 mod common;
 use common::*;
 use serde_json::Value;
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A user profile with two streams: reads on "data", sequential 16 KiB writes on "log".
 const TWO: &str = "threads = 1\nqd = 8\nduration = \"2s\"\n\n[[stream]]\nname = \"reader\"\ntarget = \"data\"\nrw = \"randread\"\nbs = \"4k\"\n\n[[stream]]\nname = \"logger\"\ntarget = \"log\"\nrw = \"write\"\nbs = \"16k\"\nqd = 1\nsync = \"dsync\"\n";
@@ -165,14 +164,14 @@ fn ctrl_c_keeps_a_partial_result_for_every_stream() {
     // Both files prefilled beforehand, so measuring starts at once.
     let f = dbio_file(dir.path(), "t.dat", "32MiB");
     dbio_file(dir.path(), "t.dat.log", "32MiB");
-    let mut child = dbio_command()
+    let child = dbio_command()
         .args([
             "run",
             "oltp-mix",
             "--size",
             "32MiB",
             "--duration",
-            "60s",
+            "600s",
             "-q",
         ])
         .arg("--target")
@@ -182,24 +181,12 @@ fn ctrl_c_keeps_a_partial_result_for_every_stream() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(2));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("run kill(1)");
-    assert!(killed.success());
-    let sent = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if sent.elapsed() > Duration::from_secs(5) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("dbio still running 5 s after SIGINT");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    // Measuring has begun once the log writer's writes change its (prefilled) file, and
+    // the data stream has written once the data file changes too.
+    wait_for_change(&dir.path().join("t.dat.log"), Duration::from_secs(120));
+    wait_for_change(&f, Duration::from_secs(120));
+    interrupt(&child);
+    let status = wait_bounded(child, Duration::from_secs(60)).status;
     assert_eq!(status.code(), Some(130));
     let r: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_valid(
@@ -219,19 +206,20 @@ fn ctrl_c_keeps_a_partial_result_for_every_stream() {
     assert_eq!(ios(&r, "write"), ios(&s[0], "write") + ios(&s[1], "write"));
     for st in s {
         let secs = num(st, "/measured_secs");
-        assert!(secs > 0.2 && secs < 30.0, "{}: {secs} s", st["name"]);
+        assert!(secs > 0.0 && secs < 600.0, "{}: {secs} s", st["name"]);
     }
 }
 
 #[test]
 fn a_paced_stream_that_falls_behind_is_named_in_the_warning() {
-    // The reader keeps an easy 50 IOPS; the logger cannot make 1,000,000 durable writes a
+    // The reader keeps an easy 5 IOPS (a schedule that forgives 200 ms of lag); the logger
+    // cannot make 1,000,000 durable writes a
     // second one at a time.
     let dir = scratch();
     let p = dir.path().join("paced.toml");
     std::fs::write(
         &p,
-        "threads = 1\nqd = 1\nduration = \"1s\"\n\n[[stream]]\nname = \"reader\"\ntarget = \"data\"\nrw = \"randread\"\nbs = \"4k\"\nrate = 50\n\n[[stream]]\nname = \"logger\"\ntarget = \"log\"\nrw = \"write\"\nbs = \"16k\"\nsync = \"dsync\"\nrate = 1000000\n",
+        "threads = 1\nqd = 1\nduration = \"1s\"\n\n[[stream]]\nname = \"reader\"\ntarget = \"data\"\nrw = \"randread\"\nbs = \"4k\"\nrate = 5\n\n[[stream]]\nname = \"logger\"\ntarget = \"log\"\nrw = \"write\"\nbs = \"16k\"\nsync = \"dsync\"\nrate = 1000000\n",
     )
     .unwrap();
     let (d, l) = (dir.path().join("d.dat"), dir.path().join("l.dat"));

@@ -126,21 +126,31 @@ impl Settler {
 
     /// What settling came to, given when measuring started.
     pub fn outcome(mut self, measure_from: Option<Instant>) -> SteadyState {
-        let s = self.steady;
-        let full = self.window.len() == s.window_secs as usize;
-        let w = self.window.make_contiguous();
-        SteadyState {
-            criterion: criterion_text(&s),
-            window_secs: s.window_secs,
-            max_secs: s.max_secs,
-            settled: self.settled,
-            settle_secs: measure_from
-                .map(|m| m.saturating_duration_since(self.settle_from).as_secs_f64())
-                .unwrap_or(0.0),
-            spread_pct: if full { spread_pct(w) } else { None },
-            slope_pct: if full { slope_pct(w) } else { None },
-            window_mean: if full { mean(w) } else { None },
-        }
+        let settle_secs = measure_from
+            .map(|m| m.saturating_duration_since(self.settle_from).as_secs_f64())
+            .unwrap_or(0.0);
+        state(
+            &self.steady,
+            self.settled,
+            settle_secs,
+            self.window.make_contiguous(),
+        )
+    }
+}
+
+/// What settling came to: the criterion, whether it held, how long after settling began
+/// measuring started, and the figures of the last `window` of samples when it was full.
+pub fn state(s: &Steady, settled: bool, settle_secs: f64, window: &[f64]) -> SteadyState {
+    let full = window.len() == s.window_secs as usize;
+    SteadyState {
+        criterion: criterion_text(s),
+        window_secs: s.window_secs,
+        max_secs: s.max_secs,
+        settled,
+        settle_secs,
+        spread_pct: if full { spread_pct(window) } else { None },
+        slope_pct: if full { slope_pct(window) } else { None },
+        window_mean: if full { mean(window) } else { None },
     }
 }
 

@@ -401,3 +401,48 @@ pub fn make_fifo(dir: &Path, name: &str) -> std::path::PathBuf {
     assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", fifo.display());
     fifo
 }
+
+/// Waits (up to `bound`, a generous limit on an outcome, not a timing) until the contents
+/// of `path` differ from what they are now: the sign that a run has begun writing to it.
+#[track_caller]
+pub fn wait_for_change(path: &Path, bound: std::time::Duration) {
+    let before = std::fs::read(path).unwrap();
+    let waited = std::time::Instant::now();
+    while std::fs::read(path).unwrap() == before {
+        assert!(
+            waited.elapsed() < bound,
+            "{} did not change in {bound:?}",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Sends SIGINT (Ctrl-C) to `child` with kill(1) (unsafe code stays in the engine crate).
+#[track_caller]
+pub fn interrupt(child: &std::process::Child) {
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill(1)");
+    assert!(killed.success(), "kill -INT {} failed", child.id());
+}
+
+/// Waits for `child` to exit, up to `bound` (a generous limit: a child still running then
+/// is killed and the test fails), and returns its output.
+#[track_caller]
+pub fn wait_bounded(
+    mut child: std::process::Child,
+    bound: std::time::Duration,
+) -> std::process::Output {
+    let deadline = std::time::Instant::now() + bound;
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("dbio still running {bound:?} after it was asked to stop");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}

@@ -1,6 +1,7 @@
 //! `--engine sim`: the job run against a modelled device in virtual time. No target is
 //! opened or created; the result has the same form as a real run's, says it is simulated,
-//! and is the same for the same `--seed`.
+//! and is the same for the same `--seed`. Ramp, bursts and settling to a steady state run
+//! in virtual time too.
 
 mod model;
 
@@ -26,6 +27,10 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
         .unwrap_or(DEFAULT_REGION)
         .max(spec.max_bs());
     let (out, timeseries) = model::simulate(spec, &dev, (start, start + len), stop);
+    let mut warnings = vec![warn::simulated(&dev)];
+    if let Some(st) = out.steady.as_ref().filter(|st| !st.settled) {
+        warnings.push(warn::not_settled(st));
+    }
     let report = WorkerReport {
         read: out.read,
         write: out.write,
@@ -53,8 +58,8 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
             took_start: true,
         },
         interrupted: out.interrupted,
-        warnings: vec![warn::simulated(&dev)],
-        steady: None,
+        warnings,
+        steady: out.steady,
     });
     r.data = DataInfo {
         kind: "none".into(),

@@ -1,14 +1,22 @@
 //! The discrete-event core of `--engine sim`: the job's load (threads × qd closed loop, or
 //! open loop at `--rate`) against `channels` servers on one FIFO queue and a full-duplex
 //! link of fixed bandwidth per direction shared by all I/Os, in virtual nanoseconds. One
-//! binary heap of events and buffers sized once: no allocation per event.
+//! binary heap of events and buffers sized once: no allocation per event. Bursts and
+//! settling to a steady state (`--burst`, `--steady`) run in the same virtual time, as the
+//! real workers do them: no I/O is issued between bursts (a paced schedule resumes at the
+//! next one), and measuring starts at the first whole virtual second after which the last
+//! window of settling seconds meets the criterion, or at the cap.
 
 use crate::collect::point;
 use crate::pattern::Pattern;
+use crate::steady::{holds, state};
 use crate::worker::{exp_gap, DirTotals};
 use dbio_engine::OpKind;
 use dbio_model::histogram::new_histogram;
-use dbio_model::{Arrivals, JobSpec, ServiceDist, SimDevice, StopAfter, TimePoint};
+use dbio_model::{
+    Arrivals, JobSpec, ServiceDist, SimDevice, Steady, SteadyMetric, SteadyState, StopAfter,
+    TimePoint,
+};
 use fastrand::Rng;
 use hdrhistogram::Histogram;
 use std::cmp::Reverse;
@@ -93,6 +101,23 @@ pub struct Measured {
     /// Open loop: the device could not keep up with the rate (I/Os waited for a free slot).
     pub behind: bool,
     pub interrupted: bool,
+    /// How settling went, with `--steady`.
+    pub steady: Option<SteadyState>,
+}
+
+/// Settling to a steady state (`--steady`): per-second samples of the completions after the
+/// ramp, judged at each whole second.
+struct Settling {
+    steady: Steady,
+    /// When settling began (the end of the ramp), its cap, and the end of the current second.
+    from: u64,
+    cap: u64,
+    next: u64,
+    /// Completions and bytes of the current second.
+    ios: u64,
+    bytes: u64,
+    window: VecDeque<f64>,
+    settled: bool,
 }
 
 /// The simulation state.
@@ -113,8 +138,14 @@ struct Sim<'a> {
     /// The link, one lane per direction (full duplex): [reads, writes].
     link_busy: [bool; 2],
     link_queue: [VecDeque<u32>; 2],
+    /// Where measuring starts (u64::MAX while settling), and ends for a timed run.
     measure_from: u64,
     measure_until: Option<u64>,
+    /// The run's length in ns when timed (measure_until once measuring starts).
+    measure_ns: Option<u64>,
+    /// `--burst` in ns: I/O during the first `.0` of every `.1`.
+    burst: Option<(u64, u64)>,
+    settling: Option<Settling>,
     stopping: bool,
     totals: [DirTotals; 2],
     interval: Histogram<u64>,
@@ -140,7 +171,26 @@ pub fn simulate(
         StopAfter::Ops(n) => (n, u64::MAX),
         StopAfter::Bytes(b) => (u64::MAX, b),
     };
-    let measure_from = (spec.ramp_secs * NS as f64).round() as u64;
+    let ramp_end = (spec.ramp_secs * NS as f64).round() as u64;
+    let measure_ns = match spec.stop {
+        StopAfter::Seconds(s) => Some((s * NS as f64).round() as u64),
+        _ => None,
+    };
+    let settling = spec.steady.map(|steady| Settling {
+        steady,
+        from: ramp_end,
+        cap: ramp_end + steady.max_secs as u64 * NS,
+        next: ramp_end + NS,
+        ios: 0,
+        bytes: 0,
+        window: VecDeque::with_capacity(steady.window_secs as usize + 1),
+        settled: false,
+    });
+    let measure_from = if settling.is_some() {
+        u64::MAX
+    } else {
+        ramp_end
+    };
     let mut sim = Sim {
         dev,
         rng: Rng::with_seed(spec.seed ^ 0x5349_4D55_4C41_5445),
@@ -191,10 +241,15 @@ pub fn simulate(
             VecDeque::with_capacity((threads * qd) as usize),
         ],
         measure_from,
-        measure_until: match spec.stop {
-            StopAfter::Seconds(s) => Some(measure_from + (s * NS as f64).round() as u64),
-            _ => None,
-        },
+        measure_until: measure_ns
+            .filter(|_| settling.is_none())
+            .map(|n| ramp_end + n),
+        measure_ns,
+        burst: spec.burst.map(|b| {
+            let ns = |s: f64| (s * NS as f64).round() as u64;
+            (ns(b.on_secs), ns(b.period_secs))
+        }),
+        settling,
         stopping: false,
         totals: [DirTotals::new(), DirTotals::new()],
         interval: new_histogram(),
@@ -209,6 +264,7 @@ pub fn simulate(
     let mut steps = 0u32;
     while let Some(Reverse(k)) = sim.events.pop() {
         let (t, what) = unkey(k);
+        sim.settle_until(t);
         sim.now = t;
         if sim.measure_until.is_some_and(|u| t >= u) {
             sim.stopping = true;
@@ -241,7 +297,16 @@ pub fn simulate(
             What::Done(io) => sim.complete(io),
         }
     }
+    if sim.measure_from == u64::MAX {
+        // Stopped while settling: nothing was measured.
+        sim.measure_from = sim.now;
+    }
+    let measure_from = sim.measure_from;
     let end = sim.now.max(measure_from);
+    // Whole seconds with no completion in them (between bursts) are in the series too.
+    while measure_from + (sim.iv_index as u64 + 1) * NS <= end {
+        sim.send_interval(1.0);
+    }
     let base = measure_from + sim.iv_index as u64 * NS;
     let last_secs = end.saturating_sub(base) as f64 / NS as f64;
     if last_secs > 0.0 || sim.iv.0 + sim.iv.1 > 0 {
@@ -253,6 +318,11 @@ pub fn simulate(
             .loads
             .iter()
             .any(|l| l.lag_ns as f64 > wall as f64 * 0.01 + sim.pace.unwrap().as_nanos() as f64);
+    let steady = sim.settling.take().map(|s| {
+        let settle_secs = measure_from.saturating_sub(s.from) as f64 / NS as f64;
+        let mut window = s.window;
+        state(&s.steady, s.settled, settle_secs, window.make_contiguous())
+    });
     let [read, write] = sim.totals;
     let outcome = Measured {
         read,
@@ -261,6 +331,7 @@ pub fn simulate(
         issued: sim.loads.iter().map(|l| l.issued).sum(),
         behind,
         interrupted,
+        steady,
     };
     (outcome, sim.points)
 }
@@ -268,6 +339,64 @@ pub fn simulate(
 impl Sim<'_> {
     fn at(&mut self, t: u64, what: What) {
         self.events.push(Reverse(key(t, what)));
+    }
+
+    /// Settling: closes every whole second that ends by `t` (the time of the next event, so
+    /// nothing happens in between), and starts measuring at the end of the first second
+    /// whose window meets the criterion, or at the cap.
+    fn settle_until(&mut self, t: u64) {
+        let Some(s) = self.settling.as_mut() else {
+            return;
+        };
+        if self.measure_from != u64::MAX {
+            return;
+        }
+        let mut start = None;
+        while s.next <= t && s.next <= s.cap {
+            let v = match s.steady.metric {
+                SteadyMetric::Iops => s.ios as f64,
+                SteadyMetric::Bw => s.bytes as f64,
+            };
+            (s.ios, s.bytes) = (0, 0);
+            s.window.push_back(v);
+            if s.window.len() > s.steady.window_secs as usize {
+                s.window.pop_front();
+            }
+            let full = s.window.len() == s.steady.window_secs as usize;
+            let end = s.next;
+            s.next += NS;
+            if full
+                && holds(
+                    s.steady.test,
+                    s.steady.limit_pct,
+                    s.window.make_contiguous(),
+                )
+            {
+                s.settled = true;
+                start = Some(end);
+                break;
+            }
+        }
+        if start.is_none() && t >= s.cap {
+            start = Some(s.cap);
+        }
+        if let Some(from) = start {
+            self.measure_from = from;
+            self.measure_until = self.measure_ns.map(|n| from + n);
+        }
+    }
+
+    /// With `--burst`, the start of the next burst when `now` lies between bursts (counted
+    /// from the start of measuring once it has begun, else from the start of the run).
+    fn off_until(&self, now: u64) -> Option<u64> {
+        let (on, period) = self.burst?;
+        let anchor = if now >= self.measure_from {
+            self.measure_from
+        } else {
+            0
+        };
+        let phase = (now - anchor) % period;
+        (phase >= on).then(|| now + (period - phase))
     }
 
     /// Issues what worker `w` may issue now, and (open loop) arms its next arrival.
@@ -280,6 +409,18 @@ impl Sim<'_> {
             if self.stopping
                 || (measuring && (l.issued >= l.quota_ios || l.issued_bytes >= l.quota_bytes))
             {
+                return;
+            }
+            if let Some(on) = self.off_until(now) {
+                // Between bursts: nothing is issued; a paced schedule resumes at the burst.
+                let l = &mut self.loads[w as usize];
+                if self.pace.is_some() {
+                    l.next_due = l.next_due.max(on);
+                }
+                if !l.armed {
+                    l.armed = true;
+                    self.at(on, What::Arrival(w));
+                }
                 return;
             }
             let start = match self.pace {
@@ -408,6 +549,12 @@ impl Sim<'_> {
 
     fn complete(&mut self, slot: u32) {
         let io = self.slab[slot as usize];
+        if let Some(s) = self.settling.as_mut() {
+            if self.measure_from == u64::MAX && self.now >= s.from {
+                s.ios += 1;
+                s.bytes += io.len as u64;
+            }
+        }
         if io.measured {
             let second = ((self.now - self.measure_from) / NS) as u32;
             while self.iv_index < second {
