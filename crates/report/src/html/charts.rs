@@ -200,6 +200,30 @@ pub fn mean_p99_us(r: &RunResult) -> (f64, f64) {
     (h.mean() / 1000.0, h.value_at_quantile(0.99) as f64 / 1000.0)
 }
 
+/// True when the I/Os of `dir` are every I/O of every step of `s` (all of them, or the
+/// reads of a sweep that does no write, or the writes of one that does no read).
+fn all_ios(dir: Dir, s: &SweepResult) -> bool {
+    let none = |d: &Option<DirStats>| d.as_ref().is_none_or(|d| d.ios == 0);
+    match dir {
+        Dir::All => true,
+        Dir::Read => s.steps.iter().all(|r| none(&r.write)),
+        Dir::Write => s.steps.iter().all(|r| none(&r.read)),
+    }
+}
+
+/// The figure an objective bounds, as a series name: "read p99.9", "write mean", "p99".
+fn figure_name(o: &Slo) -> String {
+    let dir = match o.dir {
+        Dir::All => "",
+        Dir::Read => "read ",
+        Dir::Write => "write ",
+    };
+    match o.stat {
+        Stat::Mean => format!("{dir}mean"),
+        Stat::Pct(p) => format!("{dir}p{p}"),
+    }
+}
+
 /// The charts of a sweep: latency against IOPS with the knee and saturation marked, and
 /// bandwidth against I/O size for a block-size sweep.
 pub fn sweep_charts(s: &SweepResult) -> Vec<Chart> {
@@ -221,25 +245,28 @@ pub fn sweep_charts(s: &SweepResult) -> Vec<Chart> {
             points: lat.iter().map(|p| (p.0, p.1)).collect(),
         },
     ];
-    // The objective's own figure (e.g. read p99.9) when it is not one of the two above;
-    // the knee is marked on the series the objective bounds.
+    // The objective's own figure (e.g. read p99.9) as a series of its own, named by that
+    // figure, unless it is one of the two above (a read objective on a ramp that only reads
+    // is the p99 of all I/Os): a figure is drawn once. The knee is marked on that series.
     let slo = s.slo.as_deref().and_then(|t| Slo::parse(t).ok());
     let on = match slo {
-        Some(o) if o.dir == Dir::All && o.stat == Stat::Pct(99.0) => 0,
-        Some(o) if o.dir == Dir::All && o.stat == Stat::Mean => 1,
-        Some(o) => {
-            series.push(Series {
-                name: format!("{} (objective)", s.slo.as_deref().unwrap_or_default()),
-                points: s
-                    .steps
-                    .iter()
-                    .zip(&lat)
-                    .filter_map(|(r, p)| Some((p.0, o.value(r)? / 1000.0)))
-                    .collect(),
-            });
-            2
-        }
         None => 0,
+        Some(o) => match (o.stat, all_ios(o.dir, s)) {
+            (Stat::Pct(99.0), true) => 0,
+            (Stat::Mean, true) => 1,
+            _ => {
+                series.push(Series {
+                    name: figure_name(&o),
+                    points: s
+                        .steps
+                        .iter()
+                        .zip(&lat)
+                        .filter_map(|(r, p)| Some((p.0, o.value(r)? / 1000.0)))
+                        .collect(),
+                });
+                2
+            }
+        },
     };
     let y_of = |step: usize| {
         series[on]
@@ -409,7 +436,7 @@ mod tests {
         s.slo = Some("read:p99.9<2ms".into());
         let c = &sweep_charts(&s)[0];
         assert_eq!(c.series.len(), 3);
-        assert_eq!(c.series[2].name, "read:p99.9<2ms (objective)");
+        assert_eq!(c.series[2].name, "read p99.9");
         // Each step's read p99.9 as the run recorded it in its summary.
         for (p, r) in c.series[2].points.iter().zip(&s.steps) {
             let want = r.read.as_ref().unwrap().latency_ns.p99_9 as f64 / 1000.0;

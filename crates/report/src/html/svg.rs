@@ -165,6 +165,35 @@ pub fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// A width no narrower than `text` takes in the 11 px sans-serif of tick and legend labels
+/// (per character: digits and most letters 0.6 em, wide letters and % 0.95 em, narrow ones
+/// 0.35 em), to keep labels inside the chart and apart.
+fn text_width(text: &str) -> f64 {
+    let em: f64 = text
+        .chars()
+        .map(|c| match c {
+            '.' | ',' | ':' | ' ' | 'i' | 'l' | 'j' | 't' | 'f' | 'r' | '(' | ')' | '/' => 0.35,
+            '%' | 'm' | 'w' | 'M' | 'W' | '@' => 0.95,
+            c if c.is_uppercase() => 0.75,
+            _ => 0.6,
+        })
+        .sum();
+    em * 11.0
+}
+
+/// Where and how to anchor an x tick label centred at `x` so that all of it lies within the
+/// chart's width: (x, text-anchor).
+fn tick_anchor(x: f64, label: &str) -> (f64, &'static str) {
+    let half = text_width(label) / 2.0;
+    if x + half > W - 1.0 {
+        (W - 1.0, "end")
+    } else if x - half < 1.0 {
+        (1.0, "start")
+    } else {
+        (x, "middle")
+    }
+}
+
 /// Renders the chart as an inline `<svg>` that scales to its container's width.
 pub fn render(c: &Chart) -> String {
     let xs = c.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
@@ -201,9 +230,10 @@ pub fn render(c: &Chart) -> String {
     };
     for (v, label) in xt {
         let x = sx.at(v);
+        let (tx, anchor) = tick_anchor(x, &label);
         let _ = write!(
             o,
-            r#"<line class="grid" x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{:.1}"/><text class="tick" x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            r#"<line class="grid" x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{:.1}"/><text class="tick" x="{tx:.1}" y="{:.1}" text-anchor="{anchor}">{}</text>"#,
             H - BOTTOM,
             H - BOTTOM + 14.0,
             esc(&label)
@@ -239,6 +269,13 @@ pub fn render(c: &Chart) -> String {
         (TOP + H - BOTTOM) / 2.0,
         esc(&c.y.title)
     );
+    // Legend entries in a row under the title, each as wide as its name.
+    let mut lx = LEFT;
+    let mut legend_at = |name: &str| {
+        let at = lx;
+        lx += 14.0 + text_width(name) + 16.0;
+        at
+    };
     for (i, s) in c.series.iter().enumerate() {
         let pts: Vec<(f64, f64)> = s
             .points
@@ -260,8 +297,7 @@ pub fn render(c: &Chart) -> String {
                 let _ = write!(o, r#"<circle cx="{x:.1}" cy="{y:.1}" r="2.5"/>"#);
             }
         }
-        // Legend entry: a row under the title, one entry per series.
-        let lx = LEFT + 90.0 * i as f64;
+        let lx = legend_at(&s.name);
         let _ = write!(
             o,
             r#"<rect x="{lx:.1}" y="26" width="10" height="10"/><text class="legend" x="{:.1}" y="35">{}</text></g>"#,
@@ -271,13 +307,18 @@ pub fn render(c: &Chart) -> String {
     }
     if let Some((v, label)) = &c.limit {
         let y = sy.at(*v);
+        // The dashed line, its label beside it, and its own legend entry (a dashed key).
+        let lx = legend_at(label);
         let _ = write!(
             o,
-            r#"<g class="limit" data-limit="{v}"><line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/><text x="{:.1}" y="{:.1}">{}</text></g>"#,
+            r#"<g class="limit" data-limit="{v}"><line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/><text x="{:.1}" y="{:.1}">{}</text><line class="key" x1="{lx:.1}" y1="31" x2="{:.1}" y2="31"/><text class="legend" x="{:.1}" y="35">{}</text></g>"#,
             W - RIGHT,
             LEFT + 4.0,
             // Under the line when it runs along the top of the plot (the legend is above).
             if y < TOP + 16.0 { y + 13.0 } else { y - 4.0 },
+            esc(label),
+            lx + 16.0,
+            lx + 20.0,
             esc(label)
         );
     }
