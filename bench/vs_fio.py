@@ -117,6 +117,32 @@ def tail(path, n=15):
         return ""
 
 
+def dbio_figures(d, rw, what):
+    """The figures of one dbio run result (a run, or one step of a sweep)."""
+    status = (d.get("outcome") or {}).get("status")
+    if d.get("partial") or status != "complete":
+        # A partial or failed run is not a measurement; say what dbio reported.
+        raise ToolError(f"dbio reported outcome {d.get('outcome')!r}, partial={d.get('partial')}: "
+                        f"{what}")
+    direction = "write" if rw in ("write", "randwrite") else "read"
+    r = d.get(direction) or {}
+    ios = r.get("ios", 0)
+    if ios <= 0:
+        raise ToolError(f"dbio reported no {direction}s: {what}")
+    lat = r["latency_ns"]
+    c = d["cpu"]
+    return {
+        "tool": "dbio", "iops": r["iops"], "mb_s": r["mb_s"], "ios": ios,
+        "p50_us": lat["p50"] / 1e3, "p99_us": lat["p99"] / 1e3, "lat_mean_us": lat["mean"] / 1e3,
+        "dbio_own_cpu_s": c["process_user_s"] + c["process_sys_s"],
+        "dbio_measured_s": d.get("measured_secs"),
+        "dbio_engine": d.get("engine"), "dbio_host_busy_pct": c.get("host_busy_pct"),
+        "dbio_data": (d.get("data") or {}).get("description"),
+        "dbio_warnings": [w.get("message", w) if isinstance(w, dict) else w
+                          for w in d.get("warnings", [])],
+    }
+
+
 def run_dbio(opts, target, engine, rw, bs, qd, tag, extra=()):
     out = os.path.join(opts.workdir, f"{tag}.dbio.json")
     log = os.path.join(opts.workdir, f"{tag}.dbio.log")
@@ -127,38 +153,42 @@ def run_dbio(opts, target, engine, rw, bs, qd, tag, extra=()):
     if rc != 0:
         raise ToolError(f"dbio exited with status {rc}: {' '.join(cmd)}\n{tail(log)}")
     with open(out) as f:
-        d = json.load(f)
-    status = (d.get("outcome") or {}).get("status")
-    if d.get("partial") or status != "complete":
-        # A partial or failed run is not a measurement; say what dbio reported.
-        raise ToolError(f"dbio reported outcome {d.get('outcome')!r}, partial={d.get('partial')}: "
-                        f"{' '.join(cmd)}\n{tail(log)}")
-    direction = "write" if rw in ("write", "randwrite") else "read"
-    r = d.get(direction) or {}
-    ios = r.get("ios", 0)
-    if ios <= 0:
-        raise ToolError(f"dbio reported no {direction}s: {' '.join(cmd)}\n{tail(log)}")
-    c = d["cpu"]
-    own = c["process_user_s"] + c["process_sys_s"]
+        run = dbio_figures(json.load(f), rw, f"{' '.join(cmd)}\n{tail(log)}")
     with open(log, errors="replace") as f:
-        stderr = f.read().strip()
-    return {
-        "tool": "dbio", "cmd": cmd, "iops": r["iops"], "mb_s": r["mb_s"], "ios": ios,
-        "proc_cpu_s": cpu, "machine_busy_s": busy, "wall_s": wall, "kernel_threads_s": kt,
-        "dbio_own_cpu_s": own, "dbio_measured_s": d.get("measured_secs"),
-        "dbio_engine": d.get("engine"), "dbio_host_busy_pct": c.get("host_busy_pct"),
-        "dbio_data": (d.get("data") or {}).get("description"),
-        "dbio_warnings": [w.get("message", w) if isinstance(w, dict) else w
-                          for w in d.get("warnings", [])],
-        "stderr": stderr,
-    }
+        run["stderr"] = f.read().strip()
+    run.update({"cmd": cmd, "proc_cpu_s": cpu, "machine_busy_s": busy, "wall_s": wall,
+                "kernel_threads_s": kt})
+    return run
+
+
+def run_dbio_sweep(opts, target, rw, bs, depths, tag):
+    """One `dbio sweep --vary qd=...`: a run per depth. The process CPU of the whole sweep is
+    shared out over the steps by dbio's own per-step figure (start-up counted once)."""
+    out = os.path.join(opts.workdir, f"{tag}.dbio.json")
+    log = os.path.join(opts.workdir, f"{tag}.dbio.log")
+    cmd = [opts.dbio, "sweep", "--target", target, "--rw", rw, "--bs", bs, "--threads", "1",
+           "--vary", "qd=" + ",".join(str(q) for q in depths),
+           "--duration", f"{opts.duration}s", "--json", out, "-q", "--no-store"]
+    rc, cpu, busy, wall, kt = run_measured(cmd, log)
+    if rc != 0:
+        raise ToolError(f"dbio sweep exited with status {rc}: {' '.join(cmd)}\n{tail(log)}")
+    with open(out) as f:
+        steps = json.load(f)["steps"]
+    runs = [dbio_figures(st, rw, f"{' '.join(cmd)}\n{tail(log)}") for st in steps]
+    own = sum(r["dbio_own_cpu_s"] for r in runs) or 1.0
+    for r in runs:
+        share = r["dbio_own_cpu_s"] / own
+        r.update({"cmd": cmd, "proc_cpu_s": cpu * share, "machine_busy_s": busy * share,
+                  "wall_s": wall * share, "kernel_threads_s": kt * share})
+    return runs
 
 
 def run_fio(opts, args, tag):
     out = os.path.join(opts.workdir, f"{tag}.fio.json")
     log = os.path.join(opts.workdir, f"{tag}.fio.log")
     cmd = ["fio", f"--name={tag}", *args, "--numjobs=1", "--time_based",
-           f"--runtime={opts.duration}", "--output-format=json", f"--output={out}"]
+           f"--runtime={opts.duration}", "--lat_percentiles=1", "--output-format=json",
+           f"--output={out}"]
     rc, cpu, busy, wall, kt = run_measured(cmd, log)
     if rc != 0:
         raise ToolError(f"fio exited with status {rc}: {' '.join(cmd)}\n{tail(log)}\n{tail(out)}")
@@ -167,12 +197,22 @@ def run_fio(opts, args, tag):
     j = d["jobs"][0]
     if j.get("error"):
         raise ToolError(f"fio job error {j['error']}: {' '.join(cmd)}\n{tail(log)}")
-    r = j["read"]
+    r = j["write"] if j["write"]["total_ios"] > 0 else j["read"]
     ios = r["total_ios"]
     if ios <= 0:
-        raise ToolError(f"fio reported no reads: {' '.join(cmd)}\n{tail(log)}")
+        raise ToolError(f"fio reported no I/O: {' '.join(cmd)}\n{tail(log)}")
+    lat = r["lat_ns"]
+    pct = lat.get("percentile") or {}
+    # With fdatasync=N fio times each flush apart ("sync"); dbio counts a write as done once
+    # its flush is, so the comparable mean adds the flushes' time per write.
+    sync = j.get("sync") or {}
+    sync_per_write = (sync.get("lat_ns", {}).get("mean", 0.0) * sync.get("total_ios", 0) / ios
+                      if sync.get("total_ios") else 0.0)
     return {
         "tool": "fio", "cmd": cmd, "iops": r["iops"], "mb_s": r["bw_bytes"] / 1e6, "ios": ios,
+        "p50_us": pct.get("50.000000", float("nan")) / 1e3,
+        "p99_us": pct.get("99.000000", float("nan")) / 1e3,
+        "lat_mean_us": (lat["mean"] + sync_per_write) / 1e3,
         "proc_cpu_s": cpu, "machine_busy_s": busy, "wall_s": wall, "kernel_threads_s": kt,
         "fio_usr_cpu_pct": j.get("usr_cpu"), "fio_sys_cpu_pct": j.get("sys_cpu"),
         "fio_version": d.get("fio version"),
@@ -180,6 +220,16 @@ def run_fio(opts, args, tag):
 
 
 # ---- scenarios ------------------------------------------------------------------------------------
+
+# At low depth dbio must give fio's IOPS and latency with no more CPU (median of pair ratios;
+# parity within the noise of this machine).
+LOW_DEPTH = [("iops", "io_uring", ">=", 0.98), ("p50_us", "io_uring", "<=", 1.05),
+             ("proc_cpu_us_per_io", "io_uring", "<=", 1.00)]
+# The depth sweep: every depth judged like the low ones, plus the tail; CPU at QD 32.
+SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32, 64)
+SWEEP_RULES = [("iops", "io_uring", ">=", 0.98), ("p50_us", "io_uring", "<=", 1.05),
+               ("p99_us", "io_uring", "<=", 1.10)]
+SWEEP_QD32_CPU = ("proc_cpu_us_per_io", "io_uring", "<=", 0.70)
 
 URING_COMMON = ["--ioengine=io_uring", "--direct=1", "--hipri=0", "--sqthread_poll=0",
                 "--norandommap", "--randrepeat=0"]
@@ -214,6 +264,32 @@ def scenario_defs(opts):
              ("dbio", "uring", lambda tag: run_dbio(opts, dev, "uring", "randread", "4k", 64, tag))],
             [("iops", "io_uring+fixedbufs+registerfiles", "ratio-info", None)])
     if opts.loop:
+        # Low depth, where a database waits: a session's single-block read at QD 1, 2 and 4.
+        dev = opts.loop
+        for qd in (1, 2, 4):
+            fio_lo = [f"--filename={dev}", *URING_COMMON, f"--iodepth={qd}", "--rw=randread",
+                      "--bs=4k"]
+            defs[f"loop-4k-randread-qd{qd}"] = (
+                [("fio", "io_uring", lambda tag, a=fio_lo: run_fio(opts, a, tag)),
+                 ("dbio", "uring",
+                  lambda tag, q=qd: run_dbio(opts, dev, "uring", "randread", "4k", q, tag))],
+                LOW_DEPTH)
+        # The log writer: 8 KiB sequential writes at QD 1, each durable before the next.
+        log_w = [f"--filename={dev}", *URING_COMMON, "--iodepth=1", "--rw=write", "--bs=8k"]
+        defs["loop-8k-write-dsync-qd1"] = (
+            [("fio", "io_uring", lambda tag: run_fio(opts, log_w + ["--sync=dsync"], tag)),
+             ("dbio", "uring", lambda tag: run_dbio(opts, dev, "uring", "write", "8k", 1, tag,
+                                                    ["--sync", "dsync", "--destroy-data"]))],
+            LOW_DEPTH)
+        # fio times each fdatasync apart from its write: the latency compared is the mean of
+        # a write and its flush (fio: write mean + flush time per write), not a percentile.
+        defs["loop-8k-write-fdatasync-qd1"] = (
+            [("fio", "io_uring", lambda tag: run_fio(opts, log_w + ["--fdatasync=1"], tag)),
+             ("dbio", "uring", lambda tag: run_dbio(opts, dev, "uring", "write", "8k", 1, tag,
+                                                    ["--sync", "fdatasync:1", "--destroy-data"]))],
+            [("iops", "io_uring", ">=", 0.98), ("lat_mean_us", "io_uring", "<=", 1.05),
+             ("proc_cpu_us_per_io", "io_uring", "<=", 1.00)])
+    if opts.loop:
         # What making reducible data costs: the same 8 KiB random writes with random data
         # and with --data dedupe:3,compress:2 (its unit, 8 KiB, is the block size).
         dev = opts.loop
@@ -230,6 +306,11 @@ def scenario_defs(opts):
             [("fio", "io_uring", lambda tag: run_fio(opts, fio_8k, tag)),
              ("dbio", "uring", lambda tag: run_dbio(opts, f, "uring", "randread", "8k", 32, tag))],
             [("iops", "io_uring", ">=", 0.98)])
+        fio_qd1 = [f"--filename={f}", *URING_COMMON, "--iodepth=1", "--rw=randread", "--bs=4k"]
+        defs["file-4k-randread-qd1"] = (
+            [("fio", "io_uring", lambda tag: run_fio(opts, fio_qd1, tag)),
+             ("dbio", "uring", lambda tag: run_dbio(opts, f, "uring", "randread", "4k", 1, tag))],
+            LOW_DEPTH)
         fio_1m = [f"--filename={f}", *URING_COMMON, "--iodepth=8", "--rw=read", "--bs=1m"]
         defs["file-1m-seqread"] = (
             [("fio", "io_uring", lambda tag: run_fio(opts, fio_1m, tag)),
@@ -258,6 +339,7 @@ def add_derived(run):
 def run_line(scen, pair, pairs, run, variant):
     s = (f"  [{scen}] pair {pair + 1}/{pairs}  {run['tool']:<4} {variant:<34} "
          f"IOPS {run['iops']:>12,.0f}  MB/s {run['mb_s']:>8.1f}  "
+         f"p50 {run['p50_us']:7.1f} µs  p99 {run['p99_us']:7.1f} µs  mean {run['lat_mean_us']:7.1f} µs  "
          f"proc CPU {run['proc_cpu_us_per_io']:6.3f} µs/IO  "
          f"machine CPU {run['machine_cpu_us_per_io']:6.3f} µs/IO  "
          f"kernel threads {run['kernel_threads_pct']:4.0f} % of a CPU")
@@ -267,8 +349,10 @@ def run_line(scen, pair, pairs, run, variant):
 
 
 METRIC_LABEL = {"iops": "IOPS", "mb_s": "MB/s", "proc_cpu_us_per_io": "process CPU µs/IO",
+                "p50_us": "p50 latency", "p99_us": "p99 latency", "lat_mean_us": "mean latency",
                 "machine_cpu_us_per_io": "machine CPU µs/IO"}
-MEDIAN_KEYS = ["iops", "mb_s", "proc_cpu_us_per_io", "machine_cpu_us_per_io", "kernel_threads_pct"]
+MEDIAN_KEYS = ["iops", "mb_s", "p50_us", "p99_us", "lat_mean_us", "proc_cpu_us_per_io",
+               "machine_cpu_us_per_io", "kernel_threads_pct"]
 
 
 def fmt(metric, v):
@@ -290,6 +374,8 @@ def summarize(scen, variants, runs, thresholds):
             m["dbio_own_cpu_us_per_io"] = statistics.median(r["dbio_own_cpu_us_per_io"] for r in rs)
         medians[f"{tool}/{variant}"] = m
         line = (f"   {tool:<4} {variant:<34} IOPS {m['iops']:>12,.0f}  MB/s {m['mb_s']:>8.1f}  "
+                f"p50 {m['p50_us']:7.1f} µs  p99 {m['p99_us']:7.1f} µs  "
+                f"mean {m['lat_mean_us']:7.1f} µs  "
                 f"proc CPU {m['proc_cpu_us_per_io']:6.3f} µs/IO  "
                 f"machine CPU {m['machine_cpu_us_per_io']:6.3f} µs/IO  "
                 f"kernel threads {m['kernel_threads_pct']:4.0f} % of a CPU")
@@ -321,7 +407,8 @@ def summarize(scen, variants, runs, thresholds):
         who = (f"dbio[{first}]/dbio[{base[1]}]" if base[0] == "dbio"
                else f"dbio/fio[{fio_variant}]")
         head = (f"{who} {label}: median of pair ratios {med_ratio:.3f} "
-                f"(pairs: {ratios}; ratio of medians {ratio_of_medians:.3f})")
+                f"(spread {min(pair_ratios):.3f}–{max(pair_ratios):.3f}; pairs: {ratios}; "
+                f"ratio of medians {ratio_of_medians:.3f})")
         if op == "ratio-info":
             print(f"   info  {head}")
             verdicts.append({"metric": metric, "fio_variant": fio_variant, "op": "info",
@@ -332,8 +419,47 @@ def summarize(scen, variants, runs, thresholds):
         print(f"   {'PASS' if ok else 'FAIL'}  {head} {op} {limit:.2f}")
         verdicts.append({"metric": metric, "fio_variant": fio_variant, "op": op, "limit": limit,
                          "pair_ratios": pair_ratios, "median_ratio": med_ratio,
+                         "spread": [min(pair_ratios), max(pair_ratios)],
                          "ratio_of_medians": ratio_of_medians, "pass": ok})
     return {"medians": medians, "verdicts": verdicts}
+
+
+def run_sweep_scenario(opts, scen):
+    """`dbio sweep --vary qd=1..64x2` against fio at each depth: a pair is one dbio sweep and
+    one fio run per depth, dbio first in even pairs and fio first in odd ones. Judged per depth
+    like the other scenarios; returns {depth name: summary}."""
+    dev = opts.loop
+    runs = {d: {("fio", "io_uring"): [], ("dbio", "uring"): []} for d in SWEEP_DEPTHS}
+
+    def fio_all(pair):
+        for qd in SWEEP_DEPTHS:
+            args = [f"--filename={dev}", *URING_COMMON, f"--iodepth={qd}", "--rw=randread",
+                    "--bs=4k"]
+            run = run_fio(opts, args, f"{scen}.{pair}.fio.qd{qd}")
+            yield qd, run
+
+    def dbio_all(pair):
+        for qd, run in zip(SWEEP_DEPTHS, run_dbio_sweep(opts, dev, "randread", "4k",
+                                                        SWEEP_DEPTHS, f"{scen}.{pair}.dbio")):
+            yield qd, run
+
+    for pair in range(opts.pairs):
+        order = (dbio_all, fio_all) if pair % 2 == 0 else (fio_all, dbio_all)
+        for source in order:
+            for qd, run in source(pair):
+                run["pair"] = pair
+                add_derived(run)
+                variant = "uring" if run["tool"] == "dbio" else "io_uring"
+                runs[qd][(run["tool"], variant)].append(run)
+                print(run_line(f"{scen} qd={qd}", pair, opts.pairs, run, variant), flush=True)
+    variants = [("fio", "io_uring", None), ("dbio", "uring", None)]
+    out = {}
+    for qd in SWEEP_DEPTHS:
+        rules = SWEEP_RULES + ([SWEEP_QD32_CPU] if qd == 32 else [])
+        summary = summarize(f"{scen} qd={qd}", variants, runs[qd], rules)
+        summary["runs"] = {f"{t}/{v}": rs for (t, v), rs in runs[qd].items()}
+        out[f"{scen}-qd{qd}"] = summary
+    return out
 
 
 def main():
@@ -376,6 +502,9 @@ def main():
     results = {"env": env, "scenarios": {}}
     try:
         for scen in opts.scenarios.split():
+            if scen == "loop-qd-sweep":
+                results["scenarios"].update(run_sweep_scenario(opts, scen))
+                continue
             variants, thresholds = defs[scen]
             idle_busy = background_busy_pct()
             print(f"\n== {scen}  (machine {idle_busy:.1f} % busy just before, with nothing of ours running)")

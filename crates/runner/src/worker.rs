@@ -20,8 +20,21 @@ use std::time::{Duration, Instant};
 /// stop flag again: Ctrl-C is honoured well within a second even on a stalled device.
 const MAX_WAIT: Duration = Duration::from_millis(100);
 
-/// A closed-loop worker waits for this share (1/N) of its in-flight I/Os before it reaps.
-const REAP_BATCH_DIVISOR: u32 = 4;
+/// Where a worker reads the time: the monotonic clock, or a test's stub that moves with a
+/// stub engine's completions.
+pub trait Clock {
+    fn now(&self) -> Instant;
+}
+
+/// The monotonic clock (`Instant::now`, a vDSO call).
+pub struct MonotonicClock;
+
+impl Clock for MonotonicClock {
+    #[inline]
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+}
 
 /// What ends a worker's measuring, besides the clock and the stop flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -261,7 +274,19 @@ pub fn prepare_buffers<E: Engine>(engine: &mut E, qd: u32, data: &mut WriteData)
 
 /// Runs one worker to its end and reports what it measured. The engine's buffers must
 /// have been prepared with [`prepare_buffers`].
-pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
+pub fn run_worker<E: Engine>(engine: E, plan: WorkerPlan) -> WorkerReport {
+    run_worker_on(engine, plan, &MonotonicClock)
+}
+
+/// [`run_worker`] reading the time from `clock`. Every I/O's clock starts when it is
+/// submitted (or, paced, when it was due) and stops when the worker first sees it complete:
+/// a closed-loop worker waits for one completion, not for a batch, so an I/O that completes
+/// early is not charged with the wait for the others.
+pub fn run_worker_on<E: Engine, C: Clock>(
+    mut engine: E,
+    plan: WorkerPlan,
+    clock: &C,
+) -> WorkerReport {
     let WorkerPlan {
         id,
         qd,
@@ -287,7 +312,7 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
         SyncMode::Fsync(n) => (OpKind::Fsync, n),
         SyncMode::None | SyncMode::Dsync => (OpKind::Fdatasync, 0),
     };
-    let t0 = Instant::now();
+    let t0 = clock.now();
     let idle = Slot {
         kind: OpKind::Read,
         target: 0,
@@ -409,10 +434,10 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
         // next I/O is due, then keep the clock's bookkeeping below.
         let wake = off.or(pace.map(|_| next_due));
         if let (0, Some(wake)) = (st.inflight, wake) {
-            std::thread::sleep(wake.saturating_duration_since(Instant::now()).min(MAX_WAIT));
-            now = Instant::now();
+            std::thread::sleep(wake.saturating_duration_since(clock.now()).min(MAX_WAIT));
+            now = clock.now();
         } else {
-            let submit_at = Instant::now();
+            let submit_at = clock.now();
             if pace.is_none() {
                 for op in &ops {
                     let s = &mut st.slots[op.slot as usize];
@@ -431,17 +456,17 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
                 let until_due = next_due.saturating_duration_since(submit_at);
                 (1, Some(until_due.clamp(Duration::from_micros(1), MAX_WAIT)))
             } else {
-                // Deep queues reap in batches of a quarter of what is in flight: the device keeps
-                // at least three quarters of its queue, and the worker sleeps and wakes a quarter
-                // as often. An I/O that completes early in a batch is counted when it is reaped.
-                ((st.inflight / REAP_BATCH_DIVISOR).max(1), Some(MAX_WAIT))
+                // One completion is enough to wake for, at every depth (as fio's default
+                // iodepth_batch_complete_min=1): its clock stops when it is first seen, and
+                // whatever else has completed by then is reaped with it.
+                (1, Some(MAX_WAIT))
             };
             if let Err(e) = engine.submit(&ops, wait, timeout) {
                 st.error.get_or_insert(e);
                 break;
             }
             ops.clear();
-            now = Instant::now();
+            now = clock.now();
             engine.reap(|slot, res| st.complete(slot, res, now, &targets, &mut ops));
         }
 
@@ -478,7 +503,7 @@ pub fn run_worker<E: Engine>(mut engine: E, plan: WorkerPlan) -> WorkerReport {
             stopping = true;
         }
     }
-    let end = Instant::now();
+    let end = clock.now();
     let last_secs =
         (end.saturating_duration_since(next_tick - Duration::from_secs(1))).as_secs_f64();
     if measuring && (last_secs > 0.0 || st.iv_reads + st.iv_writes > 0) {
@@ -557,3 +582,6 @@ fn send_interval(
     });
     (st.iv_reads, st.iv_writes, st.iv_bytes) = (0, 0, 0);
 }
+
+#[cfg(test)]
+mod tests;
