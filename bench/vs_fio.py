@@ -205,9 +205,9 @@ def run_fio(opts, args, tag):
     pct = lat.get("percentile") or {}
     # With fdatasync=N fio times each flush apart ("sync"); dbio counts a write as done once
     # its flush is, so the comparable mean adds the flushes' time per write.
-    sync = j.get("sync") or {}
-    sync_per_write = (sync.get("lat_ns", {}).get("mean", 0.0) * sync.get("total_ios", 0) / ios
-                      if sync.get("total_ios") else 0.0)
+    # (fio 3.33 leaves sync.total_ios at 0; the flush count is sync.lat_ns.N.)
+    sync = (j.get("sync") or {}).get("lat_ns") or {}
+    sync_per_write = sync.get("mean", 0.0) * sync.get("N", 0) / ios
     return {
         "tool": "fio", "cmd": cmd, "iops": r["iops"], "mb_s": r["bw_bytes"] / 1e6, "ios": ios,
         "p50_us": pct.get("50.000000", float("nan")) / 1e3,
