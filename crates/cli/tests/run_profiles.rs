@@ -1,7 +1,8 @@
-//! Workload profiles: every built-in one runs and does the I/O it claims (sizes from its
-//! block-size distribution, read share, durability), per stream for multi-stream ones, a
-//! user's TOML file runs, flags override a profile, and mistakes in a profile name the file,
-//! line and key.
+//! Workload profiles: every built-in one runs and does the I/O of its definition, written
+//! out by hand below from the README and the profiles' own descriptions (sizes from its
+//! block-size distribution, read share, queue depth, threads, durability, bursts), per
+//! stream for multi-stream ones, and the kernel's counters agree; a user's TOML file runs,
+//! flags override a profile, and mistakes in a profile name the file, line and key.
 
 #![forbid(unsafe_code)]
 
@@ -33,60 +34,151 @@ fn sizes(bs: &str) -> Vec<(f64, f64)> {
         .collect()
 }
 
-fn toml_value<'a>(text: &'a str, key: &str) -> Option<&'a str> {
-    text.lines()
-        .find_map(|l| l.strip_prefix(&format!("{key} = ")))
-        .map(|v| v.trim_matches('"'))
-}
-
-/// What one stream of a profile claims, read from its TOML text: its own keys, else the
-/// top level's (a single-stream profile is one stream without a name).
-struct Claim<'a> {
-    name: Option<&'a str>,
-    role: Option<&'a str>,
-    rw: &'a str,
-    mix: Option<&'a str>,
-    bs: &'a str,
+/// What one stream of a built-in profile is defined to do (a single-stream profile is one
+/// stream without a name).
+struct Claim {
+    name: Option<&'static str>,
+    role: Option<&'static str>,
+    rw: &'static str,
+    read_pct: f64,
+    bs: &'static str,
+    qd: u64,
     threads: u64,
-    sync: Option<&'a str>,
-    burst: Option<&'a str>,
+    sync: Option<&'static str>,
+    burst: Option<(f64, f64)>,
 }
 
-impl Claim<'_> {
-    fn read_pct(&self) -> f64 {
-        match self.rw {
-            "read" | "randread" => 100.0,
-            "write" | "randwrite" => 0.0,
-            _ => self.mix.unwrap().parse().unwrap(),
-        }
+/// A single stream: `rw`, read %, block-size distribution, queue depth, threads.
+const fn one(rw: &'static str, read_pct: f64, bs: &'static str, qd: u64, threads: u64) -> Claim {
+    Claim {
+        name: None,
+        role: None,
+        rw,
+        read_pct,
+        bs,
+        qd,
+        threads,
+        sync: None,
+        burst: None,
     }
 }
 
-fn claims(text: &str) -> Vec<Claim<'_>> {
-    let mut parts = text.split("[[stream]]");
-    let top = parts.next().unwrap();
-    let streams: Vec<&str> = parts.collect();
-    let sections = if streams.is_empty() {
-        vec![""]
-    } else {
-        streams
+/// The log writer of the OLTP and SQL Server definitions: sequential 4-60 KiB writes, one at
+/// a time, each durable before the next (O_DSYNC).
+const LOG_BS: &str = "4k:30,8k:25,16k:20,32k:15,60k:10";
+
+/// A session-mode profile: sessions, work unit, update %, page size (SLOB's defaults).
+struct Sessions {
+    sessions: u64,
+    work_unit: u64,
+    update_pct: u64,
+    page: u64,
+}
+
+/// Every built-in profile as the README and its description define it, written here by hand
+/// (not read from dbio): a profile whose values drift from its definition fails below.
+fn definitions() -> Vec<(&'static str, Result<Vec<Claim>, Sessions>)> {
+    let oltp = || one("randrw", 70.0, "8k", 32, 1);
+    let mix_data = Claim {
+        name: Some("data"),
+        role: Some("data"),
+        ..one("randrw", 70.0, "8k", 16, 1)
     };
-    sections
-        .into_iter()
-        .map(|own| {
-            let get = |k: &str| toml_value(own, k).or_else(|| toml_value(top, k));
-            Claim {
-                name: toml_value(own, "name"),
-                role: toml_value(own, "target"),
-                rw: get("rw").unwrap(),
-                mix: get("mix"),
-                bs: get("bs").unwrap(),
-                threads: get("threads").unwrap_or("1").parse().unwrap(),
-                sync: get("sync"),
-                burst: get("burst"),
-            }
-        })
-        .collect()
+    vec![
+        // The default: 8 KiB random pages, 70 % reads, 32 outstanding I/Os.
+        ("oltp", Ok(vec![oltp()])),
+        // SLOB's physical-read test: 8 KiB random reads.
+        ("oltp-read", Ok(vec![one("randread", 100.0, "8k", 32, 1)])),
+        (
+            "log",
+            Ok(vec![Claim {
+                sync: Some("dsync"),
+                ..one("write", 0.0, LOG_BS, 1, 1)
+            }]),
+        ),
+        // TempDB: 64 KiB random, 50 % reads.
+        ("tempdb", Ok(vec![one("randrw", 50.0, "64k", 16, 1)])),
+        // DSS scans: sequential 256 KiB-1 MiB reads in 4 streams.
+        (
+            "dss",
+            Ok(vec![one("read", 100.0, "256k:1,512k:1,1m:2", 4, 4)]),
+        ),
+        // Bulk load: sequential 128-256 KiB writes (seed 002: 128 KB).
+        (
+            "bulkload",
+            Ok(vec![one("write", 0.0, "128k:1,256k:1", 8, 1)]),
+        ),
+        // Checkpoint: bursts of 8-256 KiB random writes, many outstanding, once a minute.
+        (
+            "checkpoint",
+            Ok(vec![Claim {
+                burst: Some((10.0, 60.0)),
+                ..one("randwrite", 0.0, "8k:60,64k:30,256k:10", 32, 1)
+            }]),
+        ),
+        // Backup: 1 MiB sequential reads.
+        ("backup", Ok(vec![one("read", 100.0, "1m", 4, 1)])),
+        ("sqlserver-oltp", Ok(vec![oltp()])),
+        // SQL Server scans: 64 KiB extents, read-ahead to 512 KiB, 2 streams.
+        (
+            "sqlserver-dss",
+            Ok(vec![one("read", 100.0, "64k:2,256k:1,512k:1", 8, 2)]),
+        ),
+        ("oracle-oltp", Ok(vec![oltp()])),
+        // Oracle multiblock reads: 1 MiB (128 × 8 KiB), 2 streams.
+        ("oracle-dss", Ok(vec![one("read", 100.0, "1m", 4, 2)])),
+        ("postgres-oltp", Ok(vec![oltp()])),
+        // PostgreSQL WAL: sequential 8 KiB writes, one at a time, each fdatasync'ed.
+        (
+            "postgres-wal",
+            Ok(vec![Claim {
+                sync: Some("fdatasync:1"),
+                ..one("write", 0.0, "8k", 1, 1)
+            }]),
+        ),
+        // InnoDB: 16 KiB pages, 70 % reads.
+        ("innodb-oltp", Ok(vec![one("randrw", 70.0, "16k", 32, 1)])),
+        // Data I/O at QD 16 while one log writer does durable 4-60 KiB writes at QD 1.
+        (
+            "oltp-mix",
+            Ok(vec![
+                mix_data,
+                Claim {
+                    name: Some("log"),
+                    role: Some("log"),
+                    sync: Some("dsync"),
+                    ..one("write", 0.0, LOG_BS, 1, 1)
+                },
+            ]),
+        ),
+        // The same data I/O while the WAL writer writes 8 KiB, each followed by fdatasync.
+        (
+            "postgres-oltp-mix",
+            Ok(vec![
+                Claim {
+                    name: Some("data"),
+                    role: Some("data"),
+                    ..one("randrw", 70.0, "8k", 16, 1)
+                },
+                Claim {
+                    name: Some("wal"),
+                    role: Some("log"),
+                    sync: Some("fdatasync:1"),
+                    ..one("write", 0.0, "8k", 1, 1)
+                },
+            ]),
+        ),
+        // SLOB's slob.conf defaults: 8 sessions, WORK_UNIT=64, UPDATE_PCT=25, 8 KiB blocks.
+        (
+            "slob",
+            Err(Sessions {
+                sessions: 8,
+                work_unit: 64,
+                update_pct: 25,
+                page: 8192,
+            }),
+        ),
+    ]
 }
 
 /// The result of each stream: the streams of a multi-stream run, or the run itself.
@@ -104,28 +196,24 @@ fn stream_results<'a>(r: &'a serde_json::Value, claims: &[Claim]) -> Vec<&'a ser
     streams.iter().collect()
 }
 
-/// Every built-in profile: its name and its TOML, as `dbio profiles` lists and shows them.
-fn builtin_profiles() -> Vec<(String, String)> {
-    let dbio = |args: &[&str]| {
-        let out = dbio_command().args(args).output().unwrap();
-        assert!(out.status.success(), "dbio {args:?}");
-        String::from_utf8_lossy(&out.stdout).to_string()
-    };
-    let names: Vec<String> = dbio(&["profiles"])
+/// The built-in profiles: `dbio profiles` must list exactly those defined above.
+fn builtin_profiles() -> Vec<(&'static str, Result<Vec<Claim>, Sessions>)> {
+    let out = dbio_command().arg("profiles").output().unwrap();
+    assert!(out.status.success(), "dbio profiles");
+    let listed: std::collections::BTreeSet<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .take_while(|l| !l.is_empty())
         .filter(|l| !l.starts_with(' '))
         .map(|l| l.split_whitespace().next().unwrap().to_string())
         .collect();
-    assert!(names.len() >= 17, "{names:?}");
-    assert!(names.contains(&"oltp-mix".to_string()), "{names:?}");
-    names
-        .into_iter()
-        .map(|n| {
-            let t = dbio(&["profiles", "--show", &n]);
-            (n, t)
-        })
-        .collect()
+    let defs = definitions();
+    let defined: std::collections::BTreeSet<String> =
+        defs.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(
+        listed, defined,
+        "the profiles dbio lists and those defined here"
+    );
+    defs
 }
 
 /// The sums over `parts` of a direction's I/Os and bytes, and of its histogram's buckets.
@@ -150,10 +238,8 @@ fn sums(
 /// A session-mode profile (the SLOB method): pages of its block size only, a work unit of
 /// reads per operation and its update share written back, from 100 operations per session
 /// (one whole cycle of the update quota).
-fn session_profile_does_what_it_claims(dir: &std::path::Path, name: &str, text: &str) {
-    let num = |k: &str| -> u64 { toml_value(text, k).map_or(0, |v| v.parse().unwrap()) };
-    let (sessions, wu, upd) = (num("sessions"), num("work_unit"), num("update_pct"));
-    let page = sizes(toml_value(text, "bs").unwrap())[0].0 as u64;
+fn session_profile_does_what_it_claims(dir: &std::path::Path, name: &str, def: &Sessions) {
+    let (sessions, wu, upd, page) = (def.sessions, def.work_unit, def.update_pct, def.page);
     let f = dir.join(format!("{name}.dat"));
     let ops = (100 * sessions).to_string();
     let r = run_ok(
@@ -185,17 +271,66 @@ fn session_profile_does_what_it_claims(dir: &std::path::Path, name: &str, text: 
         Some(wu),
         "{name}"
     );
+    assert_eq!(
+        r["job"]["session"]["sessions"].as_u64(),
+        Some(sessions),
+        "{name}"
+    );
+}
+
+/// The job a stream ran with holds the definition's values.
+fn job_matches(what: &str, job: &serde_json::Value, c: &Claim) {
+    assert_eq!(job["rw"], c.rw, "{what}: rw");
+    assert_eq!(job["qd"].as_u64(), Some(c.qd), "{what}: qd");
+    assert_eq!(job["threads"].as_u64(), Some(c.threads), "{what}: threads");
+    if c.rw == "randrw" {
+        assert_eq!(job["read_pct"].as_f64(), Some(c.read_pct), "{what}: mix");
+    }
+    // The block sizes with their shares.
+    let want = sizes(c.bs);
+    let total: f64 = want.iter().map(|w| w.1).sum();
+    let got: Vec<(f64, f64)> = job["bs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["size"].as_f64().unwrap(), b["weight"].as_f64().unwrap()))
+        .collect();
+    let got_total: f64 = got.iter().map(|g| g.1).sum();
+    assert_eq!(
+        got.len(),
+        want.len(),
+        "{what}: bs {got:?}, defined {}",
+        c.bs
+    );
+    for (g, w) in got.iter().zip(&want) {
+        assert!(
+            g.0 == w.0 && (g.1 / got_total - w.1 / total).abs() < 1e-9,
+            "{what}: bs {got:?}, defined {}",
+            c.bs
+        );
+    }
+    let mode = c.sync.map_or("none", |s| s.split(':').next().unwrap());
+    assert_eq!(job["sync"]["mode"], mode, "{what}: sync");
+    match c.burst {
+        Some((on, period)) => {
+            assert_eq!(job["burst"]["on_secs"].as_f64(), Some(on), "{what}");
+            assert_eq!(job["burst"]["period_secs"].as_f64(), Some(period), "{what}");
+        }
+        None => assert!(job["burst"].is_null(), "{what}: burst {}", job["burst"]),
+    }
 }
 
 #[test]
 fn every_builtin_profile_does_the_io_it_claims() {
     let dir = scratch();
-    for (name, text) in &builtin_profiles() {
-        if toml_value(text, "sessions").is_some() {
-            session_profile_does_what_it_claims(dir.path(), name, text);
-            continue;
-        }
-        let claims = claims(text);
+    for (name, def) in &builtin_profiles() {
+        let claims = match def {
+            Ok(c) => c,
+            Err(sessions) => {
+                session_profile_does_what_it_claims(dir.path(), name, sessions);
+                continue;
+            }
+        };
         let f = dir.path().join(format!("{name}.dat"));
         // 1200 I/Os per thread: a whole number of every block-size and mix quota cycle.
         // With several streams, --ops counts for each stream on its own.
@@ -213,8 +348,8 @@ fn every_builtin_profile_does_the_io_it_claims() {
                 &ops,
             ],
         );
-        assert_eq!(r["job"]["profile"], name.as_str());
-        let results = stream_results(&r, &claims);
+        assert_eq!(r["job"]["profile"], *name);
+        let results = stream_results(&r, claims);
         for (c, s) in claims.iter().zip(&results) {
             let what = format!("{name} stream {}", c.name.unwrap_or("-"));
             let (reads, writes) = (ios(s, "read"), ios(s, "write"));
@@ -227,20 +362,11 @@ fn every_builtin_profile_does_the_io_it_claims() {
                 c.bs
             );
             let read_pct = reads as f64 * 100.0 / (reads + writes) as f64;
-            assert_eq!(read_pct, c.read_pct(), "{what}: read share");
-            if let Some(sync) = c.sync {
-                let mode = sync.split(':').next().unwrap();
-                assert_eq!(s["job"]["sync"]["mode"], mode, "{what}");
-                if mode != "dsync" {
-                    assert_eq!(ios(s, "flush"), writes, "{what}: a flush per write");
-                }
+            assert_eq!(read_pct, c.read_pct, "{what}: read share");
+            job_matches(&what, &s["job"], c);
+            if c.sync.is_some_and(|s| s.starts_with("fdatasync:1")) {
+                assert_eq!(ios(s, "flush"), writes, "{what}: a flush per write");
             }
-            // A profile's bursts are in the job as it ran (checkpoint: "10s/60s").
-            assert_eq!(
-                s["job"]["burst"].is_object(),
-                c.burst.is_some(),
-                "{what}: burst"
-            );
         }
         if results.len() > 1 {
             // The totals are the sums of the streams, histograms merged bucket by bucket.
@@ -324,15 +450,14 @@ fn every_builtin_profile_on_a_loop_device_matches_diskstats() {
     };
     // The largest request the kernel keeps whole: by size, and by segments of one page each.
     let max_request = (queue("max_sectors_kb") * 1024.0).min(queue("max_segments") * 4096.0);
-    for (name, text) in &builtin_profiles() {
-        if toml_value(text, "sessions").is_some() {
+    for (name, def) in &builtin_profiles() {
+        let Ok(claims) = def else {
             continue; // session mode against diskstats: run_session.rs
-        }
-        let claims = claims(text);
+        };
         let threads = claims.iter().map(|c| c.threads).max().unwrap();
         let ops = (1200 * threads).to_string();
         let devs = [&lo, &lo2];
-        let mut args = vec![name.as_str(), "--destroy-data", "--ops", &ops];
+        let mut args = vec![*name, "--destroy-data", "--ops", &ops];
         let named: Vec<String> = claims
             .iter()
             .zip(devs)
@@ -346,7 +471,7 @@ fn every_builtin_profile_on_a_loop_device_matches_diskstats() {
         }
         let before = devs.map(|d| DiskStats::of(&d.name));
         let r = run_ok(dir.path(), &args);
-        let results = stream_results(&r, &claims);
+        let results = stream_results(&r, claims);
         for ((c, s), (d, before)) in claims.iter().zip(&results).zip(devs.iter().zip(before)) {
             let split = sizes(c.bs).iter().any(|(s, _)| *s > max_request);
             let what = format!("{name} stream {} on {}", c.name.unwrap_or("-"), d.name);
