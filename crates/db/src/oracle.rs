@@ -1,0 +1,179 @@
+//! Oracle exports: a CSV of `V$FILESTAT` / `V$TEMPSTAT` joined with `V$DATAFILE` /
+//! `V$TEMPFILE` (times in centiseconds), and the "File IO Stats" section of an AWR text
+//! report (reads with their average time, writes without).
+
+use crate::kind;
+use crate::snapshot::Snapshot;
+use crate::table::Table;
+use dbio_model::advise::ObjectIo;
+
+const REQUIRED: &[&str] = &[
+    "name",
+    "bytes",
+    "phyrds",
+    "phywrts",
+    "phyblkrd",
+    "phyblkwrt",
+    "readtim",
+    "writetim",
+];
+const OPTIONAL: &[&str] = &[
+    "file_type",
+    "file#",
+    "tablespace_name",
+    "block_size",
+    "singleblkrds",
+    "singleblkrdtim",
+    "seconds_since_startup",
+    "startup_time",
+];
+
+/// Whether a CSV header is the Oracle form.
+pub fn detect(header: &str) -> bool {
+    header.to_ascii_lowercase().contains("phyrds")
+}
+
+/// Reads a V$FILESTAT CSV export.
+pub fn parse(text: &str, file: &str) -> Result<Snapshot, String> {
+    let t = Table::parse(text, file)?;
+    t.check("Oracle V$FILESTAT", REQUIRED, OPTIONAL)?;
+    let mut s = Snapshot::new("oracle", file);
+    let mut since = 0u64;
+    let mut default_block = false;
+    for r in t.rows() {
+        let ft = t.has("file_type").then(|| r.text("file_type"));
+        let k = kind::oracle(ft, r.text("tablespace_name"));
+        let block = match r.opt_num("block_size")? {
+            Some(b) if b > 0.0 => b as u64,
+            _ => {
+                default_block = true;
+                8192
+            }
+        };
+        let mut o = ObjectIo::new(r.text("name"), k);
+        o.size_bytes = Some(r.count("bytes")?);
+        o.reads = r.count("phyrds")?;
+        o.writes = r.count("phywrts")?;
+        o.bytes_read = r.count("phyblkrd")? * block;
+        o.bytes_written = r.count("phyblkwrt")? * block;
+        o.read_ms = Some(r.num("readtim")? * 10.0);
+        o.write_ms = Some(r.num("writetim")? * 10.0);
+        since = since.max(r.count("seconds_since_startup")?);
+        if s.server_started.is_none() && !r.text("startup_time").is_empty() {
+            s.server_started = Some(r.text("startup_time").to_string());
+        }
+        s.objects.push(o);
+    }
+    s.counting_ms = (since > 0).then_some(since * 1000);
+    if default_block {
+        s.notes
+            .push("no BLOCK_SIZE for some files: bytes counted in 8 KiB blocks".into());
+    }
+    Ok(s)
+}
+
+/// Whether a text holds an AWR "File IO Stats" section.
+pub fn detect_awr(text: &str) -> bool {
+    text.contains("File IO Stats")
+}
+
+/// Reads the "File IO Stats" section of an AWR text report: per file, the tablespace line
+/// and a line of numbers (8 of them up to 11g; 10 from 12c, with the single-block columns).
+pub fn parse_awr(text: &str, file: &str) -> Result<Snapshot, String> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .skip_while(|(_, l)| !l.contains("File IO Stats"));
+    // Past the column header: the second line of dashes after the title.
+    let mut dashes = 0;
+    for (_, l) in lines.by_ref() {
+        if is_rule(l) && l.contains(' ') {
+            dashes += 1;
+            if dashes == 2 {
+                break;
+            }
+        }
+    }
+    if dashes < 2 {
+        return Err(format!("{file}: the File IO Stats section has no column header; paste the section as the AWR text report prints it"));
+    }
+    let mut s = Snapshot::new("oracle-awr", file);
+    s.is_delta = true;
+    let mut current: Option<(String, String)> = None;
+    for (i, l) in lines {
+        let t = l.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if is_rule(t) || t.starts_with("File Read Histogram") || t.contains("End of Report") {
+            break;
+        }
+        let tokens: Vec<&str> = t.split_whitespace().collect();
+        if number(tokens[0]).is_none() {
+            let (ts, name) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+            current = Some((ts.to_string(), name.trim().to_string()));
+            continue;
+        }
+        let Some((ts, name)) = current.take() else {
+            return Err(format!(
+                "{file} line {}: numbers without a tablespace and file line before them",
+                i + 1
+            ));
+        };
+        s.objects.push(awr_file(&ts, &name, &tokens, file, i + 1)?);
+    }
+    if s.objects.is_empty() {
+        return Err(format!("{file}: the File IO Stats section lists no files"));
+    }
+    s.counting_ms = elapsed_ms(text);
+    s.notes.push("AWR File IO Stats: read times only (writes have none); bytes from Av Blks/Rd and one 8 KiB block per write; sizes come from --sizes".into());
+    Ok(s)
+}
+
+/// One file's numbers line.
+fn awr_file(
+    ts: &str,
+    name: &str,
+    tokens: &[&str],
+    file: &str,
+    line: usize,
+) -> Result<ObjectIo, String> {
+    let n: Vec<f64> = tokens.iter().map(|t| number(t).unwrap_or(0.0)).collect();
+    let (reads, av_rd, blks, writes) = match n.len() {
+        8 => (n[0], n[2], n[3], n[4]),
+        10 => (n[0], n[2], n[3], n[6]),
+        k => return Err(format!("{file} line {line}: {k} numbers for {name}; the File IO Stats layout has 8 (up to 11g) or 10 (12c on)")),
+    };
+    let mut o = ObjectIo::new(name, kind::oracle(None, ts));
+    o.reads = reads as u64;
+    o.writes = writes as u64;
+    o.bytes_read = (reads * blks.max(1.0) * 8192.0) as u64;
+    o.bytes_written = writes as u64 * 8192;
+    o.read_ms = Some(reads * av_rd);
+    Ok(o)
+}
+
+/// A number as AWR prints it (1,187; 4.6); None for text.
+fn number(t: &str) -> Option<f64> {
+    let c = t.replace(',', "");
+    match c.parse::<f64>() {
+        Ok(v) if v.is_finite() => Some(v),
+        _ if t.chars().all(|c| c == '#') => Some(0.0),
+        _ => None,
+    }
+}
+
+/// A line of dashes (with or without column gaps).
+fn is_rule(l: &str) -> bool {
+    let t = l.trim();
+    t.len() >= 10 && t.chars().all(|c| c == '-' || c == ' ')
+}
+
+/// "Elapsed:  60.02 (mins)" of the report's header, in ms.
+fn elapsed_ms(text: &str) -> Option<u64> {
+    let l = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("Elapsed:"))?;
+    let v: f64 = l.split_whitespace().nth(1)?.replace(',', "").parse().ok()?;
+    l.contains("(mins)").then_some((v * 60_000.0) as u64)
+}

@@ -1,0 +1,34 @@
+//! `--sizes FILE`: object sizes for sources that have none (AWR, saved diskstats), as a CSV
+//! with a NAME and a BYTES column (other columns are ignored, so a V$DATAFILE export will do).
+
+use crate::table::Table;
+use dbio_model::advise::ObjectIo;
+use std::collections::HashMap;
+
+/// The sizes by name.
+pub fn parse(text: &str, file: &str) -> Result<HashMap<String, u64>, String> {
+    let t = Table::parse(text, file)?;
+    if !t.has("name") || !t.has("bytes") {
+        return Err(format!(
+            "{file}: a sizes file needs a NAME and a BYTES column, e.g. the output of SELECT NAME, BYTES FROM V$DATAFILE"
+        ));
+    }
+    let mut m = HashMap::new();
+    for r in t.rows() {
+        m.insert(r.text("name").to_string(), r.count("bytes")?);
+    }
+    Ok(m)
+}
+
+/// Gives each object its size from `sizes`; returns the names with no size there.
+pub fn apply(objects: &mut [ObjectIo], sizes: &HashMap<String, u64>) -> Vec<String> {
+    let mut missing = Vec::new();
+    for o in objects {
+        match sizes.get(&o.name) {
+            Some(&b) => o.size_bytes = Some(b),
+            None if o.size_bytes.is_none() => missing.push(o.name.clone()),
+            None => {}
+        }
+    }
+    missing
+}

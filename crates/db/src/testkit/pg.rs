@@ -1,0 +1,151 @@
+//! A private PostgreSQL: `initdb` and `pg_ctl` of the installed server, its own folder,
+//! socket folder and port, password logins, `track_io_timing = on`, small shared_buffers.
+
+use super::{command, find, free_port, on_path, private_dir, run, run_as};
+use std::path::PathBuf;
+
+/// The superuser of private servers, and its password.
+pub const ADMIN: &str = "dbio_admin";
+pub const ADMIN_PASSWORD: &str = "admin-pw-7Qx";
+
+/// A running private PostgreSQL; stopped and removed on drop.
+pub struct PrivatePostgres {
+    dir: PathBuf,
+    bin: PathBuf,
+    owner: Option<(u32, u32)>,
+    port: u16,
+}
+
+/// The newest installed server's bin folder (Debian keeps it off PATH).
+fn bin_dir() -> Option<PathBuf> {
+    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path().join("bin"))
+        .filter(|b| b.join("initdb").is_file() && b.join("pg_ctl").is_file())
+        .collect();
+    versions.sort_by_key(|p| {
+        p.parent()
+            .and_then(|v| v.file_name())
+            .and_then(|v| v.to_str())
+            .and_then(|v| v.parse::<u32>().ok())
+    });
+    versions
+        .pop()
+        .or_else(|| find(&on_path("initdb", &[])).and_then(|p| p.parent().map(PathBuf::from)))
+}
+
+impl PrivatePostgres {
+    /// Starts a server with these extra `postgresql.conf` lines; an error names what is missing.
+    pub fn start_with(conf: &[&str]) -> Result<PrivatePostgres, String> {
+        let bin = bin_dir().ok_or(
+            "PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql)",
+        )?;
+        let owner = run_as("postgres")?;
+        let dir = private_dir("dbio-pg", owner)?;
+        let mut pg = PrivatePostgres {
+            dir,
+            bin,
+            owner,
+            port: free_port()?,
+        };
+        pg.init(conf)?;
+        let mut c = command(&pg.bin.join("pg_ctl"), owner);
+        c.args([
+            "-D",
+            &pg.data(),
+            "-l",
+            &pg.path("log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        ]);
+        run(c, "pg_ctl start").map_err(|e| format!("{e}; log: {}", pg.log_tail()))?;
+        Ok(pg)
+    }
+
+    /// Starts a server with the test settings.
+    pub fn start() -> Result<PrivatePostgres, String> {
+        Self::start_with(&[])
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.dir.join(name).display().to_string()
+    }
+
+    fn data(&self) -> String {
+        self.path("data")
+    }
+
+    fn init(&mut self, extra: &[&str]) -> Result<(), String> {
+        let pw = self.path("pw");
+        std::fs::write(&pw, ADMIN_PASSWORD).map_err(|e| format!("{pw}: {e}"))?;
+        if let Some((u, g)) = self.owner {
+            let _ = std::os::unix::fs::chown(&pw, Some(u), Some(g));
+        }
+        let mut c = command(&self.bin.join("initdb"), self.owner);
+        c.args([
+            "-D",
+            &self.data(),
+            "-U",
+            ADMIN,
+            "--pwfile",
+            &pw,
+            "-A",
+            "scram-sha-256",
+            "--no-sync",
+        ]);
+        run(c, "initdb")?;
+        let sock = self.dir.display().to_string();
+        let mut conf = format!(
+            "port = {}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '{sock}'\n\
+             track_io_timing = on\ntrack_wal_io_timing = on\nshared_buffers = 1MB\n\
+             autovacuum = off\nfsync = off\nmax_connections = 20\n",
+            self.port
+        );
+        for l in extra {
+            conf.push_str(l);
+            conf.push('\n');
+        }
+        let file = self.dir.join("data/postgresql.auto.conf");
+        std::fs::write(&file, conf).map_err(|e| format!("{}: {e}", file.display()))
+    }
+
+    /// The URL of `user` with `password`, over TCP to 127.0.0.1.
+    pub fn url_as(&self, user: &str, password: &str, db: &str) -> String {
+        format!("postgres://{user}:{password}@127.0.0.1:{}/{db}", self.port)
+    }
+
+    /// The superuser's URL to database `db`.
+    pub fn url(&self, db: &str) -> String {
+        self.url_as(ADMIN, ADMIN_PASSWORD, db)
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// A superuser connection to `db`.
+    pub fn client(&self, db: &str) -> postgres::Client {
+        crate::pg::connect(&self.url(db)).expect("connect to the private PostgreSQL")
+    }
+
+    /// The end of the server's log, for messages.
+    pub fn log_tail(&self) -> String {
+        let log = std::fs::read_to_string(self.path("log")).unwrap_or_default();
+        let lines: Vec<&str> = log.lines().collect();
+        lines[lines.len().saturating_sub(5)..].join(" | ")
+    }
+}
+
+impl Drop for PrivatePostgres {
+    fn drop(&mut self) {
+        let mut c = command(&self.bin.join("pg_ctl"), self.owner);
+        c.args(["-D", &self.data(), "-m", "immediate", "-w", "stop"]);
+        let _ = c.output();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
