@@ -5,6 +5,7 @@
 pub mod advise;
 pub mod compare;
 pub mod knee;
+pub mod merge;
 pub mod path;
 pub mod reduce;
 pub mod scorecard;

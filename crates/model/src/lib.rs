@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod advise;
+pub mod cluster;
 pub mod histogram;
 pub mod job;
 pub mod path;

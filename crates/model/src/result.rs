@@ -49,6 +49,13 @@ pub struct RunResult {
     /// What limited the run, judged from the run alone (no topology needed).
     #[serde(default)]
     pub verdict: Option<Verdict>,
+    /// Start of the measured window in nanoseconds since the Unix epoch (0 in results
+    /// written before it was recorded): what lines up the seconds of several hosts.
+    #[serde(default)]
+    pub started_unix_ns: u64,
+    /// A result merged from several hosts: the per-host table and how the hosts lined up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<crate::cluster::Cluster>,
 }
 
 /// The read and write figures that are there (flushes are not I/Os of their own).
@@ -202,6 +209,10 @@ pub struct TimePoint {
     pub mb_s: f64,
     /// p99 latency of all reads and writes completed in the interval, in µs.
     pub p99_us: f64,
+    /// The interval's latency histogram (reads and writes), encoded as HdrHistogram's interval
+    /// logs do (V2, deflated, base64): hosts' seconds merge exactly from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hist: Option<String>,
 }
 
 /// CPU spent by dbio and by the host during the measured window.

@@ -130,6 +130,7 @@ pub fn point(
         } else {
             hist.value_at_quantile(0.99) as f64 / 1000.0
         },
+        hist: (!hist.is_empty()).then(|| dbio_model::histogram::encode_compact(hist)),
     }
 }
 

@@ -19,5 +19,5 @@ pub mod streams;
 pub mod warn;
 pub mod worker;
 
-pub use run::{run, Event, RunError};
+pub use run::{run, run_at, Event, RunError};
 pub use streams::run_streams;

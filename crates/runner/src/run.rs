@@ -69,14 +69,31 @@ pub fn run(
     stop: Arc<AtomicBool>,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<RunResult, RunError> {
-    if spec.engine == EngineKind::Sim {
-        return Ok(crate::sim::run(spec, &stop));
-    }
-    if spec.session.is_some() {
-        return crate::session::run_sessions(spec, stop, on_event);
-    }
+    run_at(spec, stop, on_event, None)
+}
+
+/// [`run`], with the workers started at the wall-clock instant `start_at` once the targets
+/// are ready (`--start-at`: several hosts start one workload together). A start already
+/// past starts at once, with a warning saying by how much it was missed.
+pub fn run_at(
+    spec: &JobSpec,
+    stop: Arc<AtomicBool>,
+    on_event: &mut dyn FnMut(Event),
+    start_at: Option<SystemTime>,
+) -> Result<RunResult, RunError> {
     let mut warnings = Vec::new();
+    if spec.engine == EngineKind::Sim || spec.session.is_some() {
+        wait_until(start_at, &stop, on_event, &mut warnings)?;
+        let mut r = if spec.engine == EngineKind::Sim {
+            crate::sim::run(spec, &stop)
+        } else {
+            crate::session::run_sessions(spec, stop, on_event)?
+        };
+        r.warnings.extend(warnings);
+        return Ok(r);
+    }
     let mut prepared = prepare(&[spec], &stop, on_event, &mut warnings)?;
+    wait_until(start_at, &stop, on_event, &mut warnings)?;
     let m = measure(&[spec], &prepared, stop, on_event, &mut warnings)?;
     let p = prepared.remove(0);
     Ok(assemble(Assembly {
@@ -93,6 +110,37 @@ pub fn run(
         warnings,
         steady: m.steady,
     }))
+}
+
+/// Sleeps until `at` (wall clock), checking `stop`; says so when `at` is already past.
+fn wait_until(
+    at: Option<SystemTime>,
+    stop: &AtomicBool,
+    on_event: &mut dyn FnMut(Event),
+    warnings: &mut Vec<Warning>,
+) -> Result<(), RunError> {
+    let Some(at) = at else { return Ok(()) };
+    match at.duration_since(SystemTime::now()) {
+        Ok(left) => on_event(Event::Notice(format!(
+            "waiting {:.1} s for the common start",
+            left.as_secs_f64()
+        ))),
+        Err(late) => {
+            warnings.push(warn::start_missed(late.duration().as_secs_f64()));
+            return Ok(());
+        }
+    }
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Err(RunError::Interrupted);
+        }
+        match at.duration_since(SystemTime::now()) {
+            Ok(left) if left > Duration::ZERO => {
+                std::thread::sleep(left.min(Duration::from_millis(20)))
+            }
+            _ => return Ok(()),
+        }
+    }
 }
 
 /// The targets of one stream, open, checked, prefilled, with the engine it will use.
@@ -641,5 +689,11 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
         steady: a.steady,
         streams: Vec::new(),
         verdict: None,
+        started_unix_ns: a
+            .window
+            .started_at
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
+        cluster: None,
     }
 }

@@ -27,6 +27,14 @@ pub fn psync_qd(qd: u32) -> Warning {
     )
 }
 
+/// `--start-at` was already past when the targets were ready: this host started late.
+pub fn start_missed(late_secs: f64) -> Warning {
+    w(
+        "start-missed",
+        format!("the common start (--start-at) was {late_secs:.3} s past when the targets were ready, so this host started late; give the hosts more time before the start (prefilling a large target takes a while)"),
+    )
+}
+
 /// A run writes to a device or a file dbio did not create (allowed by --destroy-data).
 pub fn destroying(t: &OpenTarget) -> Warning {
     let what = match (t.kind, &t.found) {

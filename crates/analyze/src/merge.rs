@@ -1,0 +1,428 @@
+//! Several hosts' results of one workload merged into one result: totals from histograms
+//! merged bucket for bucket (never averaged percentiles), a row per host, the per-second
+//! series lined up by wall clock over the window every host measured, and the spread.
+
+use dbio_model::cluster::{ClockOffset, Cluster, HostDir, HostFailure, HostRow, Spread};
+use dbio_model::histogram::{decode_compact, new_histogram};
+use dbio_model::{
+    CpuStats, DirStats, HostFacts, LatencyHistogram, LatencySummary, Outcome, RunResult, TimePoint,
+    Warning, RUN_SCHEMA,
+};
+use hdrhistogram::Histogram;
+
+/// One host's result and the name it goes by in the merged one.
+pub struct HostResult {
+    pub name: String,
+    pub result: RunResult,
+}
+
+/// What a merge is given besides the results.
+#[derive(Default)]
+pub struct MergeOptions {
+    /// Hosts that produced no result.
+    pub failed: Vec<HostFailure>,
+    /// Clock offsets measured before a fleet start.
+    pub clock_offsets: Vec<ClockOffset>,
+    /// Merge different workloads on purpose.
+    pub allow_different: bool,
+}
+
+/// The name a host's result goes by: its label where it has one, else its host name.
+pub fn host_name(label: Option<&str>, r: &RunResult) -> String {
+    label.map_or_else(|| r.host.hostname.clone(), str::to_string)
+}
+
+/// Merges `hosts` (at least one). Refuses results of a newer schema, already merged ones,
+/// different workloads (unless allowed) and windows that do not overlap, naming the host
+/// and the field.
+pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, String> {
+    let first = hosts.first().ok_or("no results to merge")?;
+    for h in hosts {
+        check_one(h)?;
+    }
+    let different = differing_workload(hosts)?;
+    if let Some(m) = different.as_ref().filter(|_| !opts.allow_different) {
+        return Err(format!(
+            "{m}; merge only runs of one workload, or say --allow-different to merge them on purpose"
+        ));
+    }
+    let (start, end) = common_window(hosts)?;
+    let secs = (end - start) as f64 / 1e9;
+    let earliest = hosts
+        .iter()
+        .map(|h| h.result.started_unix_ns)
+        .min()
+        .unwrap_or(start);
+    let latest = hosts
+        .iter()
+        .map(|h| h.result.started_unix_ns)
+        .max()
+        .unwrap_or(start);
+    let skew_ms = (latest - earliest) as f64 / 1e6;
+    let mut warnings = host_warnings(hosts);
+    if skew_ms > secs * 1000.0 / 10.0 {
+        warnings.push(Warning {
+            code: "start-skew".into(),
+            message: format!(
+                "the hosts started measuring {skew_ms:.0} ms apart, more than a tenth of the {secs:.1} s they all measured: start them together (--hosts, or one --start-at) or measure longer"
+            ),
+        });
+    }
+    if !opts.failed.is_empty() {
+        let names: Vec<&str> = opts.failed.iter().map(|f| f.name.as_str()).collect();
+        warnings.push(Warning {
+            code: "hosts-missing".into(),
+            message: format!(
+                "no result from {}: the totals are of the other hosts only",
+                names.join(", ")
+            ),
+        });
+    }
+    let results: Vec<&RunResult> = hosts.iter().map(|h| &h.result).collect();
+    let rows: Vec<HostRow> = hosts.iter().map(|h| row(h, earliest)).collect();
+    let outcome = results
+        .iter()
+        .map(|r| r.outcome.clone())
+        .find(|o| *o != Outcome::Complete)
+        .unwrap_or(Outcome::Complete);
+    let partial = !opts.failed.is_empty() || results.iter().any(|r| r.partial);
+    let spread = spread(hosts);
+    Ok(RunResult {
+        schema: RUN_SCHEMA.into(),
+        dbio_version: first.result.dbio_version.clone(),
+        started_at: rfc3339(start),
+        measured_secs: secs,
+        partial,
+        outcome,
+        job: first.result.job.clone(),
+        engine: first.result.engine.clone(),
+        data: first.result.data.clone(),
+        host: cluster_facts(hosts),
+        targets: hosts
+            .iter()
+            .flat_map(|h| {
+                h.result.targets.iter().cloned().map(|mut t| {
+                    t.path = format!("{}:{}", h.name, t.path);
+                    t
+                })
+            })
+            .collect(),
+        read: merge_dir(results.iter().map(|r| r.read.as_ref())),
+        write: merge_dir(results.iter().map(|r| r.write.as_ref())),
+        flush: merge_dir(results.iter().map(|r| r.flush.as_ref())),
+        timeseries: series(hosts, start, end),
+        cpu: merge_cpu(&results),
+        warnings,
+        session: None,
+        steady: None,
+        streams: Vec::new(),
+        verdict: None,
+        started_unix_ns: start,
+        cluster: Some(Cluster {
+            hosts: rows,
+            failed: opts.failed,
+            window_start_unix_ns: start,
+            window_secs: secs,
+            start_skew_ms: skew_ms,
+            clock_offsets: opts.clock_offsets,
+            different_workloads: different.is_some(),
+            spread,
+        }),
+    })
+}
+
+fn check_one(h: &HostResult) -> Result<(), String> {
+    let r = &h.result;
+    if r.schema != RUN_SCHEMA {
+        return Err(format!(
+            "{}: schema is {:?}, this dbio reads {RUN_SCHEMA}: merge with the dbio that wrote it (or a newer one)",
+            h.name, r.schema
+        ));
+    }
+    if r.cluster.is_some() {
+        return Err(format!(
+            "{}: already a merged result; merge the hosts' own results instead",
+            h.name
+        ));
+    }
+    if r.started_unix_ns == 0 {
+        return Err(format!(
+            "{}: the result has no started_unix_ns (written by an older dbio), so its seconds cannot be lined up with the others; run it again",
+            h.name
+        ));
+    }
+    Ok(())
+}
+
+/// The first difference between the hosts' workloads (targets apart), as "HOST: job.FIELD
+/// is A, not B as on FIRST".
+fn differing_workload(hosts: &[HostResult]) -> Result<Option<String>, String> {
+    let json = |r: &RunResult| {
+        let mut v = serde_json::to_value(&r.job).map_err(|e| e.to_string())?;
+        if let Some(o) = v.as_object_mut() {
+            o.remove("targets");
+        }
+        Ok::<_, String>(v)
+    };
+    let base = json(&hosts[0].result)?;
+    for h in &hosts[1..] {
+        let v = json(&h.result)?;
+        if let (Some(a), Some(b)) = (base.as_object(), v.as_object()) {
+            let keys = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k)));
+            if let Some(k) = keys.into_iter().find(|k| a.get(*k) != b.get(*k)) {
+                let show = |x: Option<&serde_json::Value>| {
+                    x.map_or("absent".to_string(), |x| x.to_string())
+                };
+                return Ok(Some(format!(
+                    "{}: job.{k} is {}, not {} as on {}",
+                    h.name,
+                    show(b.get(k)),
+                    show(a.get(k)),
+                    hosts[0].name
+                )));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The window every host measured, in ns since the epoch; Err names a host outside it.
+fn common_window(hosts: &[HostResult]) -> Result<(u64, u64), String> {
+    let span = |r: &RunResult| {
+        let s = r.started_unix_ns;
+        (s, s + (r.measured_secs * 1e9) as u64)
+    };
+    let (start, late) = hosts
+        .iter()
+        .map(|h| (span(&h.result).0, h))
+        .max_by_key(|(s, _)| *s)
+        .expect("at least one host");
+    let (end, early) = hosts
+        .iter()
+        .map(|h| (span(&h.result).1, h))
+        .min_by_key(|(e, _)| *e)
+        .expect("at least one host");
+    if start >= end {
+        return Err(format!(
+            "{}: measured from {} while {} had stopped at {}: the measuring windows do not overlap, so these are not one run across hosts",
+            late.name,
+            rfc3339(start),
+            early.name,
+            rfc3339(end)
+        ));
+    }
+    Ok((start, end))
+}
+
+/// RFC 3339 with milliseconds, UTC.
+fn rfc3339(ns: u64) -> String {
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_nanos(ns);
+    humantime::format_rfc3339_millis(t).to_string()
+}
+
+/// The sum of the directions that are there, with their histograms merged exactly.
+fn merge_dir<'a>(dirs: impl Iterator<Item = Option<&'a DirStats>>) -> Option<DirStats> {
+    let mut out: Option<(DirStats, Histogram<u64>)> = None;
+    for d in dirs.flatten() {
+        let (acc, h) = out.get_or_insert_with(|| {
+            (
+                DirStats {
+                    ios: 0,
+                    bytes: 0,
+                    iops: 0.0,
+                    mb_s: 0.0,
+                    mib_s: 0.0,
+                    latency_ns: LatencySummary::default(),
+                    histogram: LatencyHistogram::default(),
+                },
+                new_histogram(),
+            )
+        });
+        acc.ios += d.ios;
+        acc.bytes += d.bytes;
+        acc.iops += d.iops;
+        acc.mb_s += d.mb_s;
+        acc.mib_s += d.mib_s;
+        h.add(d.histogram.to_hdr())
+            .expect("histograms of one precision and range add");
+    }
+    out.map(|(mut d, h)| {
+        d.latency_ns = LatencySummary::of(&h);
+        d.histogram = LatencyHistogram::from_hdr(&h);
+        d
+    })
+}
+
+/// The cluster's seconds over the common window: each host's second k (which began k s
+/// after its own start) goes to the cluster second its wall-clock start falls nearest to;
+/// only seconds every host measured are kept. Rates add up; p99 comes from the hosts'
+/// per-second histograms merged (the slowest host's p99 where a host has none).
+fn series(hosts: &[HostResult], start: u64, end: u64) -> Vec<TimePoint> {
+    let n = ((end - start) as f64 / 1e9).ceil() as usize;
+    let mut slots: Vec<Vec<&TimePoint>> = vec![Vec::new(); n];
+    for h in hosts {
+        let s = h.result.started_unix_ns as i64;
+        for p in &h.result.timeseries {
+            let k = (p.t - 1e-9).floor() as i64;
+            let at = s + k * 1_000_000_000 - start as i64;
+            let j = (at as f64 / 1e9).round() as i64;
+            if j >= 0 && (j as usize) < n {
+                slots[j as usize].push(p);
+            }
+        }
+    }
+    slots
+        .into_iter()
+        .enumerate()
+        .filter(|(_, ps)| ps.len() == hosts.len())
+        .map(|(j, ps)| {
+            let hist = ps
+                .iter()
+                .map(|p| p.hist.as_deref().map(decode_compact))
+                .try_fold(new_histogram(), |mut acc, h| match h {
+                    Some(Ok(h)) => acc.add(h).ok().map(|_| acc),
+                    _ => None,
+                });
+            let p99_us = match &hist {
+                Some(h) if !h.is_empty() => h.value_at_quantile(0.99) as f64 / 1000.0,
+                Some(_) => 0.0,
+                None => ps.iter().map(|p| p.p99_us).fold(0.0, f64::max),
+            };
+            TimePoint {
+                t: j as f64 + 1.0,
+                read_iops: ps.iter().map(|p| p.read_iops).sum(),
+                write_iops: ps.iter().map(|p| p.write_iops).sum(),
+                mb_s: ps.iter().map(|p| p.mb_s).sum(),
+                p99_us,
+                hist: hist
+                    .filter(|h| !h.is_empty())
+                    .map(|h| dbio_model::histogram::encode_compact(&h)),
+            }
+        })
+        .collect()
+}
+
+fn merge_cpu(results: &[&RunResult]) -> CpuStats {
+    let user: f64 = results.iter().map(|r| r.cpu.process_user_s).sum();
+    let sys: f64 = results.iter().map(|r| r.cpu.process_sys_s).sum();
+    let ios: u64 = results.iter().map(|r| r.total_ios()).sum();
+    CpuStats {
+        process_user_s: user,
+        process_sys_s: sys,
+        host_busy_pct: results.iter().map(|r| r.cpu.host_busy_pct).sum::<f64>()
+            / results.len() as f64,
+        ios_per_cpu_s: if user + sys > 0.0 {
+            ios as f64 / (user + sys)
+        } else {
+            0.0
+        },
+        workers: results
+            .iter()
+            .flat_map(|r| r.cpu.workers.iter().cloned())
+            .collect(),
+        cpus_allowed: results.iter().map(|r| r.cpu.cpus_allowed).sum(),
+    }
+}
+
+fn cluster_facts(hosts: &[HostResult]) -> HostFacts {
+    let names: Vec<&str> = hosts.iter().map(|h| h.name.as_str()).collect();
+    let first = &hosts[0].result.host;
+    HostFacts {
+        hostname: format!("{} hosts: {}", hosts.len(), names.join(", ")),
+        cpu_model: first.cpu_model.clone(),
+        cpus: hosts.iter().map(|h| h.result.host.cpus).sum(),
+        memory_bytes: hosts.iter().map(|h| h.result.host.memory_bytes).sum(),
+        kernel: first.kernel.clone(),
+    }
+}
+
+/// Each host's warnings, named after the host (the same warning once per host).
+fn host_warnings(hosts: &[HostResult]) -> Vec<Warning> {
+    hosts
+        .iter()
+        .flat_map(|h| {
+            h.result.warnings.iter().map(|w| Warning {
+                code: w.code.clone(),
+                message: format!("{}: {}", h.name, w.message),
+            })
+        })
+        .collect()
+}
+
+fn host_dir(d: &Option<DirStats>) -> Option<HostDir> {
+    d.as_ref().map(|d| HostDir {
+        ios: d.ios,
+        iops: d.iops,
+        mb_s: d.mb_s,
+        p50_us: d.latency_ns.p50 as f64 / 1e3,
+        p99_us: d.latency_ns.p99 as f64 / 1e3,
+        p99_9_us: d.latency_ns.p99_9 as f64 / 1e3,
+    })
+}
+
+fn row(h: &HostResult, earliest: u64) -> HostRow {
+    let r = &h.result;
+    HostRow {
+        name: h.name.clone(),
+        hostname: r.host.hostname.clone(),
+        read: host_dir(&r.read),
+        write: host_dir(&r.write),
+        cpu_pct: if r.measured_secs > 0.0 {
+            (r.cpu.process_user_s + r.cpu.process_sys_s) / r.measured_secs * 100.0
+        } else {
+            0.0
+        },
+        verdict: r.verdict.as_ref().map(|v| v.limit.clone()),
+        partial: r.partial,
+        outcome: match &r.outcome {
+            Outcome::Complete => "complete".into(),
+            Outcome::Interrupted => "interrupted".into(),
+            Outcome::IoError(e) => e.clone(),
+        },
+        start_offset_ms: (r.started_unix_ns - earliest) as f64 / 1e6,
+    }
+}
+
+/// p99 of a host's reads and writes together, in µs.
+fn host_p99_us(r: &RunResult) -> f64 {
+    let mut h = new_histogram();
+    for d in [&r.read, &r.write].into_iter().flatten() {
+        let _ = h.add(d.histogram.to_hdr());
+    }
+    if h.is_empty() {
+        0.0
+    } else {
+        h.value_at_quantile(0.99) as f64 / 1e3
+    }
+}
+
+fn spread(hosts: &[HostResult]) -> Spread {
+    let iops: Vec<f64> = hosts.iter().map(|h| h.result.total_iops()).collect();
+    let mean = iops.iter().sum::<f64>() / iops.len() as f64;
+    let (slow_i, slow) = iops
+        .iter()
+        .copied()
+        .enumerate()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .expect("at least one host");
+    let p99s: Vec<f64> = hosts.iter().map(|h| host_p99_us(&h.result)).collect();
+    let (worst_i, worst) = p99s
+        .iter()
+        .copied()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .expect("at least one host");
+    Spread {
+        slowest: hosts[slow_i].name.clone(),
+        slowest_below_mean_pct: if mean > 0.0 {
+            (mean - slow) / mean * 100.0
+        } else {
+            0.0
+        },
+        worst_p99: hosts[worst_i].name.clone(),
+        worst_p99_us: worst,
+    }
+}
+
+#[cfg(test)]
+mod tests;
