@@ -1,8 +1,8 @@
 //! The bytes on the target, read back by the test: a file dbio creates is prefilled with
 //! data that has no zero, repeated-byte or duplicate 4 KiB block; writes keep it that way;
 //! `--offset`/`--range` confine writes to their region; a sequential write starts at the
-//! region's start and covers exactly the blocks it counted; blocks stay unique across runs
-//! (two ignored tests show where they do not).
+//! region's start and covers exactly the blocks it counted; blocks stay unique across runs;
+//! and fio, reading the file back, finds the pattern or the zeros `--data` asked for.
 
 #![forbid(unsafe_code)]
 
@@ -176,4 +176,93 @@ fn files_created_by_separate_runs_share_no_block() {
     let a = std::fs::read(dbio_file(dir.path(), "a.dat", "8MiB")).unwrap();
     let b = std::fs::read(dbio_file(dir.path(), "b.dat", "8MiB")).unwrap();
     assert_no_block_faults("two prefilled files side by side", &[a, b].concat());
+}
+
+/// fio reads `file` whole and checks every byte against `pattern` (its own verify, block by
+/// block from offset 0); Ok(bytes fio read), or fio's complaint.
+fn fio_verify(fio: &std::path::Path, file: &std::path::Path, pattern: &str) -> Result<u64, String> {
+    let size = std::fs::metadata(file).unwrap().len();
+    let out = std::process::Command::new(fio)
+        .args([
+            "--name=verify",
+            "--rw=read",
+            "--bs=64k",
+            "--direct=1",
+            "--ioengine=psync",
+            "--verify=pattern",
+            "--verify_only",
+            "--output-format=json",
+        ])
+        .arg(format!("--verify_pattern={pattern}"))
+        .arg(format!("--size={size}"))
+        .arg(format!("--filename={}", file.display()))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let report: serde_json::Value = text
+        .find('{')
+        .and_then(|i| serde_json::from_str(&text[i..]).ok())
+        .unwrap_or(serde_json::Value::Null);
+    let job = &report["jobs"][0];
+    if out.status.success() && job["error"] == 0 {
+        Ok(job["read"]["io_bytes"].as_u64().unwrap())
+    } else {
+        Err(format!(
+            "{}{}",
+            text.lines().next().unwrap_or(""),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+#[test]
+fn fio_finds_the_pattern_and_the_zeros_dbio_wrote() {
+    // fio as the oracle: `--data pattern:0xDEADBEEF` is those bytes repeated in phase with
+    // the file offset, prefill and writes alike, and `--data zeros` is zeros.
+    let test = "fio_finds_the_pattern_and_the_zeros_dbio_wrote";
+    let Some(fio) = require_tool(test, "fio") else {
+        return;
+    };
+    let dir = scratch();
+    for (data, pattern) in [("pattern:0xDEADBEEF", "0xDEADBEEF"), ("zeros", "0x00")] {
+        let f = dir.path().join("p.dat");
+        let _ = std::fs::remove_file(&f);
+        run_ok(
+            dir.path(),
+            &[
+                "--target",
+                f.to_str().unwrap(),
+                "--size",
+                "16MiB",
+                "--data",
+                data,
+                "--rw",
+                "randrw",
+                "--bs",
+                "4k:50,12k:50",
+                "--ops",
+                "2000",
+            ],
+        );
+        assert_eq!(
+            fio_verify(&fio, &f, pattern),
+            Ok(16 << 20),
+            "--data {data}: fio's verify of the whole file"
+        );
+    }
+    // The controls: fio notices one flipped bit, and the pattern a byte out of phase.
+    let f = dir.path().join("p.dat");
+    let mut bytes = std::fs::read(&f).unwrap();
+    bytes[5000] ^= 1;
+    std::fs::write(&f, &bytes).unwrap();
+    assert!(
+        fio_verify(&fio, &f, "0x00").is_err(),
+        "a flipped bit passed"
+    );
+    let shifted: Vec<u8> = [0xADu8, 0xBE, 0xEF, 0xDE].repeat(4 * MIB);
+    std::fs::write(&f, shifted).unwrap();
+    assert!(
+        fio_verify(&fio, &f, "0xDEADBEEF").is_err(),
+        "a pattern out of phase passed"
+    );
 }
