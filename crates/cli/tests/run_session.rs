@@ -210,21 +210,48 @@ fn the_summary_is_an_awr_report_with_an_awr_info_line() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     for needle in [
-        "db file sequential read  (single-page read)",
-        "log file sync            (commit)",
-        "db file parallel write   (data write)",
-        "log file parallel write  (log write)",
         "% DB time",
         "load profile (per second)",
         "awr_info|SESSIONS|",
     ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
+    // The wait-event table, row by row: by hand, 200 operations of 2 page reads each are 400
+    // single-page reads; 50 % of them update, so 100 commits wait on log file sync; the
+    // data writer writes the 200 modified pages and the log writer the 100 commits' redo in
+    // batches (between one write each and one per page or commit).
+    let waits_of = |event: &str| -> u64 {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(event))
+            .unwrap_or_else(|| panic!("no {event} row in:\n{text}"));
+        row[event.len()..]
+            .split_whitespace()
+            .find_map(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("no waits in {row:?}"))
+    };
+    assert_eq!(waits_of("db file sequential read  (single-page read)"), 400);
+    assert_eq!(waits_of("log file sync            (commit)"), 100);
+    let dfpw = waits_of("db file parallel write   (data write)");
+    assert!((1..=200).contains(&dfpw), "{dfpw} data writes");
+    let lfpw = waits_of("log file parallel write  (log write)");
+    assert!((1..=100).contains(&lfpw), "{lfpw} log writes");
+    // Redo: 100 updates × 2 pages × 512 B (the default redo stress), all written.
+    assert!(
+        text.contains("(102400 B of redo from 100 updates; 102400 B written to the log)"),
+        "{text}"
+    );
     let line = text
         .lines()
         .find(|l| l.starts_with("awr_info|2|"))
         .expect("the awr_info line of 2 sessions");
     assert_eq!(line.split('|').count(), 19, "{line}");
+    // Its top wait is a foreground event (which one depends on the device's speed).
+    let top = line.rsplit('|').nth(1).unwrap();
+    assert!(
+        ["log file sync", "db file sequential read"].contains(&top),
+        "{line}"
+    );
 }
 
 #[test]
@@ -246,11 +273,11 @@ fn a_sweep_over_sessions_ramps_them() {
             "1",
             "--work-unit",
             "2",
-            "--duration",
-            "1s",
+            "--ops",
+            "200",
+            "--no-store",
             "--json",
             json.to_str().unwrap(),
-            "-q",
         ])
         .output()
         .unwrap();
@@ -266,6 +293,22 @@ fn a_sweep_over_sessions_ramps_them() {
         .map(|r| r["job"]["session"]["sessions"].as_u64().unwrap())
         .collect();
     assert_eq!(sessions, [1, 2, 4]);
+    // Every step does the same work whatever its sessions: 200 operations of 2 page reads,
+    // no updates.
+    for (r, n) in steps.iter().zip([1, 2, 4]) {
+        assert_eq!(load(r, "operations"), 200, "{n} sessions");
+        assert_eq!(ios(r, "read"), 400, "{n} sessions");
+        assert_eq!(waits(r, "db file sequential read"), 400, "{n} sessions");
+        assert!(r["write"].is_null(), "{n} sessions: no updates, no writes");
+    }
+    // SLOB's awr_info line once per step, so the steps make a table.
+    let text = String::from_utf8_lossy(&out.stdout);
+    let awr: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("awr_info|") && !l.starts_with("awr_info|SESSIONS|"))
+        .map(|l| l.split('|').nth(1).unwrap())
+        .collect();
+    assert_eq!(awr, ["1", "2", "4"], "{text}");
 }
 
 #[test]
