@@ -101,7 +101,26 @@ struct Mounted {
 
 impl Drop for Mounted {
     fn drop(&mut self) {
-        let _ = Command::new("umount").arg(self.dir.path()).status();
+        // Another process may hold the file system for a moment (something walking the build
+        // directory): try again, then detach it lazily, so it never stays mounted.
+        let umount = |lazy: bool| {
+            let mut c = Command::new("umount");
+            if lazy {
+                c.arg("-l");
+            }
+            c.arg(self.dir.path())
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        for _ in 0..20 {
+            if umount(false) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        if !umount(true) {
+            eprintln!("could not unmount {}", self.dir.path().display());
+        }
     }
 }
 
