@@ -118,6 +118,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
         streams: Vec::new(),
         verdict: None,
         started_unix_ns: start,
+        label: None,
         cluster: Some(Cluster {
             hosts: rows,
             failed: opts.failed,
@@ -364,6 +365,7 @@ fn row(h: &HostResult, earliest: u64) -> HostRow {
     let r = &h.result;
     HostRow {
         name: h.name.clone(),
+        label: r.label.clone(),
         hostname: r.host.hostname.clone(),
         read: host_dir(&r.read),
         write: host_dir(&r.write),

@@ -48,6 +48,13 @@ pub enum Command {
     /// Write a report of stored runs and sweeps: one HTML page with charts, Markdown or CSV.
     #[command(after_help = REPORT_HELP)]
     Report(ReportArgs),
+    /// Merge the JSON results of one workload run on several hosts (each with the same
+    /// --start-at) into one result: exact totals, a row per host, the cluster's seconds.
+    #[command(after_help = crate::fleet_args::MERGE_HELP)]
+    Merge(crate::fleet_args::MergeArgs),
+    /// Answer clock probes of a launching dbio (used by --hosts over ssh).
+    #[command(hide = true)]
+    Clock,
 }
 
 const PATH_HELP: &str = "\
@@ -484,6 +491,8 @@ pub struct RunArgs {
     pub html: Option<String>,
     #[command(flatten)]
     pub store: StoreArgs,
+    #[command(flatten)]
+    pub fleet: crate::fleet_args::FleetArgs,
 }
 
 const PROFILES_HELP: &str = "\

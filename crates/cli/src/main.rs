@@ -6,6 +6,7 @@ mod buckets;
 mod cmd;
 mod data;
 mod exit;
+mod fleet_args;
 mod history;
 mod input;
 mod job;
@@ -37,5 +38,7 @@ fn main() -> ExitCode {
         args::Command::Path(a) => cmd::path::run(a).into(),
         args::Command::Reduce(a) => cmd::reduce::run(*a).into(),
         args::Command::Report(a) => cmd::report::run(a).into(),
+        args::Command::Merge(a) => cmd::merge::run(a).into(),
+        args::Command::Clock => cmd::clock::run().into(),
     }
 }

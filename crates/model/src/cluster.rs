@@ -31,8 +31,11 @@ pub struct Cluster {
 /// One host's figures in a merged result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct HostRow {
-    /// The run's label where it has one, else its host name.
+    /// The host as it was named to `--hosts`, else the run's label, else its host name.
     pub name: String,
+    /// The label the host's own result carries.
+    #[serde(default)]
+    pub label: Option<String>,
     pub hostname: String,
     pub read: Option<HostDir>,
     pub write: Option<HostDir>,

@@ -53,6 +53,9 @@ pub struct RunResult {
     /// written before it was recorded): what lines up the seconds of several hosts.
     #[serde(default)]
     pub started_unix_ns: u64,
+    /// The run's `--label`, where it was given (also kept in the history).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     /// A result merged from several hosts: the per-host table and how the hosts lined up.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cluster: Option<crate::cluster::Cluster>,

@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod awr;
+pub mod cluster;
 pub mod compare;
 pub mod csv;
 pub mod html;

@@ -184,6 +184,9 @@ pub fn summary(r: &RunResult) -> String {
         let _ = writeln!(s);
     }
     dir_table(&mut s, [&r.read, &r.write, &r.flush]);
+    if let Some(t) = crate::cluster::table(r) {
+        s += &t;
+    }
     let c = &r.cpu;
     let _ = writeln!(s);
     if r.engine.name != "sim" {

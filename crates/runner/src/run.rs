@@ -694,6 +694,7 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
             .started_at
             .duration_since(SystemTime::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64),
+        label: None,
         cluster: None,
     }
 }

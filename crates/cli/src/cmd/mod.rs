@@ -1,7 +1,10 @@
 //! One module per dbio command.
 
+pub mod clock;
 pub mod compare;
+pub mod fleet;
 pub mod history;
+pub mod merge;
 pub mod path;
 pub mod profiles;
 pub mod reduce;

@@ -12,6 +12,10 @@ use crate::streams::stream_specs;
 use dbio_model::{JobSpec, Outcome, RunResult, StreamSpec};
 use dbio_report::item::Item;
 use dbio_runner::RunError;
+use std::io::Read;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
 /// What `run` and `sweep` read or measure, which no output may overwrite: the targets,
 /// the profile file and the history.
@@ -40,8 +44,14 @@ pub fn measured(targets: &[String], store: &StoreArgs) -> Vec<String> {
 
 /// Runs `dbio run` and returns its exit status.
 pub fn run(a: RunArgs) -> Exit {
+    if !a.fleet.hosts.is_empty() || a.fleet.hosts_file.is_some() {
+        return crate::cmd::fleet::run(a);
+    }
     let outputs = [("--json", a.json.as_deref()), ("--html", a.html.as_deref())];
-    let plan = match check_outputs(&outputs, &inputs(&a)).and_then(|()| plan(&a)) {
+    let checked = check_outputs(&outputs, &inputs(&a))
+        .and_then(|()| plan(&a))
+        .and_then(|p| Ok((p, start_at(&a)?)));
+    let (plan, start_at) = match checked {
         Ok(p) => p,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };
@@ -51,9 +61,12 @@ pub fn run(a: RunArgs) -> Exit {
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };
     let stop = stop_flag();
+    if a.fleet.stop_on_eof {
+        stop_on_eof(stop.clone());
+    }
     let mut progress = Progress::new(a.quiet);
     let result = match plan {
-        Plan::Single(spec) => dbio_runner::run(&spec, stop, &mut |ev| progress.on(ev)),
+        Plan::Single(spec) => dbio_runner::run_at(&spec, stop, &mut |ev| progress.on(ev), start_at),
         Plan::Streams(streams, notices) => {
             if !a.quiet {
                 notices.iter().for_each(|n| eprintln!("dbio run: {n}"));
@@ -62,7 +75,7 @@ pub fn run(a: RunArgs) -> Exit {
         }
     };
     progress.finish();
-    let r = match result {
+    let mut r = match result {
         Ok(r) => judged(r),
         Err(RunError::Interrupted) => {
             return Exit::Interrupted
@@ -70,37 +83,59 @@ pub fn run(a: RunArgs) -> Exit {
         }
         Err(e) => return Exit::usage(format!("dbio run: {e}")),
     };
-    let json_to_stdout = a.json.as_deref() == Some("-");
+    r.label = a.store.label.clone();
+    deliver(r, &Delivery::of(&a), store.as_ref(), "dbio run")
+}
+
+/// Where a finished result goes: the history, JSON, HTML, the summary on the terminal.
+pub struct Delivery<'a> {
+    pub json: Option<&'a str>,
+    pub html: Option<&'a str>,
+    pub label: Option<&'a str>,
+    pub quiet: bool,
+}
+
+impl<'a> Delivery<'a> {
+    /// The outputs `dbio run` was given.
+    pub fn of(a: &'a RunArgs) -> Self {
+        Delivery {
+            json: a.json.as_deref(),
+            html: a.html.as_deref(),
+            label: a.store.label.as_deref(),
+            quiet: a.quiet,
+        }
+    }
+}
+
+/// Stores, writes and prints a run's result; the exit status follows its outcome.
+pub fn deliver(r: RunResult, d: &Delivery, store: Option<&dbio_store::Store>, cmd: &str) -> Exit {
+    let json_to_stdout = d.json == Some("-");
     let json = dbio_report::json::to_json(&r);
     let summary = dbio_report::text::summary(&r);
-    if let Some(store) = &store {
-        let entry = history::run_entry(&r, &json, &summary, a.store.label.as_deref());
-        history::keep(store, &entry, a.quiet, "dbio run");
+    if let Some(store) = store {
+        let entry = history::run_entry(&r, &json, &summary, d.label);
+        history::keep(store, &entry, d.quiet, cmd);
     }
-    if let Some(path) = a.json.as_deref() {
+    if let Some(path) = d.json {
         if let Err(e) = emit_json(path, &json) {
-            eprintln!("dbio run: cannot write the JSON result to {path}: {e}");
+            eprintln!("{cmd}: cannot write the JSON result to {path}: {e}");
             eprint!("{summary}");
             return Exit::Failure;
         }
     }
-    if let Some(path) = a.html.as_deref() {
-        let name = a
-            .store
-            .label
-            .clone()
-            .unwrap_or_else(|| r.started_at.clone());
+    if let Some(path) = d.html {
+        let name = d.label.map_or_else(|| r.started_at.clone(), str::to_string);
         let item = Item {
             name,
             result: dbio_report::item::Result::Run(Box::new(r.clone())),
         };
         if let Err(m) = write_html(path, item) {
-            eprintln!("dbio run: {m}");
+            eprintln!("{cmd}: {m}");
             eprint!("{summary}");
             return Exit::Failure;
         }
     }
-    if a.quiet {
+    if d.quiet {
         for w in &r.warnings {
             eprintln!("warning: {}", w.message);
         }
@@ -110,10 +145,42 @@ pub fn run(a: RunArgs) -> Exit {
         print_out(&summary);
     }
     match r.outcome {
+        Outcome::Complete if r.partial => Exit::Failure,
         Outcome::Complete => Exit::Ok,
         Outcome::Interrupted => Exit::Interrupted,
-        Outcome::IoError(e) => Exit::Failure.with(format!("dbio run: {e}")),
+        Outcome::IoError(e) => Exit::Failure.with(format!("{cmd}: {e}")),
     }
+}
+
+/// `--start-at`: the instant measuring starts (RFC 3339); refused when it is malformed or
+/// more than a day away (a typo in the date would wait for months).
+pub fn start_at(a: &RunArgs) -> Result<Option<SystemTime>, String> {
+    let Some(t) = a.fleet.start_at.as_deref() else {
+        return Ok(None);
+    };
+    let at = humantime::parse_rfc3339_weak(t)
+        .ok()
+        .filter(|_| t.ends_with('Z'))
+        .ok_or_else(|| {
+            format!("--start-at {t}: write an RFC 3339 UTC time, e.g. 2026-12-01T10:00:00Z")
+        })?;
+    if at.duration_since(SystemTime::now()).unwrap_or_default() > Duration::from_secs(86_400) {
+        return Err(format!(
+            "--start-at {t}: that is more than a day away; give a time within the next 24 h"
+        ));
+    }
+    Ok(Some(at))
+}
+
+/// Sets `stop` when standard input closes: a remote dbio started over ssh stops with the
+/// session that started it, and no process of dbio's outlives it.
+fn stop_on_eof(stop: Arc<AtomicBool>) {
+    std::thread::spawn(move || {
+        let mut sink = [0u8; 256];
+        let mut stdin = std::io::stdin().lock();
+        while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
+        stop.store(true, Ordering::Relaxed);
+    });
 }
 
 /// The result with the verdict on what limited it.
@@ -123,12 +190,18 @@ pub fn judged(mut r: RunResult) -> RunResult {
 }
 
 /// What `dbio run` runs: one job, or several streams with notices about their targets.
-enum Plan {
+pub enum Plan {
     Single(Box<JobSpec>),
     Streams(Vec<StreamSpec>, Vec<String>),
 }
 
-fn plan(a: &RunArgs) -> Result<Plan, String> {
+pub fn plan(a: &RunArgs) -> Result<Plan, String> {
+    if let Some(j) = &a.fleet.job_json {
+        // Sent by a launching dbio that validated it; the targets' safety rules apply here.
+        return serde_json::from_str::<JobSpec>(j)
+            .map(|s| Plan::Single(Box::new(s)))
+            .map_err(|e| format!("--job-json: not a job of this dbio: {e}"));
+    }
     let (name, p) = load_profile(a)?;
     if p.stream.is_empty() {
         return job_spec(a).map(|s| Plan::Single(Box::new(s)));

@@ -1,0 +1,82 @@
+//! `dbio merge FILE…`: hosts' results of one workload (run with one --start-at) merged into
+//! one result, stored and printed like a run's.
+
+use crate::cmd::run::{deliver, Delivery};
+use crate::exit::Exit;
+use crate::fleet_args::MergeArgs;
+use crate::history;
+use crate::output::check_outputs;
+use dbio_analyze::merge::{host_name, merge, HostResult, MergeOptions};
+use dbio_model::RunResult;
+
+/// Reads one host's result; the message names the file and what it is not.
+fn read_result(path: &str) -> Result<RunResult, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{path}: not a regular file"));
+    }
+    let text = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let text =
+        String::from_utf8(text).map_err(|_| format!("{path}: not a dbio result (not text)"))?;
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{path}: not a dbio result (not JSON: {e})"))?;
+    match v.get("schema").and_then(|s| s.as_str()) {
+        Some(s) if s == dbio_model::RUN_SCHEMA => {}
+        Some(s) if s.starts_with("dbio.run/") => {
+            return Err(format!(
+                "{path}: schema {s} is newer than this dbio reads ({}); merge with the dbio that wrote it",
+                dbio_model::RUN_SCHEMA
+            ))
+        }
+        Some(s) => {
+            return Err(format!(
+                "{path}: a dbio {s} result, not a run's; merge the runs' own JSON (dbio run --json)"
+            ))
+        }
+        None => return Err(format!("{path}: not a dbio result (no schema field)")),
+    }
+    serde_json::from_value(v).map_err(|e| format!("{path}: not a dbio run result: {e}"))
+}
+
+/// Runs `dbio merge` and returns its exit status.
+pub fn run(a: MergeArgs) -> Exit {
+    let outputs = [("--json", a.json.as_deref()), ("--html", a.html.as_deref())];
+    let mut inputs = a.files.clone();
+    inputs.extend(history::stored_in(&a.store));
+    if let Err(m) = check_outputs(&outputs, &inputs) {
+        return Exit::usage(format!("dbio merge: {m}"));
+    }
+    let mut hosts: Vec<HostResult> = Vec::new();
+    for f in &a.files {
+        match read_result(f) {
+            Ok(r) => {
+                let mut name = host_name(r.label.as_deref(), &r);
+                if hosts.iter().any(|h| h.name == name) {
+                    name = format!("{name} ({f})");
+                }
+                hosts.push(HostResult { name, result: r });
+            }
+            Err(m) => return Exit::usage(format!("dbio merge: {m}")),
+        }
+    }
+    let store = match history::store_unless(&a.store) {
+        Ok(s) => s,
+        Err(m) => return Exit::usage(format!("dbio merge: {m}")),
+    };
+    let opts = MergeOptions {
+        allow_different: a.allow_different,
+        ..Default::default()
+    };
+    let mut r = match merge(&hosts, opts) {
+        Ok(r) => r,
+        Err(m) => return Exit::usage(format!("dbio merge: {m}")),
+    };
+    r.label = a.store.label.clone();
+    let d = Delivery {
+        json: a.json.as_deref(),
+        html: a.html.as_deref(),
+        label: a.store.label.as_deref(),
+        quiet: a.quiet,
+    };
+    deliver(r, &d, store.as_ref(), "dbio merge")
+}

@@ -1,0 +1,79 @@
+//! Flags of a run across hosts (`--hosts`, `--start-at`) and of `dbio merge`.
+
+use crate::args::StoreArgs;
+use clap::Args;
+
+/// Where else a run goes: other hosts, a common start.
+#[derive(Debug, Clone, Args, Default)]
+pub struct FleetArgs {
+    /// Run on these hosts at once through OpenSSH (your ~/.ssh/config, keys and agent apply),
+    /// started together and merged: host,user@host:port,...
+    #[arg(
+        long,
+        value_name = "HOSTS",
+        value_delimiter = ',',
+        help_heading = "Several hosts"
+    )]
+    pub hosts: Vec<String>,
+    /// The hosts, one per line (user@host:port; '#' starts a comment).
+    #[arg(long, value_name = "FILE", help_heading = "Several hosts")]
+    pub hosts_file: Option<String>,
+    /// A host's own target instead of --target: HOST=PATH (repeat for several).
+    #[arg(long, value_name = "HOST=PATH", help_heading = "Several hosts")]
+    pub target_on: Vec<String>,
+    /// The dbio to run on the hosts [default: dbio, on the remote PATH].
+    #[arg(long, value_name = "PATH", help_heading = "Several hosts")]
+    pub remote_dbio: Option<String>,
+    /// An ssh config file to use instead of ~/.ssh/config (ssh -F).
+    #[arg(long, value_name = "FILE", help_heading = "Several hosts")]
+    pub ssh_config: Option<String>,
+    /// Also keep each host's own JSON result in DIR, as HOST.json.
+    #[arg(long, value_name = "DIR", help_heading = "Several hosts")]
+    pub host_json: Option<String>,
+    /// Start measuring at this instant (RFC 3339, e.g. 2026-12-01T10:00:00Z) once the targets
+    /// are ready: run the same command on every host (Ansible, pdsh, a Kubernetes Job), then
+    /// `dbio merge` their JSON results.
+    #[arg(long, value_name = "TIME", help_heading = "Several hosts")]
+    pub start_at: Option<String>,
+    /// Run this validated job (JSON) as it is: what --hosts sends to each host.
+    #[arg(long, value_name = "JSON", hide = true)]
+    pub job_json: Option<String>,
+    /// Stop as on Ctrl-C when standard input closes (the launching ssh session went away).
+    #[arg(long, hide = true)]
+    pub stop_on_eof: bool,
+}
+
+pub const MERGE_HELP: &str = "\
+Each host runs the same workload with the same start, then one merge:
+
+  dbio run oltp --start-at 2026-12-01T10:00:00Z --duration 60s --label node1 --json node1.json
+  dbio merge node*.json --label cluster --html cluster.html
+
+Totals come from the hosts' latency histograms added bucket for bucket (exact percentiles,
+not averaged ones); the per-second series covers the window every host measured, lined up by
+wall clock. A row per host is named by its --label, else its host name. Results of different
+workloads, of a newer schema, or whose measuring windows do not overlap are refused, naming
+the host and the field (--allow-different merges different workloads on purpose).
+`dbio run --hosts a,b,c` does all of this over ssh in one command.";
+
+/// Flags of `dbio merge`.
+#[derive(Debug, Clone, Args)]
+pub struct MergeArgs {
+    /// JSON results of `dbio run --json`, one per host.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
+    /// Merge results of different workloads on purpose (the result says so).
+    #[arg(long)]
+    pub allow_different: bool,
+    /// Write the merged result as JSON to FILE, or to stdout with '-'.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    /// Also write the merged result as HTML with charts to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
+    /// No summary (errors and warnings still go to stderr).
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}

@@ -1,0 +1,209 @@
+//! One workload on several hosts: three network namespaces of the test's own, each running
+//! OpenSSH's sshd, reached with `dbio run --hosts`. The oracle of the merge is each host's own
+//! result (kept with --host-json): the merged counts and histogram must be their sums.
+
+mod common;
+mod netns;
+
+use common::{skip, DBIO};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The hosts, or a skip (a failure under CI=true) naming what is missing.
+fn fleet(test: &str, n: usize) -> Option<netns::Fleet> {
+    if let Some(m) = netns::missing() {
+        skip(test, &m);
+        return None;
+    }
+    match netns::Fleet::start(n) {
+        Ok(f) => Some(f),
+        Err(e) => {
+            skip(test, &format!("cannot set up the namespace hosts: {e}"));
+            None
+        }
+    }
+}
+
+/// `dbio run` of 4 KiB random reads for `secs` on the fleet, each host on its own file.
+fn fleet_args(f: &netns::Fleet, secs: u32, hosts: &[String]) -> Vec<String> {
+    let d = f.dir.path();
+    let mut a: Vec<String> = [
+        "run", "--rw", "randread", "--bs", "4k", "--qd", "2", "--size", "16MiB",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    a.extend(["--duration".into(), format!("{secs}s")]);
+    a.extend(["--hosts".into(), hosts.join(",")]);
+    for (i, h) in hosts.iter().enumerate() {
+        a.extend([
+            "--target-on".into(),
+            format!("{h}={}/t{i}.dat", d.display()),
+        ]);
+    }
+    a.extend(["--remote-dbio".into(), DBIO.into()]);
+    a.extend(["--ssh-config".into(), f.ssh_config.display().to_string()]);
+    a.extend(["--no-store".into(), "-q".into()]);
+    a
+}
+
+fn dbio(args: &[String]) -> Output {
+    Command::new(DBIO)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("dbio runs")
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Bucket value → count of a result's histogram of `dir`.
+fn buckets(r: &Value, dir: &str) -> BTreeMap<u64, u64> {
+    let mut m = BTreeMap::new();
+    for b in r[dir]["histogram"]["buckets"].as_array().unwrap() {
+        *m.entry(b[0].as_u64().unwrap()).or_default() += b[1].as_u64().unwrap();
+    }
+    m
+}
+
+#[test]
+fn three_hosts_merge_exactly_and_a_label_arrives_literally() {
+    let test = "three_hosts_merge_exactly_and_a_label_arrives_literally";
+    let Some(f) = fleet(test, 3) else { return };
+    let d = f.dir.path();
+    let kept = d.join("hosts");
+    std::fs::create_dir(&kept).unwrap();
+    let pwned = d.join("pwned");
+    let label = format!(
+        "lab $(touch {}); `touch {}` 'q\" ;x",
+        pwned.display(),
+        pwned.display()
+    );
+    let mut args = fleet_args(&f, 2, &f.addrs());
+    args.extend(["--json".into(), d.join("m.json").display().to_string()]);
+    args.extend(["--host-json".into(), kept.display().to_string()]);
+    args.extend(["--label".into(), label.clone()]);
+    let out = dbio(&args);
+    assert!(
+        out.status.success(),
+        "dbio run --hosts failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let m = json(&d.join("m.json"));
+    let rows = m["cluster"]["hosts"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "a row per host");
+    let mut sum_ios = 0;
+    let mut sum_buckets: BTreeMap<u64, u64> = BTreeMap::new();
+    for (i, addr) in f.addrs().iter().enumerate() {
+        assert_eq!(rows[i]["name"], addr.as_str());
+        assert_eq!(
+            rows[i]["label"],
+            label.as_str(),
+            "the label crossed ssh intact"
+        );
+        let own = json(&kept.join(format!("{addr}.json")));
+        assert_eq!(
+            own["job"]["targets"][0],
+            format!("{}/t{i}.dat", d.display())
+        );
+        assert!(own["read"]["ios"].as_u64().unwrap() > 0);
+        sum_ios += own["read"]["ios"].as_u64().unwrap();
+        for (v, c) in buckets(&own, "read") {
+            *sum_buckets.entry(v).or_default() += c;
+        }
+        assert_eq!(rows[i]["read"]["ios"], own["read"]["ios"]);
+    }
+    assert_eq!(
+        m["read"]["ios"].as_u64().unwrap(),
+        sum_ios,
+        "merged count = sum"
+    );
+    assert_eq!(
+        buckets(&m, "read"),
+        sum_buckets,
+        "merged histogram = sum, bucket for bucket"
+    );
+    assert!(!pwned.exists(), "a word of the label ran as a command");
+    assert_eq!(m["cluster"]["clock_offsets"].as_array().unwrap().len(), 3);
+    // The same hosts' results merged by `dbio merge` give the same totals.
+    let mut margs: Vec<String> = vec!["merge".into()];
+    for a in f.addrs() {
+        margs.push(kept.join(format!("{a}.json")).display().to_string());
+    }
+    margs.extend(["--json".into(), d.join("m2.json").display().to_string()]);
+    margs.extend(["--no-store".into(), "-q".into()]);
+    let out = dbio(&margs);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let m2 = json(&d.join("m2.json"));
+    assert_eq!(m2["read"]["ios"], m["read"]["ios"]);
+    assert_eq!(buckets(&m2, "read"), buckets(&m, "read"));
+}
+
+#[test]
+fn an_unreachable_host_is_refused_before_any_host_starts() {
+    let test = "an_unreachable_host_is_refused_before_any_host_starts";
+    let Some(mut f) = fleet(test, 2) else { return };
+    f.stop_sshd(1);
+    let out = dbio(&fleet_args(&f, 2, &f.addrs()));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("no host was started"), "{err}");
+    assert!(err.contains(&f.addrs()[1]), "names the host: {err}");
+    assert!(
+        !f.dir.path().join("t0.dat").exists(),
+        "the reachable host started anyway"
+    );
+}
+
+#[test]
+fn a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it() {
+    let test = "a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it";
+    let Some(f) = fleet(test, 3) else { return };
+    let d = f.dir.path();
+    let mut args = fleet_args(&f, 8, &f.addrs());
+    args.extend(["--json".into(), d.join("m.json").display().to_string()]);
+    let child = Command::new(DBIO)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Host 1's dbio (the one whose job names t1.dat) is killed once it is measuring.
+    let pattern = format!("job-json.*{}/t1\\.dat", d.display());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let found = Command::new("pgrep")
+            .args(["-f", &pattern])
+            .output()
+            .unwrap();
+        if found.status.success() {
+            std::thread::sleep(Duration::from_secs(5));
+            let _ = Command::new("pkill")
+                .args(["-KILL", "-f", &pattern])
+                .status();
+            break;
+        }
+        assert!(Instant::now() < deadline, "host 1's dbio never started");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let m = json(&d.join("m.json"));
+    assert_eq!(m["partial"], true);
+    let failed = m["cluster"]["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["name"], f.addrs()[1].as_str());
+    assert_eq!(m["cluster"]["hosts"].as_array().unwrap().len(), 2);
+    assert!(err.contains(&f.addrs()[1]), "{err}");
+}

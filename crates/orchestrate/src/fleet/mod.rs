@@ -1,0 +1,212 @@
+//! One workload on many hosts (`--hosts`): every host is checked and its clock measured
+//! before any starts; all start at one instant of the launching host's clock, translated
+//! to each host's own; their results are merged exactly.
+
+pub mod clock;
+pub mod hosts;
+pub mod launch;
+pub mod ssh;
+
+use dbio_analyze::merge::{merge, HostResult, MergeOptions};
+use dbio_model::cluster::{ClockOffset, HostFailure};
+use dbio_model::{JobSpec, RunResult, RUN_SCHEMA};
+use hosts::Host;
+use ssh::SshSetup;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, SystemTime};
+
+/// A fleet run, checked and ready.
+pub struct FleetPlan {
+    pub hosts: Vec<Host>,
+    pub ssh: SshSetup,
+    /// The validated job; its targets are every host's unless `targets_on` names the host's own.
+    pub job: JobSpec,
+    /// `--target-on HOST=PATH`: a host's own targets.
+    pub targets_on: Vec<(String, String)>,
+    /// The common start (launching host's clock); None: a few seconds after the checks.
+    pub start_at: Option<SystemTime>,
+    /// The label each host's result carries.
+    pub label: Option<String>,
+    /// A folder to keep each host's own JSON result in (HOST.json).
+    pub host_json: Option<std::path::PathBuf>,
+}
+
+/// Time between the end of the checks and the common start when none is given: enough for
+/// every ssh session to be up and every target opened.
+const LEAD: Duration = Duration::from_secs(3);
+
+/// Refuses `--target-on` entries naming a host that is not in the fleet.
+pub fn check_targets_on(hosts: &[Host], targets_on: &[(String, String)]) -> Result<(), String> {
+    for (h, _) in targets_on {
+        if !hosts.iter().any(|x| x.name == *h || x.destination == *h) {
+            return Err(format!(
+                "--target-on {h}=…: {h} is not one of the hosts ({})",
+                hosts
+                    .iter()
+                    .map(|h| h.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks every host (reachable, a dbio of the same result schema, a readable clock) in
+/// parallel; Err names each host that cannot take part, and then no host has started.
+pub fn check_hosts(plan: &FleetPlan) -> Result<Vec<ClockOffset>, String> {
+    let answers: Vec<Result<ClockOffset, String>> = std::thread::scope(|s| {
+        let probes: Vec<_> = plan
+            .hosts
+            .iter()
+            .map(|h| s.spawn(|| clock::probe(&plan.ssh, h, RUN_SCHEMA)))
+            .collect();
+        probes
+            .into_iter()
+            .map(|p| {
+                p.join()
+                    .unwrap_or_else(|_| Err("the check panicked".into()))
+            })
+            .collect()
+    });
+    let bad: Vec<String> = plan
+        .hosts
+        .iter()
+        .zip(&answers)
+        .filter_map(|(h, a)| a.as_ref().err().map(|e| format!("{}: {e}", h.name)))
+        .collect();
+    if !bad.is_empty() {
+        return Err(format!("no host was started, because {}", bad.join("; ")));
+    }
+    Ok(answers.into_iter().map(|a| a.expect("checked")).collect())
+}
+
+/// RFC 3339 with nanoseconds, what `--start-at` reads.
+pub fn rfc3339(t: SystemTime) -> String {
+    humantime::format_rfc3339_nanos(t).to_string()
+}
+
+/// The remote command line of one host: its job, its start in its own clock.
+fn remote_args(
+    plan: &FleetPlan,
+    host: &Host,
+    start: SystemTime,
+    offset: &ClockOffset,
+) -> Vec<String> {
+    let mut job = plan.job.clone();
+    let own: Vec<String> = plan
+        .targets_on
+        .iter()
+        .filter(|(h, _)| *h == host.name || *h == host.destination)
+        .map(|(_, p)| p.clone())
+        .collect();
+    if !own.is_empty() {
+        job.targets = own;
+    }
+    let theirs = if offset.offset_ms >= 0.0 {
+        start + Duration::from_secs_f64(offset.offset_ms / 1e3)
+    } else {
+        start - Duration::from_secs_f64(-offset.offset_ms / 1e3)
+    };
+    let mut args: Vec<String> = [
+        "run",
+        "--job-json",
+        &serde_json::to_string(&job).expect("a job serializes"),
+        "--start-at",
+        &rfc3339(theirs),
+        "--json",
+        "-",
+        "-q",
+        "--no-store",
+        "--stop-on-eof",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    if let Some(l) = &plan.label {
+        args.extend(["--label".to_string(), l.clone()]);
+    }
+    args
+}
+
+/// What a fleet run gave: the merged result, or the reason no host gave one.
+pub fn run(
+    plan: &FleetPlan,
+    offsets: Vec<ClockOffset>,
+    stop: &AtomicBool,
+    on_line: &mut dyn FnMut(&str, &str),
+) -> Result<RunResult, String> {
+    let start = plan.start_at.unwrap_or_else(|| SystemTime::now() + LEAD);
+    let runs = plan
+        .hosts
+        .iter()
+        .zip(&offsets)
+        .map(|(h, o)| (h.clone(), remote_args(plan, h, start, o)))
+        .collect();
+    let finished = launch::run_all(&plan.ssh, runs, stop, on_line);
+    let mut hosts = Vec::new();
+    let mut failed = Vec::new();
+    for f in finished {
+        match serde_json::from_str::<RunResult>(f.stdout.trim()) {
+            Ok(result) => {
+                if let Some(dir) = &plan.host_json {
+                    keep_json(dir, &f.host.name, &f.stdout)?;
+                }
+                hosts.push(HostResult {
+                    name: f.host.name.clone(),
+                    result,
+                })
+            }
+            Err(_) => failed.push(HostFailure {
+                name: f.host.name.clone(),
+                reason: failure_reason(f.code, &f.stderr_tail),
+            }),
+        }
+    }
+    // Keep the order the hosts were given in.
+    hosts.sort_by_key(|h| plan.hosts.iter().position(|x| x.name == h.name));
+    if hosts.is_empty() {
+        let why: Vec<String> = failed
+            .iter()
+            .map(|f| format!("{}: {}", f.name, f.reason))
+            .collect();
+        return Err(format!("no host gave a result: {}", why.join("; ")));
+    }
+    merge(
+        &hosts,
+        MergeOptions {
+            failed,
+            clock_offsets: offsets,
+            allow_different: false,
+        },
+    )
+}
+
+/// Writes one host's result as DIR/HOST.json (characters other than letters, digits, `.`,
+/// `-` and `_` in the host's name become `_`).
+fn keep_json(dir: &std::path::Path, host: &str, json: &str) -> Result<(), String> {
+    let name: String = host
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || ".-_".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, json).map_err(|e| format!("--host-json: {}: {e}", path.display()))
+}
+
+fn failure_reason(code: Option<i32>, tail: &[String]) -> String {
+    let said = tail
+        .iter()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map_or(String::new(), |l| format!(": {}", l.trim()));
+    match code {
+        Some(c) => format!("its dbio exited with status {c} and no result{said}"),
+        None => format!("its session ended without a result (killed){said}"),
+    }
+}
