@@ -1,6 +1,7 @@
 //! `dbio suite` against hand-computed answers on a simulated device (4 channels, constant
 //! 100 µs, no bandwidth cap: latency = max(1, outstanding / 4) × 100 µs, IOPS = min(outstanding,
-//! 4) / 100 µs), and one quick assessment on real temporary files.
+//! 4) / 100 µs), and one quick assessment on real temporary files whose parts, targets
+//! and scorecard are checked against the README's description and the parts' own figures.
 
 #![forbid(unsafe_code)]
 
@@ -109,6 +110,7 @@ fn a_quick_assessment_on_files_runs_every_part_and_is_stored() {
     let dir = scratch();
     let db = dir.path().join("h.db");
     let f = dir.path().join("d.dat");
+    let json = dir.path().join("s.json");
     let out = dbio_command()
         .current_dir(dir.path())
         .args([
@@ -122,6 +124,8 @@ fn a_quick_assessment_on_files_runs_every_part_and_is_stored() {
             db.to_str().unwrap(),
             "--label",
             "quick",
+            "--json",
+            json.to_str().unwrap(),
         ])
         .output()
         .unwrap();
@@ -142,13 +146,98 @@ fn a_quick_assessment_on_files_runs_every_part_and_is_stored() {
     ] {
         assert!(text.contains(part), "missing {part}");
     }
-    // The log and TempDB went beside the data file.
-    assert!(dir.path().join("d.dat.log").exists() && dir.path().join("d.dat.tempdb").exists());
+    // The log and TempDB went beside the data file, each of the asked size.
+    for name in ["d.dat", "d.dat.log", "d.dat.tempdb"] {
+        let len = std::fs::metadata(dir.path().join(name)).map(|m| m.len());
+        assert_eq!(len.ok(), Some(16 << 20), "{name}");
+    }
+    let s: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_valid(&schema("suite-result.v1.json"), "suite", &s);
+    let values = |part: &str| -> Vec<String> {
+        s[part]["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    // What the README says the suite runs: an oltp-read concurrency ramp on the data target,
+    // oltp at the knee's queue depth, log commits with 1, 2, 4 and 8 writers on the log
+    // target, tempdb on the TempDB target, and a dss I/O-size sweep.
+    let path = |r: &Value| r["targets"][0]["path"].as_str().unwrap().to_string();
+    let target = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    assert_eq!(s["oltp_read"]["vary"], "qd");
+    for step in s["oltp_read"]["steps"].as_array().unwrap() {
+        assert_eq!(step["job"]["profile"], "oltp-read");
+        assert_eq!(path(step), target("d.dat"));
+    }
+    let knee_qd = s["oltp_at_knee"]["job"]["qd"].to_string();
+    assert_eq!(s["oltp_at_knee"]["job"]["profile"], "oltp");
+    match s["oltp_read"]["knee"]["value"].as_str() {
+        Some(knee) => assert_eq!(knee_qd, knee, "oltp at the knee's queue depth"),
+        None => assert!(values("oltp_read").contains(&knee_qd), "{knee_qd}"),
+    }
+    assert_eq!(values("log"), ["1", "2", "4", "8"]);
+    for (step, writers) in s["log"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip([1, 2, 4, 8])
+    {
+        assert_eq!(step["job"]["profile"], "log");
+        assert_eq!(step["job"]["threads"], writers);
+        assert_eq!(path(step), target("d.dat.log"));
+    }
+    assert_eq!(s["tempdb"]["job"]["profile"], "tempdb");
+    assert_eq!(path(&s["tempdb"]), target("d.dat.tempdb"));
+    assert_eq!(s["dss"]["vary"], "bs");
+    // The scorecard holds the parts' own figures, each judged against its threshold.
+    let p99_us = |r: &Value, dir: &str| num(r, &format!("/{dir}/latency_ns/p99")) / 1000.0;
+    let log_steps = s["log"]["steps"].as_array().unwrap();
+    let best_dss = s["dss"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| num(r, "/read/mb_s"))
+        .fold(0.0, f64::max);
+    let expected = [
+        ("OLTP read p99", p99_us(&s["oltp_at_knee"], "read")),
+        ("OLTP write p99", p99_us(&s["oltp_at_knee"], "write")),
+        ("log write p99, 1 writer", p99_us(&log_steps[0], "write")),
+        ("log write p99, 8 writers", p99_us(&log_steps[3], "write")),
+        ("DSS bandwidth, best", best_dss),
+    ];
+    for (check, want) in expected {
+        let (value, pass) = score(&s, check);
+        assert!(
+            (value - want).abs() <= want * 1e-9,
+            "{check}: {value}, the part says {want}"
+        );
+        let c = s["scorecard"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["check"] == check)
+            .unwrap();
+        let limit = c["limit"].as_f64().unwrap();
+        let at_most = c["at_most"].as_bool().unwrap();
+        let ok = if at_most {
+            value <= limit
+        } else {
+            value >= limit
+        };
+        assert_eq!(pass, ok, "{check}: {value} against {limit}");
+    }
     let listed = dbio_command()
         .args(["history", "--db", db.to_str().unwrap(), "--label", "quick"])
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&listed.stdout).contains("suite"));
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert_eq!(
+        listed.lines().filter(|l| l.contains("suite")).count(),
+        1,
+        "one suite stored: {listed}"
+    );
 }
 
 #[test]
