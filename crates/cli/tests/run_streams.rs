@@ -67,10 +67,15 @@ fn streams_run_together_on_their_own_targets_and_flags_override_every_stream() {
         num(&r, "/read/latency_ns/max"),
         num(reader, "/read/latency_ns/max")
     );
-    // One window: each stream measured the whole second the run did.
+    // One window: each stream measured at least the asked second, within the run's window.
     let secs = num(&r, "/measured_secs");
     for st in s {
-        assert_near("a stream's window", num(st, "/measured_secs"), secs, 20.0);
+        let own = num(st, "/measured_secs");
+        assert!(
+            (1.0..=secs).contains(&own),
+            "{}: {own} s in a run of {secs} s",
+            st["name"]
+        );
     }
     // Its text summary has a table per stream and the total.
     let out = dbio_command().arg("run").args(args).output().unwrap();
