@@ -1,6 +1,7 @@
 //! Exporters: results in, bytes out. Pure functions, no I/O.
 #![forbid(unsafe_code)]
 
+pub mod advise;
 pub mod awr;
 pub mod cluster;
 pub mod compare;

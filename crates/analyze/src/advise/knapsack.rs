@@ -36,7 +36,7 @@ pub struct Choice {
 /// Most DP cells (items × capacity units) worth filling: ~0.2 s and 12 MB of choice bits.
 const DP_CELLS: u128 = 100_000_000;
 /// Node limit of the branch and bound.
-const NODE_LIMIT: u64 = 3_000_000;
+const NODE_LIMIT: u64 = 1_000_000;
 
 /// The best set of `items` within `cap`. Items of zero weight and positive value are
 /// always taken; items of no value or heavier than `cap` never are.

@@ -34,10 +34,14 @@ pub fn place(
         .chain(second.chosen.iter().map(|&k| temps[k]))
         .collect();
     let used = first.weight + second.weight;
+    let mut is_chosen = vec![false; figs.len()];
+    for &i in &chosen {
+        is_chosen[i] = true;
+    }
     let mut to_move = Vec::new();
     let mut to_leave = Vec::new();
     for (i, f) in figs.iter().enumerate() {
-        if chosen.contains(&i) {
+        if is_chosen[i] {
             to_move.push(Moved {
                 name: f.name.clone(),
                 kind: f.kind,
@@ -87,10 +91,10 @@ fn run(figs: &[ObjectFigures], idx: &[usize], cap: u64, timed: bool) -> Choice {
 
 /// Why an object cannot move whatever the budget, checked in this order.
 fn bar(f: &ObjectFigures, budget: u64, timed: bool) -> Option<LeaveReason> {
-    if f.reads + f.writes == 0 {
-        Some(LeaveReason::NoIo)
-    } else if f.kind == ObjectKind::Log {
+    if f.kind == ObjectKind::Log {
         Some(LeaveReason::Log)
+    } else if f.reads + f.writes == 0 {
+        Some(LeaveReason::NoIo)
     } else if f.avg_io_bytes.is_some_and(|a| a >= LARGE_IO) {
         Some(LeaveReason::LargeIo)
     } else if f.size_bytes.is_none() {
@@ -165,8 +169,8 @@ fn describe(first: &Choice, second: &Choice, temps: usize) -> (String, bool, f64
         ),
         Method::BranchAndBound { nodes, .. } => (
             format!(
-                "0/1 knapsack by branch and bound, stopped after {nodes} nodes: within {:.3} % of the best",
-                c.gap * 100.0
+                "0/1 knapsack by branch and bound, stopped after {nodes} nodes: within {} of the best (LP bound)",
+                if c.gap < 1e-6 { "0.0001 %".to_string() } else { format!("{:.4} %", c.gap * 100.0) }
             ),
             false,
         ),

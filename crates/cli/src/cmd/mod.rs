@@ -1,5 +1,6 @@
 //! One module per dbio command.
 
+pub mod advise;
 pub mod clock;
 pub mod compare;
 pub mod fleet;
@@ -12,3 +13,4 @@ pub mod report;
 pub mod run;
 pub mod suite;
 pub mod sweep;
+pub mod translate;

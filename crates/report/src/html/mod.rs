@@ -1,6 +1,7 @@
 //! The HTML report: one self-contained page (inline CSS and SVG, no scripts, no fonts, no
 //! network), one section per run or sweep, that reads at laptop width and prints.
 
+pub mod advise;
 pub mod charts;
 pub mod svg;
 
