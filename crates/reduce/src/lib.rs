@@ -2,6 +2,8 @@
 //! removing patterns, deduplicating and compressing would store (see reference.md "Data
 //! reduction" for the ratios and the sampling).
 
+#![forbid(unsafe_code)]
+
 pub mod block;
 pub mod cursor;
 pub mod sample;

@@ -2,8 +2,8 @@
 //! from the progress callback, which runs while the workers read (and at least once before
 //! the pass ends).
 
-use dbio_runner::reduce::block::CompressSpec;
-use dbio_runner::reduce::{reduce, ReduceEvent, ReduceOptions};
+use dbio_reduce::block::CompressSpec;
+use dbio_reduce::{reduce, ReduceEvent, ReduceOptions};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 

@@ -3,8 +3,8 @@
 //! replacement: fewer blocks than Hoeffding's bound alone would need.
 
 use dbio_model::reduce::ReduceResult;
-use dbio_runner::reduce::block::CompressSpec;
-use dbio_runner::reduce::{reduce, ReduceOptions};
+use dbio_reduce::block::CompressSpec;
+use dbio_reduce::{reduce, ReduceOptions};
 use std::sync::atomic::AtomicBool;
 
 const UNIQUE: usize = 4000;

@@ -8,7 +8,6 @@ pub mod data;
 pub mod datagen;
 pub mod hostcpu;
 pub mod pattern;
-pub mod reduce;
 pub mod run;
 pub mod sample;
 pub mod session;

@@ -3,7 +3,7 @@
 //! repeated byte, as holes read) or compressed with LZ4. A reducing array would store such
 //! content for less, which flatters the figures.
 
-use crate::reduce::block::{classify, CompressSpec, Compressors, Kind};
+use dbio_reduce::block::{classify, CompressSpec, Compressors, Kind};
 use dbio_engine::buffer::AlignedBuf;
 use dbio_engine::target::OpenTarget;
 use dbio_model::{ContentSample, JobSpec, Warning};

@@ -7,8 +7,8 @@ use crate::history;
 use crate::output::{check_outputs, emit_json, print_out};
 use crate::signals::stop_flag;
 use dbio_model::units::parse_size;
-use dbio_runner::reduce::block::CompressSpec;
-use dbio_runner::reduce::{reduce, ReduceError, ReduceEvent, ReduceOptions};
+use dbio_reduce::block::CompressSpec;
+use dbio_reduce::{reduce, ReduceError, ReduceEvent, ReduceOptions};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
 
