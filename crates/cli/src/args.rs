@@ -14,7 +14,7 @@ pub struct Cli {
 pub enum Command {
     /// Run an I/O workload on files or block devices and report IOPS, bandwidth and latency.
     #[command(after_help = run_examples())]
-    Run(Box<RunCmd>),
+    Run(Box<RunArgs>),
     /// Run a profile once per value of one setting (queue depth, threads, block size, mix,
     /// rate), print a table as it goes, and find the knee and the saturation point.
     #[command(after_help = SWEEP_EXAMPLES)]
@@ -48,6 +48,10 @@ pub enum Command {
     /// Write a report of stored runs and sweeps: one HTML page with charts, Markdown or CSV.
     #[command(after_help = REPORT_HELP)]
     Report(ReportArgs),
+    /// What to move to flash, from the database's own I/O statistics (PostgreSQL, MariaDB/MySQL,
+    /// SQL Server and Oracle exports, /proc/diskstats), within a budget, and what not to.
+    #[command(after_help = crate::advise_args::ADVISE_HELP)]
+    Advise(Box<crate::advise_args::AdviseArgs>),
     /// Merge the JSON results of one workload run on several hosts (each with the same
     /// --start-at) into one result: exact totals, a row per host, the cluster's seconds.
     #[command(after_help = crate::fleet_args::MERGE_HELP)]
@@ -55,10 +59,6 @@ pub enum Command {
     /// Answer clock probes of a launching dbio (used by --hosts over ssh).
     #[command(hide = true)]
     Clock,
-    /// What to move to flash, from the database's own I/O statistics (PostgreSQL, MariaDB/MySQL,
-    /// SQL Server and Oracle exports, /proc/diskstats), within a budget, and what not to.
-    #[command(after_help = crate::advise_args::ADVISE_HELP)]
-    Advise(Box<crate::advise_args::AdviseArgs>),
 }
 
 const PATH_HELP: &str = "\

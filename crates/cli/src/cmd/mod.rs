@@ -1,7 +1,7 @@
 //! One module per dbio command.
 
-pub mod advise;
 pub mod clock;
+pub mod advise;
 pub mod compare;
 pub mod fleet;
 pub mod history;
@@ -13,4 +13,3 @@ pub mod report;
 pub mod run;
 pub mod suite;
 pub mod sweep;
-pub mod translate;
