@@ -129,6 +129,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
             different_workloads: different.is_some(),
             spread,
         }),
+        verify: None,
     })
 }
 

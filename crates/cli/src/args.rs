@@ -14,7 +14,7 @@ pub struct Cli {
 pub enum Command {
     /// Run an I/O workload on files or block devices and report IOPS, bandwidth and latency.
     #[command(after_help = run_examples())]
-    Run(Box<RunArgs>),
+    Run(Box<RunCmd>),
     /// Run a profile once per value of one setting (queue depth, threads, block size, mix,
     /// rate), print a table as it goes, and find the knee and the saturation point.
     #[command(after_help = SWEEP_EXAMPLES)]
@@ -59,6 +59,24 @@ pub enum Command {
     /// Answer clock probes of a launching dbio (used by --hosts over ssh).
     #[command(hide = true)]
     Clock,
+    /// Run an SQLIO command line in dbio: prints the equivalent dbio run, then runs it.
+    #[command(after_help = crate::cmd::translate::SQLIO_HELP, disable_help_flag = true)]
+    Sqlio(crate::cmd::translate::ToolArgs),
+    /// Run a DiskSpd command line in dbio: prints the equivalent dbio run, then runs it.
+    #[command(after_help = crate::cmd::translate::DISKSPD_HELP, disable_help_flag = true)]
+    Diskspd(crate::cmd::translate::ToolArgs),
+    /// Run fio job files in dbio: prints the equivalent dbio run of each job, then runs them.
+    #[command(after_help = crate::cmd::translate::FIO_HELP, disable_help_flag = true)]
+    Fio(crate::cmd::translate::ToolArgs),
+}
+
+/// Flags of `dbio run`: the workload, and (for this command alone) other tools' formats.
+#[derive(Debug, Clone, Args)]
+pub struct RunCmd {
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub formats: crate::formats::FormatArgs,
 }
 
 const PATH_HELP: &str = "\

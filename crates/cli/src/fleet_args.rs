@@ -38,6 +38,9 @@ pub struct FleetArgs {
     /// Run this validated job (JSON) as it is: what --hosts sends to each host.
     #[arg(long, value_name = "JSON", hide = true)]
     pub job_json: Option<String>,
+    /// Progress as lines on stderr that a launching dbio reads (`dbio-tick …`).
+    #[arg(long, hide = true)]
+    pub progress_lines: bool,
     /// Stop as on Ctrl-C when standard input closes (the launching ssh session went away).
     #[arg(long, hide = true)]
     pub stop_on_eof: bool,

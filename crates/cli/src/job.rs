@@ -470,6 +470,11 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         direct: !a.buffered,
         hipri: a.hipri,
         sqpoll: a.sqpoll,
+        cpu_idle: if a.cpu_idle == "allow" {
+            CpuIdle::Allow
+        } else {
+            CpuIdle::Poll
+        },
         data: crate::data::parse_data(&s.data)?,
         destroy_data: a.destroy_data,
         seed: a.seed,

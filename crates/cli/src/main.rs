@@ -8,6 +8,7 @@ mod buckets;
 mod cmd;
 mod data;
 mod exit;
+mod formats;
 mod fleet_args;
 mod history;
 mod input;
@@ -21,15 +22,17 @@ mod signals;
 mod sim;
 mod streams;
 mod targets;
+mod translate;
 mod vary;
 
 use clap::Parser;
+use cmd::translate::Tool;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
     match cli.command {
-        args::Command::Run(a) => cmd::run::run(*a).into(),
+        args::Command::Run(a) => cmd::run::run(a.run, &a.formats).into(),
         args::Command::Profiles(a) => cmd::profiles::run(a).into(),
         args::Command::Sweep(a) => cmd::sweep::run(*a).into(),
         args::Command::History(a) => cmd::history::history(a).into(),
@@ -40,6 +43,9 @@ fn main() -> ExitCode {
         args::Command::Path(a) => cmd::path::run(a).into(),
         args::Command::Reduce(a) => cmd::reduce::run(*a).into(),
         args::Command::Report(a) => cmd::report::run(a).into(),
+        args::Command::Sqlio(a) => cmd::translate::run(Tool::Sqlio, &a.args).into(),
+        args::Command::Diskspd(a) => cmd::translate::run(Tool::Diskspd, &a.args).into(),
+        args::Command::Fio(a) => cmd::translate::run(Tool::Fio, &a.args).into(),
         args::Command::Advise(a) => cmd::advise::run(*a).into(),
         args::Command::Merge(a) => cmd::merge::run(a).into(),
         args::Command::Clock => cmd::clock::run().into(),

@@ -15,6 +15,8 @@ pub struct Progress {
     /// run's own planned seconds: together the time left in all.
     more: Option<f64>,
     planned: Option<f64>,
+    /// Measuring and every second as a line on stderr, for a launching dbio (--hosts).
+    lines: bool,
 }
 
 impl Progress {
@@ -26,7 +28,14 @@ impl Progress {
             prefill_of: String::new(),
             more: None,
             planned: None,
+            lines: false,
         }
+    }
+
+    /// Writes progress as lines a launching dbio reads instead of drawing it.
+    pub fn line_mode(mut self, on: bool) -> Self {
+        self.lines = on;
+        self
     }
 
     /// Also shows the time left in all when `secs` more are planned after this run.
@@ -48,6 +57,16 @@ impl Progress {
 
     /// Shows one runner event.
     pub fn on(&mut self, ev: Event) {
+        if self.lines {
+            use dbio_orchestrate::progress::{measuring, tick};
+            match ev {
+                Event::Measuring { planned_secs } => eprintln!("{}", measuring(planned_secs)),
+                Event::Tick { point, elapsed } => eprintln!("{}", tick(elapsed, point)),
+                Event::Notice(m) => eprintln!("dbio: {m}"),
+                Event::Prefill { .. } => {}
+            }
+            return;
+        }
         if self.quiet {
             if let Event::Notice(m) = ev {
                 eprintln!("dbio: {m}");

@@ -207,3 +207,40 @@ fn a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it() {
     assert_eq!(m["cluster"]["hosts"].as_array().unwrap().len(), 2);
     assert!(err.contains(&f.addrs()[1]), "{err}");
 }
+
+#[test]
+fn a_sweep_runs_each_step_on_every_host_and_merges_it() {
+    let test = "a_sweep_runs_each_step_on_every_host_and_merges_it";
+    let Some(f) = fleet(test, 2) else { return };
+    let d = f.dir.path();
+    let args: Vec<String> = [
+        "sweep", "--engine", "sim", "--rw", "randread", "--vary", "qd=1,8", "--duration", "1s",
+        "--hosts",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([
+        f.addrs().join(","),
+        "--remote-dbio".into(),
+        DBIO.into(),
+        "--ssh-config".into(),
+        f.ssh_config.display().to_string(),
+        "--json".into(),
+        d.join("s.json").display().to_string(),
+        "--no-store".into(),
+        "-q".into(),
+    ])
+    .collect();
+    let out = dbio(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s = json(&d.join("s.json"));
+    let steps = s["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 2);
+    for (step, qd) in steps.iter().zip([1, 8]) {
+        assert_eq!(step["job"]["qd"], qd);
+        let rows = step["cluster"]["hosts"].as_array().unwrap();
+        assert_eq!(rows.len(), 2, "every step ran on both hosts");
+        let sum: u64 = rows.iter().map(|r| r["read"]["ios"].as_u64().unwrap()).sum();
+        assert_eq!(step["read"]["ios"].as_u64().unwrap(), sum);
+    }
+}

@@ -190,6 +190,9 @@ pub struct JobSpec {
     pub hipri: bool,
     /// io_uring kernel submission thread (IORING_SETUP_SQPOLL).
     pub sqpoll: bool,
+    /// Whether the CPUs may enter idle states while measuring (`--cpu-idle`).
+    #[serde(default)]
+    pub cpu_idle: CpuIdle,
     pub data: DataKind,
     /// The user allowed writes to a device or a file dbio did not create.
     pub destroy_data: bool,
@@ -268,4 +271,16 @@ impl JobSpec {
     pub fn min_bs(&self) -> u64 {
         self.bs.iter().map(|b| b.size).min().unwrap_or(0)
     }
+}
+
+/// Whether the CPUs may enter idle states while a run measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CpuIdle {
+    /// Held awake (PM QoS at 0 µs): a completion is not charged with a CPU's wake-up from
+    /// idle, so low-depth latency is the device's and the kernel's, not the power manager's.
+    #[default]
+    Poll,
+    /// Left to the power manager, as the machine runs otherwise.
+    Allow,
 }

@@ -1,6 +1,10 @@
-//! Orchestration beyond one process: a fleet of hosts reached with the user's own OpenSSH
-//! client, started together and merged into one result. No daemon of dbio's own runs
-//! anywhere; a remote dbio lives exactly as long as the SSH session that started it.
+//! Orchestration: runs and sweeps driven step by step through an executor (this host, or a
+//! fleet of hosts reached with the user's own OpenSSH client, started together and merged).
+//! No daemon of dbio's own runs anywhere; a remote dbio lives exactly as long as the SSH
+//! session that started it.
 #![forbid(unsafe_code)]
 
+pub mod executor;
 pub mod fleet;
+pub mod progress;
+pub mod sweep;

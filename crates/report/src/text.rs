@@ -164,6 +164,9 @@ pub fn summary(r: &RunResult) -> String {
             data_label(&r.data),
             measured(r.measured_secs)
         );
+        if let Some(c) = &r.engine.cpu_idle {
+            let _ = writeln!(s, "CPU idle states: {c}");
+        }
     }
     for t in &r.targets {
         let _ = writeln!(s, "target {}", describe_target(t));

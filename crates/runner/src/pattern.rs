@@ -305,6 +305,7 @@ pub(crate) mod tests {
             direct: true,
             hipri: false,
             sqpoll: false,
+            cpu_idle: CpuIdle::Poll,
             data: DataKind::Random,
             destroy_data: false,
             seed: 1,

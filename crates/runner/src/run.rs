@@ -286,11 +286,12 @@ pub(crate) fn measure(
         .map(|(s, from)| Settler::new(s, timeline.start.clone(), from, threads));
     on_event(Event::Measuring {
         planned_secs: match spec.stop {
+    let (_awake, cpu_idle) = hold_cpus(spec, warnings);
             StopAfter::Seconds(s) if settler.is_none() => Some(s + spec.ramp_secs),
             _ => None,
         },
     });
-    let window = gather(
+    let mut window = gather(
         rx,
         threads,
         &timeline,
@@ -305,6 +306,7 @@ pub(crate) fn measure(
         for h in stream {
             match h.join() {
                 Ok(Ok(r)) => these.push(r),
+    window.cpu_idle = cpu_idle;
                 Ok(Err(e)) => setup_error = Some((p.engine, e)),
                 Err(_) => {
                     setup_error =
@@ -364,6 +366,8 @@ pub(crate) fn gather(
     let mut ticks0 = host_ticks();
     let mut started_at = SystemTime::now();
     let mut took_start = false;
+    /// How the CPUs' idle states were handled while measuring (see [`hold_cpus`]).
+    pub cpu_idle: Option<String>,
     loop {
         let now = Instant::now();
         if let Some(s) = settler.as_mut() {
@@ -419,6 +423,30 @@ pub(crate) fn open_targets(
     let mut out = Vec::new();
     for path in &spec.targets {
         let t = match open_target(path, &opts) {
+        cpu_idle: None,
+    }
+}
+
+/// Keeps the CPUs out of idle states while the workers run, when the job asks for it (the
+/// default); says in the result what was done, and warns when it could not be done.
+fn hold_cpus(
+    spec: &JobSpec,
+    warnings: &mut Vec<Warning>,
+) -> (Option<dbio_engine::sys::CpusAwake>, Option<String>) {
+    if spec.cpu_idle == CpuIdle::Allow {
+        return (None, Some("allowed (--cpu-idle allow)".into()));
+    }
+    match dbio_engine::sys::hold_cpus_awake() {
+        Ok(h) => (
+            Some(h),
+            Some("held awake (/dev/cpu_dma_latency 0 µs)".into()),
+        ),
+        Err(e) => {
+            if spec.qd <= 4 && spec.rate.is_none() {
+                warnings.push(warn::cpu_idle_allowed(&e));
+            }
+            (None, Some(format!("allowed: /dev/cpu_dma_latency: {e}")))
+        }
             Ok(t) => t,
             Err(e) => {
                 out.into_iter().for_each(discard_created);
@@ -693,6 +721,7 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
             .window
             .started_at
             .duration_since(SystemTime::UNIX_EPOCH)
+            cpu_idle: a.window.cpu_idle.clone(),
             .map_or(0, |d| d.as_nanos() as u64),
         label: None,
         cluster: None,

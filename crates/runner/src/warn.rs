@@ -27,6 +27,14 @@ pub fn psync_qd(qd: u32) -> Warning {
     )
 }
 
+/// The CPUs could not be held out of idle states at a low queue depth.
+pub fn cpu_idle_allowed(e: &std::io::Error) -> Warning {
+    w(
+        "cpu-idle-allowed",
+        format!("the CPUs could not be held out of idle states (/dev/cpu_dma_latency: {e}): at a low queue depth each completion may also wait for a CPU's wake-up from idle, tens of µs on a virtual machine; run as root, or say --cpu-idle allow to measure that way on purpose"),
+    )
+}
+
 /// `--start-at` was already past when the targets were ready: this host started late.
 pub fn start_missed(late_secs: f64) -> Warning {
     w(

@@ -1,31 +1,24 @@
-//! `dbio run --hosts …`: the same validated job on every host, through the user's OpenSSH,
-//! started at one instant and merged into one result.
+//! `--hosts`: the same validated job on every host, through the user's OpenSSH, started at
+//! one instant and merged into one result; for a sweep or a suite, every step so.
 
 use crate::args::RunArgs;
 use crate::cmd::run::{deliver, plan, start_at, Delivery, Plan};
 use crate::exit::Exit;
+use crate::fleet_args::FleetArgs;
 use crate::history;
 use crate::output::check_outputs;
 use crate::signals::stop_flag;
+use dbio_orchestrate::executor::{Executor, Fleet, Local};
 use dbio_orchestrate::fleet::{self, hosts::parse_hosts, ssh::SshSetup, FleetPlan};
 
-/// Checks the fleet and its job; the message says what is wrong.
-fn fleet_plan(a: &RunArgs) -> Result<FleetPlan, String> {
-    let hosts = parse_hosts(&a.fleet.hosts, a.fleet.hosts_file.as_deref())?;
-    if a.fleet.job_json.is_some() {
+/// The fleet of `--hosts`/`--hosts-file`, checked; the message says what is wrong.
+fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
+    let hosts = parse_hosts(&f.hosts, f.hosts_file.as_deref())?;
+    if f.job_json.is_some() {
         return Err("--job-json is what --hosts sends to each host; do not give both".into());
     }
-    let job = match plan(a)? {
-        Plan::Single(spec) => *spec,
-        Plan::Streams(..) => {
-            return Err(
-                "--hosts runs single-stream workloads; run a multi-stream profile with --start-at on each host and `dbio merge` the results"
-                    .into(),
-            )
-        }
-    };
     let mut targets_on = Vec::new();
-    for t in &a.fleet.target_on {
+    for t in &f.target_on {
         let (h, p) = t
             .split_once('=')
             .filter(|(h, p)| !h.is_empty() && !p.is_empty())
@@ -37,14 +30,13 @@ fn fleet_plan(a: &RunArgs) -> Result<FleetPlan, String> {
         hosts,
         ssh: SshSetup {
             ssh: std::env::var("DBIO_SSH").unwrap_or_else(|_| "ssh".into()),
-            config: a.fleet.ssh_config.clone(),
-            remote_dbio: a.fleet.remote_dbio.clone().unwrap_or_else(|| "dbio".into()),
+            config: f.ssh_config.clone(),
+            remote_dbio: f.remote_dbio.clone().unwrap_or_else(|| "dbio".into()),
         },
-        job,
         targets_on,
-        start_at: start_at(a)?,
-        label: a.store.label.clone(),
-        host_json: match &a.fleet.host_json {
+        start_at: None,
+        label: label.map(str::to_string),
+        host_json: match &f.host_json {
             Some(d) if !std::path::Path::new(d).is_dir() => {
                 return Err(format!("--host-json {d}: not a folder"))
             }
@@ -53,11 +45,74 @@ fn fleet_plan(a: &RunArgs) -> Result<FleetPlan, String> {
     })
 }
 
-/// Runs the job on every host and delivers the merged result like a run's.
+/// True when the flags ask for several hosts.
+pub fn wanted(f: &FleetArgs) -> bool {
+    !f.hosts.is_empty() || f.hosts_file.is_some()
+}
+
+/// Checks every host before anything starts, saying what it found; the fleet executor.
+fn checked_fleet(plan: FleetPlan, quiet: bool) -> Result<Fleet<'static>, String> {
+    if !quiet {
+        eprintln!(
+            "dbio: checking {} hosts (ssh, dbio, clock)",
+            plan.hosts.len()
+        );
+    }
+    let offsets = fleet::check_hosts(&plan)?;
+    if !quiet {
+        for o in &offsets {
+            eprintln!(
+                "dbio: {}: clock {:+.3} ms (round trip {:.3} ms)",
+                o.host, o.offset_ms, o.rtt_ms
+            );
+        }
+    }
+    Ok(Fleet {
+        plan,
+        offsets,
+        on_line: Box::new(move |host: &str, line: &str| {
+            if !quiet || line.starts_with("warning") || line.contains("error") {
+                eprintln!("[{host}] {line}");
+            }
+        }),
+    })
+}
+
+/// The executor the flags ask for: this host, or the fleet (every host checked first).
+pub fn executor(
+    f: &FleetArgs,
+    label: Option<&str>,
+    quiet: bool,
+) -> Result<Box<dyn Executor>, String> {
+    if !wanted(f) {
+        return Ok(Box::new(Local));
+    }
+    if f.start_at.is_some() {
+        return Err(
+            "--start-at starts one run; with --hosts dbio starts every step on all hosts at once itself"
+                .into(),
+        );
+    }
+    Ok(Box::new(checked_fleet(fleet_plan(f, label)?, quiet)?))
+}
+
+/// Runs `dbio run --hosts …` and delivers the merged result like a run's.
 pub fn run(a: RunArgs) -> Exit {
     let outputs = [("--json", a.json.as_deref()), ("--html", a.html.as_deref())];
     let inputs: Vec<String> = history::stored_in(&a.store).into_iter().collect();
-    let plan = match check_outputs(&outputs, &inputs).and_then(|()| fleet_plan(&a)) {
+    let checked = check_outputs(&outputs, &inputs).and_then(|()| {
+        let job = match plan(&a)? {
+            Plan::Single(spec) => *spec,
+            Plan::Streams(..) => return Err(
+                "--hosts runs single-stream workloads; run a multi-stream profile with --start-at on each host and `dbio merge` the results"
+                    .into(),
+            ),
+        };
+        let mut fp = fleet_plan(&a.fleet, a.store.label.as_deref())?;
+        fp.start_at = start_at(&a)?;
+        Ok((job, fp))
+    });
+    let (job, fp) = match checked {
         Ok(p) => p,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };
@@ -65,35 +120,17 @@ pub fn run(a: RunArgs) -> Exit {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };
-    let say = |m: String| {
-        if !a.quiet {
-            eprintln!("{m}");
-        }
-    };
-    say(format!(
-        "dbio run: checking {} hosts (ssh, dbio, clock)",
-        plan.hosts.len()
-    ));
-    let offsets = match fleet::check_hosts(&plan) {
-        Ok(o) => o,
+    let mut exec = match checked_fleet(fp, a.quiet) {
+        Ok(e) => e,
         Err(m) => return Exit::Failure.with(format!("dbio run: {m}")),
     };
-    for o in &offsets {
-        say(format!(
-            "dbio run: {}: clock {:+.3} ms (round trip {:.3} ms)",
-            o.host, o.offset_ms, o.rtt_ms
-        ));
-    }
     let stop = stop_flag();
-    let quiet = a.quiet;
-    let merged = fleet::run(&plan, offsets, &stop, &mut |host, line| {
-        if !quiet || line.starts_with("warning") || line.contains("error") {
-            eprintln!("[{host}] {line}");
-        }
-    });
+    let mut progress = crate::progress::Progress::new(a.quiet);
+    let merged = exec.run(&job, &stop, &mut |ev| progress.on(ev));
+    progress.finish();
     let r = match merged {
         Ok(r) => r,
-        Err(m) => return Exit::Failure.with(format!("dbio run: {m}")),
+        Err(e) => return Exit::Failure.with(format!("dbio run: {e}")),
     };
     if let Some(c) = &r.cluster {
         for f in &c.failed {

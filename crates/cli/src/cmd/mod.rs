@@ -13,3 +13,4 @@ pub mod report;
 pub mod run;
 pub mod suite;
 pub mod sweep;
+pub mod translate;

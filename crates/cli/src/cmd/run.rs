@@ -3,6 +3,7 @@
 use crate::args::{RunArgs, StoreArgs};
 use crate::cmd::report::write_html;
 use crate::exit::Exit;
+use crate::formats::FormatArgs;
 use crate::history;
 use crate::job::{job_spec, load_profile};
 use crate::output::{check_outputs, emit_json, print_out};
@@ -42,8 +43,11 @@ pub fn measured(targets: &[String], store: &StoreArgs) -> Vec<String> {
     v
 }
 
-/// Runs `dbio run` and returns its exit status.
-pub fn run(a: RunArgs) -> Exit {
+/// Runs `dbio run` and returns its exit status; `formats` may ask for other tools' layouts.
+pub fn run(a: RunArgs, formats: &FormatArgs) -> Exit {
+    if let Some(exit) = crate::formats::before_run(&a, formats) {
+        return exit;
+    }
     if !a.fleet.hosts.is_empty() || a.fleet.hosts_file.is_some() {
         return crate::cmd::fleet::run(a);
     }
@@ -84,7 +88,7 @@ pub fn run(a: RunArgs) -> Exit {
         Err(e) => return Exit::usage(format!("dbio run: {e}")),
     };
     r.label = a.store.label.clone();
-    deliver(r, &Delivery::of(&a), store.as_ref(), "dbio run")
+    deliver_as(r, &Delivery::of(&a), store.as_ref(), "dbio run", formats)
 }
 
 /// Where a finished result goes: the history, JSON, HTML, the summary on the terminal.
@@ -109,6 +113,18 @@ impl<'a> Delivery<'a> {
 
 /// Stores, writes and prints a run's result; the exit status follows its outcome.
 pub fn deliver(r: RunResult, d: &Delivery, store: Option<&dbio_store::Store>, cmd: &str) -> Exit {
+    deliver_as(r, d, store, cmd, &FormatArgs::default())
+}
+
+/// [`deliver`], printing and writing in the layouts `formats` asks for (the history keeps
+/// dbio's own JSON and summary).
+fn deliver_as(
+    r: RunResult,
+    d: &Delivery,
+    store: Option<&dbio_store::Store>,
+    cmd: &str,
+    formats: &FormatArgs,
+) -> Exit {
     let json_to_stdout = d.json == Some("-");
     let json = dbio_report::json::to_json(&r);
     let summary = dbio_report::text::summary(&r);
@@ -117,7 +133,7 @@ pub fn deliver(r: RunResult, d: &Delivery, store: Option<&dbio_store::Store>, cm
         history::keep(store, &entry, d.quiet, cmd);
     }
     if let Some(path) = d.json {
-        if let Err(e) = emit_json(path, &json) {
+        if let Err(e) = emit_json(path, &formats.json(&r, &json)) {
             eprintln!("{cmd}: cannot write the JSON result to {path}: {e}");
             eprint!("{summary}");
             return Exit::Failure;
@@ -140,9 +156,9 @@ pub fn deliver(r: RunResult, d: &Delivery, store: Option<&dbio_store::Store>, cm
             eprintln!("warning: {}", w.message);
         }
     } else if json_to_stdout {
-        eprint!("{summary}");
+        eprint!("{}", formats.summary(&r, &summary));
     } else {
-        print_out(&summary);
+        print_out(&formats.summary(&r, &summary));
     }
     match r.outcome {
         Outcome::Complete if r.partial => Exit::Failure,

@@ -17,6 +17,7 @@ use dbio_model::suite::{RoleTarget, SuiteResult, Thresholds, SUITE_SCHEMA};
 use dbio_model::sweep::SweepResult;
 use dbio_model::units::{format_size, parse_size};
 use dbio_model::{Outcome, RunResult};
+use dbio_orchestrate::executor::Executor;
 use dbio_report::item::Item;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -58,6 +59,9 @@ impl Setup {
 /// Runs `dbio suite` and returns its exit status.
 pub fn run(a: SuiteArgs) -> Exit {
     let fail = |m: String| Exit::usage(format!("dbio suite: {m}"));
+    if !a.fleet.target_on.is_empty() {
+        return fail("--target-on: the suite puts each part on its role's --target; with --hosts give paths that exist on every host".into());
+    }
     let mut inputs = crate::cmd::run::measured(&a.targets, &a.store);
     inputs.extend(a.thresholds.clone());
     if let Err(m) = check_outputs(
@@ -211,6 +215,7 @@ pub fn run(a: SuiteArgs) -> Exit {
         partial: false,
     };
     let result = (|| -> Result<(), String> {
+        let exec = &mut *crate::cmd::fleet::executor(&a.fleet, a.store.label.as_deref(), a.quiet)?;
         part(
             0,
             "oltp-read concurrency ramp, knee under the data-read objective",
@@ -220,6 +225,7 @@ pub fn run(a: SuiteArgs) -> Exit {
             &format!("qd={ramp_qd}"),
             Some(&slo),
             after(0),
+            exec,
             &stop,
             &say,
         )?;
@@ -235,6 +241,7 @@ pub fn run(a: SuiteArgs) -> Exit {
         s.oltp_at_knee = Some(run_one(
             &setup.words("oltp", "data", &["--qd", &knee_qd]),
             after(1),
+            exec,
             &stop,
             a.quiet,
             &say,
@@ -245,6 +252,7 @@ pub fn run(a: SuiteArgs) -> Exit {
             &format!("threads={LOG_WRITERS}"),
             None,
             after(2),
+            exec,
             &stop,
             &say,
         )?);
@@ -252,6 +260,7 @@ pub fn run(a: SuiteArgs) -> Exit {
         s.tempdb = Some(run_one(
             &setup.words("tempdb", "tempdb", &[]),
             after(3),
+            exec,
             &stop,
             a.quiet,
             &say,
@@ -262,6 +271,7 @@ pub fn run(a: SuiteArgs) -> Exit {
             &format!("bs={dss_sizes}"),
             None,
             after(4),
+            exec,
             &stop,
             &say,
         )?);
@@ -319,6 +329,7 @@ fn run_sweep(
     vary: &str,
     slo: Option<&str>,
     after_secs: f64,
+    exec: &mut dyn Executor,
     stop: &Arc<AtomicBool>,
     say: &dyn Fn(&str),
 ) -> Result<SweepResult, String> {
@@ -331,7 +342,7 @@ fn run_sweep(
     let mut plan = sweep::plan(&args)?;
     plan.after_secs = after_secs;
     plan.knee_hint = false;
-    let r = sweep::execute(&plan, args.run.quiet, stop, say)?;
+    let r = sweep::execute(&plan, exec, args.run.quiet, stop, say)?;
     if r.partial {
         return Err(format!("the {vary} sweep stopped before its last step"));
     }
@@ -342,14 +353,16 @@ fn run_sweep(
 fn run_one(
     words: &[String],
     after_secs: f64,
+    exec: &mut dyn Executor,
     stop: &Arc<AtomicBool>,
     quiet: bool,
     say: &dyn Fn(&str),
 ) -> Result<RunResult, String> {
     let spec = job_spec(&run_args(words)?)?;
     let mut progress = Progress::new(quiet).more_after(after_secs);
-    let r =
-        dbio_runner::run(&spec, stop.clone(), &mut |ev| progress.on(ev)).map_err(|e| e.to_string());
+    let r = exec
+        .run(&spec, stop, &mut |ev| progress.on(ev))
+        .map_err(|e| e.to_string());
     progress.finish();
     let r = crate::cmd::run::judged(r?);
     say(&dbio_report::text::summary(&r));

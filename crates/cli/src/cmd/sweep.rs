@@ -3,6 +3,7 @@
 //! levels off. The whole sweep is one JSON result.
 
 use crate::args::SweepArgs;
+use crate::cmd::fleet::executor;
 use crate::cmd::report::write_html;
 use crate::exit::Exit;
 use crate::history;
@@ -10,13 +11,13 @@ use crate::job::job_spec;
 use crate::output::{check_outputs, emit_json, Transcript};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
-use crate::vary::{apply, parse_vary, Vary};
-use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
+use crate::vary::{apply, parse_vary};
 use dbio_analyze::slo::{latency, Dir, Slo};
-use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
-use dbio_model::{EngineKind, JobSpec, Outcome, RunResult};
+use dbio_model::sweep::SweepResult;
+use dbio_model::{EngineKind, JobSpec, RunResult};
+use dbio_orchestrate::executor::Executor;
+use dbio_orchestrate::sweep::{run_sweep, SweepObserver, SweepPlan};
 use dbio_report::item::Item;
-use dbio_runner::RunError;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -27,11 +28,7 @@ pub struct Plan {
     /// Without an objective, say that --slo would find the knee (not in a suite, which has
     /// no --slo).
     pub knee_hint: bool,
-    vary: Vary,
-    slo_text: Option<String>,
-    slo: Option<Slo>,
-    search: bool,
-    specs: Vec<JobSpec>,
+    pub steps: SweepPlan,
 }
 
 /// Checks `--vary`, the objective and every step's settings; the message says what is wrong.
@@ -78,30 +75,69 @@ pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
     Ok(Plan {
         after_secs: 0.0,
         knee_hint: true,
-        vary,
-        slo_text,
-        slo,
-        search,
-        specs,
+        steps: SweepPlan {
+            key: vary.key,
+            values: vary.values,
+            specs,
+            slo_text,
+            slo,
+            search,
+        },
     })
 }
 
-/// Runs the steps of `p` (every one, or a bisection with --target-latency), printing the table
-/// through `say`. Err when the first step cannot run at all; a later failure or Ctrl-C ends
-/// the sweep early with the steps so far, marked partial.
+/// The sweep's table as it goes: a progress display per step, a row per finished step.
+struct Table<'a> {
+    plan: &'a Plan,
+    quiet: bool,
+    progress: Option<Progress>,
+    say: &'a dyn Fn(&str),
+}
+
+impl SweepObserver for Table<'_> {
+    fn step_start(&mut self, _: usize, later_secs: f64) {
+        let more = later_secs + self.plan.after_secs;
+        self.progress = Some(Progress::new(self.quiet).more_after(more));
+    }
+
+    fn event(&mut self, ev: dbio_runner::Event) {
+        if let Some(p) = self.progress.as_mut() {
+            p.on(ev);
+        }
+    }
+
+    fn step_end(&mut self, i: usize, r: Option<&RunResult>) {
+        if let Some(mut p) = self.progress.take() {
+            p.finish();
+        }
+        if let Some(r) = r {
+            (self.say)(&row(&self.plan.steps.values[i], r));
+        }
+    }
+
+    fn step_failed(&mut self, i: usize, why: &str) {
+        let s = &self.plan.steps;
+        eprintln!("dbio sweep: step {}={}: {why}", s.key, s.values[i]);
+    }
+}
+
+/// Runs the steps of `p` through `exec` (every one, or a bisection with --target-latency),
+/// printing the table through `say`. Err when the first step cannot run at all; a later
+/// failure or Ctrl-C ends the sweep early with the steps so far, marked partial.
 pub fn execute(
     p: &Plan,
+    exec: &mut dyn Executor,
     quiet: bool,
     stop: &Arc<AtomicBool>,
     say: &dyn Fn(&str),
 ) -> Result<SweepResult, String> {
-    let (vary, specs) = (&p.vary, &p.specs);
+    let s = &p.steps;
     say(&format!(
         "dbio sweep: {} on {}, varying {}\n{:>10} {:>12} {:>8} {:>10} {:>10} {:>10} {:>9} {:>6}\n",
-        specs[0].profile,
-        dbio_report::text::place(&specs[0]),
-        vary.key,
-        vary.key,
+        s.specs[0].profile,
+        dbio_report::text::place(&s.specs[0]),
+        s.key,
+        s.key,
         "Waits",
         "Time(s)",
         "Avg(µs)",
@@ -110,78 +146,16 @@ pub fn execute(
         "MB/s",
         "CPU%"
     ));
-    let mut ran: Vec<(usize, RunResult)> = Vec::new();
-    let mut partial = false;
-    // One step: None when the sweep must stop (interrupted, or the step failed).
-    let run_step = |i: usize, ran: &mut Vec<(usize, RunResult)>| -> Result<Option<bool>, String> {
-        let value = &vary.values[i];
-        if stop.load(Ordering::Relaxed) {
-            return Ok(None);
-        }
-        let later: f64 = specs[i + 1..].iter().map(planned_secs).sum();
-        let mut progress = Progress::new(quiet).more_after(later + p.after_secs);
-        let result = dbio_runner::run(&specs[i], stop.clone(), &mut |ev| progress.on(ev));
-        progress.finish();
-        let r = match result {
-            Ok(r) => crate::cmd::run::judged(r),
-            Err(RunError::Interrupted) => return Ok(None),
-            Err(e) if ran.is_empty() => return Err(e.to_string()),
-            Err(e) => {
-                eprintln!("dbio sweep: step {}={value}: {e}", vary.key);
-                return Ok(None);
-            }
-        };
-        say(&row(value, &r));
-        let complete = r.outcome == Outcome::Complete;
-        let met = p.slo.is_some_and(|s| s.met_by(&r));
-        ran.push((i, r));
-        Ok(complete.then_some(met))
+    let mut table = Table {
+        plan: p,
+        quiet,
+        progress: None,
+        say,
     };
-    if p.search {
-        // Bisection for the highest value that meets the objective, assuming latency grows
-        // with load: about log2(steps) runs instead of all of them.
-        let (mut lo, mut hi) = (0i64, vary.values.len() as i64 - 1);
-        while lo <= hi {
-            let mid = (lo + hi) / 2;
-            match run_step(mid as usize, &mut ran)? {
-                None => {
-                    partial = true;
-                    break;
-                }
-                Some(true) => lo = mid + 1,
-                Some(false) => hi = mid - 1,
-            }
-        }
-    } else {
-        for i in 0..vary.values.len() {
-            if run_step(i, &mut ran)?.is_none() {
-                partial = true;
-                break;
-            }
-        }
-    }
-    ran.sort_by_key(|(i, _)| *i);
-    let values: Vec<String> = ran.iter().map(|(i, _)| vary.values[*i].clone()).collect();
-    let steps: Vec<RunResult> = ran.into_iter().map(|(_, r)| r).collect();
-    let sweep = analyse(
-        vary.key,
-        &values,
-        p.slo_text.clone(),
-        p.slo,
-        p.search,
-        steps,
-        partial,
-    );
+    let judge = |r: RunResult| crate::cmd::run::judged(r);
+    let sweep = run_sweep(s, exec, stop, &judge, &mut table)?;
     say(&conclusions(&sweep, p.knee_hint));
     Ok(sweep)
-}
-
-/// Seconds a step is planned to take (ramp and measuring; 0 for size-based steps).
-pub fn planned_secs(s: &JobSpec) -> f64 {
-    match s.stop {
-        dbio_model::StopAfter::Seconds(x) => x + s.ramp_secs,
-        _ => 0.0,
-    }
 }
 
 /// Runs `dbio sweep` and returns its exit status.
@@ -202,7 +176,9 @@ pub fn run(a: SweepArgs) -> Exit {
     let stop = stop_flag();
     let transcript = Transcript::new(a.run.quiet, a.run.json.as_deref());
     let say = |s: &str| transcript.say(s);
-    let sweep = match execute(&plan, a.run.quiet, &stop, &say) {
+    let run = &a.run;
+    let exec = executor(&run.fleet, run.store.label.as_deref(), run.quiet);
+    let sweep = match exec.and_then(|mut e| execute(&plan, &mut *e, run.quiet, &stop, &say)) {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
@@ -271,50 +247,6 @@ fn row(value: &str, r: &RunResult) -> String {
         r.total_iops(),
         r.total_mb_s(),
     )
-}
-
-fn analyse(
-    key: &str,
-    values: &[String],
-    slo_text: Option<String>,
-    slo: Option<Slo>,
-    search: bool,
-    steps: Vec<RunResult>,
-    partial: bool,
-) -> SweepResult {
-    let iops_v: Vec<f64> = steps.iter().map(RunResult::total_iops).collect();
-    let mb_v: Vec<f64> = steps.iter().map(RunResult::total_mb_s).collect();
-    let mean_v: Vec<f64> = steps.iter().map(|r| latency(r, Dir::All).mean()).collect();
-    let point = |i: usize| SweepPoint {
-        step: i,
-        value: values[i].clone(),
-        iops: iops_v[i],
-        mb_s: mb_v[i],
-    };
-    let knee_at = slo.and_then(|s| {
-        if search {
-            // A latency-target search answers with the highest load that met the objective.
-            return steps.iter().rposition(|r| s.met_by(r));
-        }
-        let lat: Vec<Option<f64>> = steps.iter().map(|r| s.value(r)).collect();
-        knee(&iops_v, &lat, s.limit_ns as f64)
-    });
-    SweepResult {
-        schema: SWEEP_SCHEMA.to_string(),
-        dbio_version: env!("CARGO_PKG_VERSION").to_string(),
-        vary: key.to_string(),
-        values: values.to_vec(),
-        slo: slo_text,
-        knee: knee_at.map(point),
-        saturation: saturation(&iops_v, &mean_v).map(point),
-        bandwidth_90: if key == "bs" {
-            reaches_90_pct(&mb_v).map(point)
-        } else {
-            None
-        },
-        partial,
-        steps,
-    }
 }
 
 fn conclusions(s: &SweepResult, knee_hint: bool) -> String {

@@ -19,9 +19,7 @@ use std::time::{Duration, SystemTime};
 pub struct FleetPlan {
     pub hosts: Vec<Host>,
     pub ssh: SshSetup,
-    /// The validated job; its targets are every host's unless `targets_on` names the host's own.
-    pub job: JobSpec,
-    /// `--target-on HOST=PATH`: a host's own targets.
+    /// `--target-on HOST=PATH`: a host's own targets (else the job's are every host's).
     pub targets_on: Vec<(String, String)>,
     /// The common start (launching host's clock); None: a few seconds after the checks.
     pub start_at: Option<SystemTime>,
@@ -89,11 +87,12 @@ pub fn rfc3339(t: SystemTime) -> String {
 /// The remote command line of one host: its job, its start in its own clock.
 fn remote_args(
     plan: &FleetPlan,
+    job: &JobSpec,
     host: &Host,
     start: SystemTime,
     offset: &ClockOffset,
 ) -> Vec<String> {
-    let mut job = plan.job.clone();
+    let mut job = job.clone();
     let own: Vec<String> = plan
         .targets_on
         .iter()
@@ -117,6 +116,7 @@ fn remote_args(
         "--json",
         "-",
         "-q",
+        "--progress-lines",
         "--no-store",
         "--stop-on-eof",
     ]
@@ -129,9 +129,10 @@ fn remote_args(
     args
 }
 
-/// What a fleet run gave: the merged result, or the reason no host gave one.
+/// Runs `job` on every host of `plan`: the merged result, or the reason no host gave one.
 pub fn run(
     plan: &FleetPlan,
+    job: &JobSpec,
     offsets: Vec<ClockOffset>,
     stop: &AtomicBool,
     on_line: &mut dyn FnMut(&str, &str),
@@ -141,7 +142,7 @@ pub fn run(
         .hosts
         .iter()
         .zip(&offsets)
-        .map(|(h, o)| (h.clone(), remote_args(plan, h, start, o)))
+        .map(|(h, o)| (h.clone(), remote_args(plan, job, h, start, o)))
         .collect();
     let finished = launch::run_all(&plan.ssh, runs, stop, on_line);
     let mut hosts = Vec::new();

@@ -56,6 +56,7 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
             host_busy: 0.0,
             started_at: SystemTime::now(),
             took_start: true,
+            cpu_idle: None,
         },
         interrupted: out.interrupted,
         warnings,

@@ -1,0 +1,160 @@
+//! A sweep driven step by step through an executor: every step (a validated job) in turn,
+//! or a bisection for the highest load within an objective; then the knee, the saturation
+//! point and where bandwidth levels off.
+
+use crate::executor::Executor;
+use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
+use dbio_analyze::slo::{latency, Dir, Slo};
+use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
+use dbio_model::{JobSpec, Outcome, RunResult};
+use dbio_runner::{Event, RunError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// A sweep whose steps are all validated.
+pub struct SweepPlan {
+    /// The varied setting (qd, threads, sessions, bs, mix, rate).
+    pub key: &'static str,
+    /// Its values, as written.
+    pub values: Vec<String>,
+    /// The jobs, one per value.
+    pub specs: Vec<JobSpec>,
+    /// The latency objective as written, and parsed.
+    pub slo_text: Option<String>,
+    pub slo: Option<Slo>,
+    /// Bisect for the highest value within the objective instead of running every step.
+    pub search: bool,
+}
+
+/// What a sweep tells its caller as it goes.
+pub trait SweepObserver {
+    /// Step `i` starts; `later_secs` are planned for the steps after it.
+    fn step_start(&mut self, i: usize, later_secs: f64);
+    /// An event of the running step.
+    fn event(&mut self, ev: Event);
+    /// Step `i` ended with this result (judged), or not at all (None).
+    fn step_end(&mut self, i: usize, r: Option<&RunResult>);
+    /// A step after the first failed; the sweep stops with what it has.
+    fn step_failed(&mut self, i: usize, why: &str);
+}
+
+/// Seconds a step is planned to take (ramp and measuring; 0 for size-based steps).
+pub fn planned_secs(s: &JobSpec) -> f64 {
+    match s.stop {
+        dbio_model::StopAfter::Seconds(x) => x + s.ramp_secs,
+        _ => 0.0,
+    }
+}
+
+/// Runs the steps of `p` through `exec`. Err when the first step cannot run at all; a later
+/// failure or `stop` ends the sweep early with the steps so far, marked partial.
+pub fn run_sweep(
+    p: &SweepPlan,
+    exec: &mut dyn Executor,
+    stop: &Arc<AtomicBool>,
+    judge: &dyn Fn(RunResult) -> RunResult,
+    obs: &mut dyn SweepObserver,
+) -> Result<SweepResult, String> {
+    let mut ran: Vec<(usize, RunResult)> = Vec::new();
+    let mut partial = false;
+    // One step: None when the sweep must stop (interrupted, or the step failed).
+    let mut run_step =
+        |i: usize, ran: &mut Vec<(usize, RunResult)>| -> Result<Option<bool>, String> {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            obs.step_start(i, p.specs[i + 1..].iter().map(planned_secs).sum());
+            let result = exec.run(&p.specs[i], stop, &mut |ev| obs.event(ev));
+            let r = match result {
+                Ok(r) => judge(r),
+                Err(RunError::Interrupted) => {
+                    obs.step_end(i, None);
+                    return Ok(None);
+                }
+                Err(e) if ran.is_empty() => {
+                    obs.step_end(i, None);
+                    return Err(e.to_string());
+                }
+                Err(e) => {
+                    obs.step_end(i, None);
+                    obs.step_failed(i, &e.to_string());
+                    return Ok(None);
+                }
+            };
+            obs.step_end(i, Some(&r));
+            let complete = r.outcome == Outcome::Complete && !r.partial;
+            let met = p.slo.is_some_and(|s| s.met_by(&r));
+            ran.push((i, r));
+            Ok(complete.then_some(met))
+        };
+    if p.search {
+        // Bisection for the highest value that meets the objective, assuming latency grows
+        // with load: about log2(steps) runs instead of all of them.
+        let (mut lo, mut hi) = (0i64, p.values.len() as i64 - 1);
+        while lo <= hi {
+            let mid = (lo + hi) / 2;
+            match run_step(mid as usize, &mut ran)? {
+                None => {
+                    partial = true;
+                    break;
+                }
+                Some(true) => lo = mid + 1,
+                Some(false) => hi = mid - 1,
+            }
+        }
+    } else {
+        for i in 0..p.values.len() {
+            if run_step(i, &mut ran)?.is_none() {
+                partial = true;
+                break;
+            }
+        }
+    }
+    ran.sort_by_key(|(i, _)| *i);
+    let values: Vec<String> = ran.iter().map(|(i, _)| p.values[*i].clone()).collect();
+    let steps: Vec<RunResult> = ran.into_iter().map(|(_, r)| r).collect();
+    Ok(analyse(p, &values, steps, partial))
+}
+
+/// The sweep's result from its steps: knee (within the objective), saturation, and for
+/// block sizes where bandwidth reaches 90 % of its best.
+pub fn analyse(
+    p: &SweepPlan,
+    values: &[String],
+    steps: Vec<RunResult>,
+    partial: bool,
+) -> SweepResult {
+    let iops_v: Vec<f64> = steps.iter().map(RunResult::total_iops).collect();
+    let mb_v: Vec<f64> = steps.iter().map(RunResult::total_mb_s).collect();
+    let mean_v: Vec<f64> = steps.iter().map(|r| latency(r, Dir::All).mean()).collect();
+    let point = |i: usize| SweepPoint {
+        step: i,
+        value: values[i].clone(),
+        iops: iops_v[i],
+        mb_s: mb_v[i],
+    };
+    let knee_at = p.slo.and_then(|s| {
+        if p.search {
+            // A latency-target search answers with the highest load that met the objective.
+            return steps.iter().rposition(|r| s.met_by(r));
+        }
+        let lat: Vec<Option<f64>> = steps.iter().map(|r| s.value(r)).collect();
+        knee(&iops_v, &lat, s.limit_ns as f64)
+    });
+    SweepResult {
+        schema: SWEEP_SCHEMA.to_string(),
+        dbio_version: env!("CARGO_PKG_VERSION").to_string(),
+        vary: p.key.to_string(),
+        values: values.to_vec(),
+        slo: p.slo_text.clone(),
+        knee: knee_at.map(point),
+        saturation: saturation(&iops_v, &mean_v).map(point),
+        bandwidth_90: if p.key == "bs" {
+            reaches_90_pct(&mb_v).map(point)
+        } else {
+            None
+        },
+        partial,
+        steps,
+    }
+}
