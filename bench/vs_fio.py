@@ -148,7 +148,7 @@ def run_dbio(opts, target, engine, rw, bs, qd, tag, extra=()):
     log = os.path.join(opts.workdir, f"{tag}.dbio.log")
     cmd = [opts.dbio, "run", "--target", target, "--engine", engine, "--rw", rw, "--bs", bs,
            "--qd", str(qd), "--threads", "1", "--duration", f"{opts.duration}s",
-           *extra, "--json", out, "-q", "--no-store"]
+           "--cpu-idle", opts.cpu_idle, *extra, "--json", out, "-q", "--no-store"]
     rc, cpu, busy, wall, kt = run_measured(cmd, log)
     if rc != 0:
         raise ToolError(f"dbio exited with status {rc}: {' '.join(cmd)}\n{tail(log)}")
@@ -168,7 +168,8 @@ def run_dbio_sweep(opts, target, rw, bs, depths, tag):
     log = os.path.join(opts.workdir, f"{tag}.dbio.log")
     cmd = [opts.dbio, "sweep", "--target", target, "--rw", rw, "--bs", bs, "--threads", "1",
            "--vary", "qd=" + ",".join(str(q) for q in depths),
-           "--duration", f"{opts.duration}s", "--json", out, "-q", "--no-store"]
+           "--duration", f"{opts.duration}s", "--cpu-idle", opts.cpu_idle,
+           "--json", out, "-q", "--no-store"]
     rc, cpu, busy, wall, kt = run_measured(cmd, log)
     if rc != 0:
         raise ToolError(f"dbio sweep exited with status {rc}: {' '.join(cmd)}\n{tail(log)}")
@@ -474,6 +475,7 @@ def main():
     ap.add_argument("--file")
     ap.add_argument("--null-file")
     ap.add_argument("--json-out")
+    ap.add_argument("--cpu-idle", choices=["poll", "allow"], default="poll")
     opts = ap.parse_args()
 
     # Started in the background by bash, which leaves SIGINT ignored: take it back (fio and
@@ -498,6 +500,19 @@ def main():
           f"{opts.pairs} pairs of {opts.duration} s; kernel {env['kernel']}, {env['cpus']} CPUs "
           f"({env.get('cpu_model', '?')})")
 
+    # Both tools run under the same idle policy. "poll" holds /dev/cpu_dma_latency at 0 us for
+    # the whole bench (dbio would hold it itself; fio would not), so neither is charged with a
+    # vCPU's wake-up from halt; "allow" leaves idle states on and runs dbio --cpu-idle allow.
+    qos = None
+    if opts.cpu_idle == "poll":
+        try:
+            qos = os.open("/dev/cpu_dma_latency", os.O_WRONLY)
+            os.write(qos, (0).to_bytes(4, sys.byteorder, signed=True))
+        except OSError as e:
+            print(f"vs-fio: cannot hold /dev/cpu_dma_latency ({e}); CPUs may idle", file=sys.stderr)
+            qos = None
+    env["cpu_idle"] = "held awake for both tools" if qos is not None else "allowed for both tools"
+    print(f"vs-fio: CPU idle states {env['cpu_idle']}")
     defs = scenario_defs(opts)
     results = {"env": env, "scenarios": {}}
     try:
