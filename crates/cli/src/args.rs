@@ -36,7 +36,7 @@ pub enum Command {
     /// The database storage assessment: an oltp-read ramp and its knee, oltp at the knee, log
     /// commit latency with 1-8 writers, TempDB and a DSS I/O-size sweep, then a scorecard.
     #[command(after_help = SUITE_HELP)]
-    Suite(SuiteArgs),
+    Suite(Box<SuiteArgs>),
     /// Model the I/O path (CPU, PCIe, HBAs, FC/Ethernet/InfiniBand, switches, array, media):
     /// every hop's ceiling, the weakest one, and a run held against it.
     #[command(after_help = PATH_HELP)]
@@ -55,7 +55,7 @@ pub enum Command {
     /// Merge the JSON results of one workload run on several hosts (each with the same
     /// --start-at) into one result: exact totals, a row per host, the cluster's seconds.
     #[command(after_help = crate::fleet_args::MERGE_HELP)]
-    Merge(crate::fleet_args::MergeArgs),
+    Merge(Box<crate::fleet_args::MergeArgs>),
     /// Answer clock probes of a launching dbio (used by --hosts over ssh).
     #[command(hide = true)]
     Clock,
@@ -214,6 +214,8 @@ pub struct CompareArgs {
     #[arg(long, value_name = "A=N,B=M")]
     pub devices: Option<String>,
     /// Also write the comparison as one HTML page with the runs' histograms, percentile
+    #[command(flatten)]
+    pub fleet: crate::fleet_args::FleetArgs,
     /// curves and IOPS over time overlaid.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
@@ -464,6 +466,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "TIME")]
     pub steady_max: Option<String>,
     /// Bursts: issue I/O only during the first ON of every PERIOD, e.g. 2s/10s (with --rate,
+    /// While measuring, keep the CPUs out of idle states (poll, the default: a completion is
+    /// not charged with a CPU's wake-up from idle; needs root) or leave them to the power
+    /// manager (allow)
+    #[arg(long, value_name = "POLICY", default_value = "poll", value_parser = ["poll", "allow"])]
+    pub cpu_idle: String,
     /// the rate applies within the bursts).
     #[arg(long, value_name = "ON/PERIOD")]
     pub burst: Option<String>,

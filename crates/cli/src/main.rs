@@ -39,7 +39,7 @@ fn main() -> ExitCode {
         args::Command::Show(a) => cmd::history::show(a).into(),
         args::Command::Export(a) => cmd::history::export(a).into(),
         args::Command::Compare(a) => cmd::compare::run(a).into(),
-        args::Command::Suite(a) => cmd::suite::run(a).into(),
+        args::Command::Suite(a) => cmd::suite::run(*a).into(),
         args::Command::Path(a) => cmd::path::run(a).into(),
         args::Command::Reduce(a) => cmd::reduce::run(*a).into(),
         args::Command::Report(a) => cmd::report::run(a).into(),
@@ -47,7 +47,7 @@ fn main() -> ExitCode {
         args::Command::Diskspd(a) => cmd::translate::run(Tool::Diskspd, &a.args).into(),
         args::Command::Fio(a) => cmd::translate::run(Tool::Fio, &a.args).into(),
         args::Command::Advise(a) => cmd::advise::run(*a).into(),
-        args::Command::Merge(a) => cmd::merge::run(a).into(),
+        args::Command::Merge(a) => cmd::merge::run(*a).into(),
         args::Command::Clock => cmd::clock::run().into(),
     }
 }

@@ -68,7 +68,7 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Exit {
     if a.fleet.stop_on_eof {
         stop_on_eof(stop.clone());
     }
-    let mut progress = Progress::new(a.quiet);
+    let mut progress = Progress::new(a.quiet).line_mode(a.fleet.progress_lines);
     let result = match plan {
         Plan::Single(spec) => dbio_runner::run_at(&spec, stop, &mut |ev| progress.on(ev), start_at),
         Plan::Streams(streams, notices) => {

@@ -1,0 +1,250 @@
+//! fio job files in dbio's words: `[global]` options under each job's own, one `dbio run`
+//! per job; `stonewall` (and each further job file) starts a new step, and jobs fio would
+//! run at the same time are refused, since a dbio run is one workload.
+
+use super::fio_ini::{parse_files, World};
+use super::fio_opts::{apply, FioJob};
+use super::{secs, Job, RunFlags, Translation};
+
+/// Translates job files, in order; an unreadable or malformed file is an error.
+pub fn translate(paths: &[String], w: &World) -> Result<Translation, String> {
+    let sections = parse_files(paths, w)?;
+    let mut t = Translation::default();
+    let mut global = FioJob::default();
+    let mut jobs: Vec<(String, FioJob)> = Vec::new();
+    for s in &sections {
+        if s.name == "global" {
+            s.opts.iter().for_each(|o| apply(&mut global, o, &mut t));
+            continue;
+        }
+        let mut j = global.clone();
+        j.stonewall |= s.file_stonewall;
+        s.opts.iter().for_each(|o| apply(&mut j, o, &mut t));
+        jobs.push((s.name.clone(), j));
+    }
+    if jobs.is_empty() {
+        return Err(format!(
+            "{}: no job section; a job file needs a [name] section besides [global]",
+            paths.join(", ")
+        ));
+    }
+    let mut step: Vec<String> = Vec::new();
+    for (i, (name, j)) in jobs.iter().enumerate() {
+        if i > 0 && j.stonewall {
+            concurrent(&mut t, &step);
+            step.clear();
+        }
+        step.push(name.clone());
+        let flags = flags(&mut t, name, j);
+        t.jobs.push(Job {
+            name: name.clone(),
+            flags,
+        });
+    }
+    concurrent(&mut t, &step);
+    dedupe(&mut t);
+    Ok(t)
+}
+
+/// Refuses jobs that fio would run at the same time.
+fn concurrent(t: &mut Translation, step: &[String]) {
+    if step.len() > 1 {
+        let names = step
+            .iter()
+            .map(|n| format!("[{n}]"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        t.refuse(&names, "fio runs these jobs at the same time (no stonewall between them); a dbio run is one workload: put stonewall in each job to run them one after another, or make them one job with numjobs");
+    }
+}
+
+/// Keeps the first of identical notes ([global] options seen by every job).
+fn dedupe(t: &mut Translation) {
+    let mut seen = std::collections::HashSet::new();
+    t.notes
+        .retain(|n| seen.insert((n.option.clone(), n.fate, n.text.clone())));
+}
+
+/// The dbio flags of one job, with the notes on fio's defaults and on differences.
+fn flags(t: &mut Translation, name: &str, j: &FioJob) -> RunFlags {
+    let rw = j.rw.clone().unwrap_or_else(|| {
+        t.mapped("rw (fio's default: read)", "--rw read");
+        "read".into()
+    });
+    let threads = j.numjobs.unwrap_or(1);
+    let mut f = RunFlags {
+        rw: Some(match rw.as_str() {
+            "write" => "write",
+            "randread" => "randread",
+            "randwrite" => "randwrite",
+            "randrw" => "randrw",
+            _ => "read",
+        }),
+        mix: (rw == "randrw").then(|| j.mixread.unwrap_or(50)),
+        bs: Some(j.bs.clone().unwrap_or_else(|| "4k".into())),
+        align: j.align,
+        threads: Some(threads),
+        engine: Some(j.engine.unwrap_or("psync")),
+        seed: j.seed,
+        poisson: j.poisson,
+        skew: j.skew.clone(),
+        sync: j.sync.clone(),
+        hipri: j.hipri,
+        label: Some(name.to_string()),
+        ..RunFlags::default()
+    };
+    if j.engine.is_none() {
+        t.mapped(
+            "ioengine (fio's default: psync)",
+            "--engine psync: one I/O at a time per thread",
+        );
+    }
+    f.qd = Some(if j.sync_engine || j.engine.is_none() {
+        if j.iodepth.unwrap_or(1) > 1 {
+            t.differs(
+                &format!("[{name}] iodepth with a synchronous engine"),
+                "fio's synchronous engines keep one I/O in flight whatever iodepth says: --qd 1",
+            );
+        }
+        1
+    } else {
+        j.iodepth.unwrap_or(1)
+    });
+    if j.direct != Some(true) {
+        f.buffered = true;
+        if j.direct.is_none() {
+            t.mapped(
+                "direct (fio's default: 0)",
+                "fio goes through the page cache unless direct=1: --buffered",
+            );
+        }
+    }
+    if rw.starts_with("rand") && !j.norandommap {
+        t.differs("random map (fio's default)", "fio touches every block once per pass over the region; dbio draws offsets with replacement (as fio with norandommap)");
+    }
+    if !rw.starts_with("rand") && threads > 1 {
+        t.differs(&format!("[{name}] numjobs with sequential I/O"), "fio's clones all start at the same offset (overlapping); dbio gives each thread its own slice of the region");
+    }
+    region(t, name, j, &mut f);
+    amount(t, name, j, &mut f);
+    rate(t, name, j, &mut f);
+    data(t, name, j, &mut f);
+    f
+}
+
+/// Targets, file size and the region used.
+fn region(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
+    f.targets = if j.filenames.is_empty() {
+        let file = match &j.directory {
+            Some(d) => format!("{d}/{name}"),
+            None => name.to_string(),
+        };
+        t.differs(
+            &format!("[{name}] file"),
+            format!(
+                "fio makes a file per clone ({name}.0.0, …); dbio's threads share one file, {file}"
+            ),
+        );
+        vec![file]
+    } else {
+        j.filenames
+            .iter()
+            .map(|n| match (&j.directory, n.starts_with('/')) {
+                (Some(d), false) => format!("{d}/{n}"),
+                _ => n.clone(),
+            })
+            .collect()
+    };
+    let devices = f.targets.iter().all(|p| p.starts_with("/dev/"));
+    f.offset = j.offset.filter(|&o| o > 0);
+    match (j.size, devices) {
+        (Some(s), true) => f.range = Some(s),
+        (Some(s), false) => {
+            f.size = Some(j.filesize.unwrap_or(s + j.offset.unwrap_or(0)));
+            f.range = (j.offset.unwrap_or(0) > 0 || j.filesize.is_some()).then_some(s);
+        }
+        (None, _) => f.size = j.filesize,
+    }
+}
+
+/// How long, or how much: runtime, time_based, number_ios, io_size, size.
+fn amount(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
+    let clones = u64::from(f.threads.unwrap_or(1));
+    f.ramp = j.ramp.or(j.steady_ramp).map(secs);
+    if let Some(s) = &j.steady {
+        f.steady = Some(s.clone());
+        f.steady_window = j.steady_dur.map(secs);
+        f.steady_max = j.runtime.map(secs);
+    }
+    match (j.runtime, j.number_ios, j.io_size) {
+        (Some(r), _, _) => {
+            f.duration = Some(secs(r));
+            if !j.time_based && j.size.is_some() {
+                t.differs(&format!("[{name}] runtime without time_based"), "fio stops early if the whole size is done first; dbio measures the whole --duration");
+            }
+        }
+        (None, Some(n), _) => f.ops = Some(n * clones),
+        (None, None, Some(b)) => f.bytes = Some(b * clones),
+        (None, None, None) => match j.size {
+            Some(s) => {
+                f.bytes = Some(s * clones * j.loops.unwrap_or(1));
+                t.mapped(&format!("[{name}] size without runtime"), "fio moves size bytes per clone: --bytes size x numjobs");
+            }
+            None => t.refuse(&format!("[{name}]"), "no runtime and no size: fio would go once over the whole target; give runtime= or size="),
+        },
+    }
+}
+
+/// rate_iops and rate, per clone in fio, for the whole run in dbio.
+fn rate(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
+    let clones = u64::from(f.threads.unwrap_or(1));
+    if let Some(r) = j.rate_iops {
+        f.rate = Some(r * clones);
+    } else if let Some(b) = j.rate_bytes {
+        match j.bs.as_deref().map(|s| s.contains(',')) {
+            Some(true) => t.refuse(
+                &format!("[{name}] rate"),
+                "a rate in bytes with several block sizes has no one IOPS figure; give rate_iops",
+            ),
+            _ => {
+                let bs = j.min_bs.unwrap_or(4096);
+                f.rate = Some((b * clones / bs).max(1));
+            }
+        }
+    }
+}
+
+/// The data written: zeros, a pattern, or a dedupe and compression ratio.
+fn data(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
+    if j.zeros {
+        f.data = Some("zeros".into());
+        return;
+    }
+    if let Some(p) = &j.pattern {
+        f.data = Some(format!("pattern:{p}"));
+        return;
+    }
+    if j.compress_pct.is_none() && j.dedupe_pct.is_none() {
+        return;
+    }
+    let ratio = |p: u32| {
+        let r = 100.0 / (100.0 - p as f64);
+        let s = format!("{r:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    let unit = j.min_bs.unwrap_or(4096);
+    if !unit.is_power_of_two() || !(4096..=131072).contains(&unit) {
+        return t.refuse(&format!("[{name}] dedupe/compression"), "dbio makes reducible data in units of 4k to 128k (a power of two) that every block size is a multiple of; use such a bs");
+    }
+    let mut parts = Vec::new();
+    if let Some(d) = j.dedupe_pct.filter(|&d| d > 0) {
+        parts.push(format!("dedupe:{}", ratio(d)));
+    }
+    if let Some(c) = j.compress_pct.filter(|&c| c > 0) {
+        parts.push(format!("compress:{}", ratio(c)));
+    }
+    if !parts.is_empty() {
+        parts.push(format!("unit:{}", super::size(unit)));
+        f.data = Some(parts.join(","));
+    }
+}

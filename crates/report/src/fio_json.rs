@@ -1,0 +1,284 @@
+//! A run as fio's `--output-format=json+` writes one job: `jobs[].read|write` with iops, bw
+//! (KiB/s), runtime (ms), `clat_ns` with percentiles and `bins` (every non-empty bucket of
+//! dbio's HDR histogram, keyed by the bucket's highest value in ns, so fio's
+//! `fio_jsonplus_clat2csv` rebuilds dbio's own percentiles), `lat_ns`, `sync` and `disk_util`.
+//!
+//! dbio times an I/O from the submitting system call to its reaping: fio's total latency
+//! (`lat_ns`). It is written as `clat_ns` too, because fio's tools read the bins there;
+//! `slat_ns` is empty. `disk_util` is empty: dbio does not sample /proc/diskstats.
+
+use dbio_model::{DirStats, JobSpec, Outcome, RunResult, TimePoint};
+use serde_json::{json, Map, Value};
+
+/// The percentiles fio lists by default, in percent.
+const PERCENTILES: [f64; 17] = [
+    1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95,
+    99.99,
+];
+
+/// The result as fio json+ text.
+pub fn to_fio_json(r: &RunResult) -> String {
+    let secs = started_secs(&r.started_at);
+    let runtime_ms = (r.measured_secs * 1000.0).round() as u64;
+    let seconds = &r.timeseries;
+    let job = json!({
+        "jobname": r.label.clone().unwrap_or_else(|| r.job.profile.clone()),
+        "groupid": 0,
+        "error": if matches!(r.outcome, Outcome::IoError(_)) { 5 } else { 0 },
+        "eta": 0,
+        "elapsed": r.measured_secs.round() as u64,
+        "job options": job_options(&r.job),
+        "read": dir(r.read.as_ref(), runtime_ms, seconds, |t| t.read_iops),
+        "write": dir(r.write.as_ref(), runtime_ms, seconds, |t| t.write_iops),
+        "trim": dir(None, 0, &[], |_| 0.0),
+        "sync": sync(r.flush.as_ref()),
+        "job_runtime": runtime_ms,
+        "usr_cpu": cpu_pct(r.cpu.process_user_s, r.measured_secs),
+        "sys_cpu": cpu_pct(r.cpu.process_sys_s, r.measured_secs),
+        "ctx": 0,
+        "majf": 0,
+        "minf": 0,
+        "latency_ns": latency_shares(r, 1, &[2, 4, 10, 20, 50, 100, 250, 500, 750, 1000]),
+        "latency_us": latency_shares(r, 1_000, &[2, 4, 10, 20, 50, 100, 250, 500, 750, 1000]),
+        "latency_ms": latency_ms(r),
+    });
+    let doc = json!({
+        "fio version": format!("dbio-{}", r.dbio_version),
+        "timestamp": secs,
+        "timestamp_ms": secs * 1000,
+        "time": r.started_at,
+        "global options": {},
+        "jobs": [job],
+        "disk_util": [],
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Seconds since the epoch of an RFC 3339 UTC time (`2026-11-25T03:41:11Z`), 0 if unreadable.
+fn started_secs(t: &str) -> u64 {
+    let num = |a: usize, b: usize| t.get(a..b).and_then(|x| x.parse::<i64>().ok());
+    let (Some(y), Some(mo), Some(d), Some(h), Some(mi), Some(s)) = (
+        num(0, 4),
+        num(5, 7),
+        num(8, 10),
+        num(11, 13),
+        num(14, 16),
+        num(17, 19),
+    ) else {
+        return 0;
+    };
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if mo <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (mo + if mo > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    (days * 86_400 + h * 3600 + mi * 60 + s).max(0) as u64
+}
+
+fn cpu_pct(cpu_s: f64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        cpu_s / secs * 100.0
+    } else {
+        0.0
+    }
+}
+
+/// The job's settings in fio's option names, as fio lists them under "job options".
+fn job_options(j: &JobSpec) -> Value {
+    let mut m = Map::new();
+    let rw = match j.rw {
+        dbio_model::Rw::Read => "read",
+        dbio_model::Rw::Write => "write",
+        dbio_model::Rw::RandRead => "randread",
+        dbio_model::Rw::RandWrite => "randwrite",
+        dbio_model::Rw::RandRw => "randrw",
+    };
+    m.insert("rw".into(), rw.into());
+    if j.rw == dbio_model::Rw::RandRw {
+        m.insert("rwmixread".into(), j.read_pct.to_string().into());
+    }
+    m.insert("bs".into(), crate::fio_job::bs_option(j).1.into());
+    m.insert("iodepth".into(), j.qd.to_string().into());
+    m.insert("numjobs".into(), j.threads.to_string().into());
+    m.insert("direct".into(), u8::from(j.direct).to_string().into());
+    m.insert("filename".into(), j.targets.join(":").into());
+    Value::Object(m)
+}
+
+/// One direction in fio's layout (all zeros when the run had none).
+fn dir(
+    d: Option<&DirStats>,
+    runtime_ms: u64,
+    seconds: &[TimePoint],
+    iops_of: fn(&TimePoint) -> f64,
+) -> Value {
+    let empty = json!({"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0});
+    let Some(d) = d else {
+        return json!({
+            "io_bytes": 0, "io_kbytes": 0, "bw_bytes": 0, "bw": 0, "iops": 0.0, "runtime": 0,
+            "total_ios": 0, "short_ios": 0, "drop_ios": 0,
+            "slat_ns": empty, "clat_ns": empty, "lat_ns": empty,
+            "bw_min": 0, "bw_max": 0, "bw_agg": 0.0, "bw_mean": 0.0, "bw_dev": 0.0, "bw_samples": 0,
+            "iops_min": 0, "iops_max": 0, "iops_mean": 0.0, "iops_stddev": 0.0, "iops_samples": 0,
+        });
+    };
+    let bw_bytes = (d.bytes * 1000).checked_div(runtime_ms).unwrap_or(0);
+    let iops: Vec<f64> = seconds.iter().map(iops_of).collect();
+    let per_io = if d.ios > 0 {
+        d.bytes as f64 / d.ios as f64
+    } else {
+        0.0
+    };
+    let bw_kib: Vec<f64> = iops.iter().map(|i| i * per_io / 1024.0).collect();
+    let (bw_min, bw_max, bw_mean, bw_dev) = spread(&bw_kib);
+    let (i_min, i_max, i_mean, i_dev) = spread(&iops);
+    json!({
+        "io_bytes": d.bytes,
+        "io_kbytes": d.bytes / 1024,
+        "bw_bytes": bw_bytes,
+        "bw": bw_bytes / 1024,
+        "iops": d.iops,
+        "runtime": runtime_ms,
+        "total_ios": d.ios,
+        "short_ios": 0,
+        "drop_ios": 0,
+        "slat_ns": empty,
+        "clat_ns": latency(d, true),
+        "lat_ns": latency(d, false),
+        "bw_min": bw_min.round() as u64,
+        "bw_max": bw_max.round() as u64,
+        "bw_agg": 100.0,
+        "bw_mean": bw_mean,
+        "bw_dev": bw_dev,
+        "bw_samples": bw_kib.len(),
+        "iops_min": i_min.round() as u64,
+        "iops_max": i_max.round() as u64,
+        "iops_mean": i_mean,
+        "iops_stddev": i_dev,
+        "iops_samples": iops.len(),
+    })
+}
+
+/// Min, max, mean and sample standard deviation (zeros for no samples).
+fn spread(v: &[f64]) -> (f64, f64, f64, f64) {
+    if v.is_empty() {
+        return (0.0, 0.0, 0.0, 0.0);
+    }
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    let var = if v.len() > 1 {
+        v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
+    let max = v.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    (min, max, mean, var.sqrt())
+}
+
+/// Latency figures from the HDR histogram; with `full`, fio's percentiles and bins.
+fn latency(d: &DirStats, full: bool) -> Value {
+    let h = d.histogram.to_hdr();
+    let mut v = json!({
+        "min": d.latency_ns.min,
+        "max": d.latency_ns.max,
+        "mean": d.latency_ns.mean,
+        "stddev": if h.is_empty() { 0.0 } else { h.stdev() },
+        "N": h.len(),
+    });
+    if full && !h.is_empty() {
+        let pct: Map<String, Value> = PERCENTILES
+            .iter()
+            .map(|p| (format!("{p:.6}"), h.value_at_quantile(p / 100.0).into()))
+            .collect();
+        let bins: Map<String, Value> = h
+            .iter_recorded()
+            .map(|b| {
+                let top = h.highest_equivalent(b.value_iterated_to());
+                (top.to_string(), b.count_at_value().into())
+            })
+            .collect();
+        v["percentile"] = Value::Object(pct);
+        v["bins"] = Value::Object(bins);
+    }
+    v
+}
+
+/// fio's `sync` block: the flushes of `--sync fsync:N|fdatasync:N`.
+fn sync(f: Option<&DirStats>) -> Value {
+    match f {
+        Some(f) => json!({"total_ios": f.ios, "lat_ns": latency(f, false)}),
+        None => {
+            json!({"total_ios": 0, "lat_ns": {"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0}})
+        }
+    }
+}
+
+/// Reads and writes of `r` as counts per latency range: each `(edge, count)` where the
+/// count is of I/Os above the previous edge and at most this one (edges in ns).
+fn counts_up_to(r: &RunResult, edges_ns: &[u64]) -> (Vec<u64>, u64) {
+    let mut counts = vec![0u64; edges_ns.len() + 1];
+    let mut total = 0;
+    for d in [&r.read, &r.write].into_iter().flatten() {
+        for [v, c] in &d.histogram.buckets {
+            let i = edges_ns
+                .iter()
+                .position(|e| v < e)
+                .unwrap_or(edges_ns.len());
+            counts[i] += c;
+            total += c;
+        }
+    }
+    (counts, total)
+}
+
+/// fio's latency_ns / latency_us shares: percent of I/Os under each edge (× `unit` ns) and
+/// over the edge before it.
+fn latency_shares(r: &RunResult, unit: u64, edges: &[u64]) -> Value {
+    let ns: Vec<u64> = edges.iter().map(|e| e * unit).collect();
+    let (counts, total) = counts_up_to(r, &ns);
+    let m: Map<String, Value> = edges
+        .iter()
+        .zip(&counts)
+        .map(|(e, c)| (e.to_string(), share(*c, total).into()))
+        .collect();
+    Value::Object(m)
+}
+
+/// fio's latency_ms shares, with its last bucket `>=2000`.
+fn latency_ms(r: &RunResult) -> Value {
+    let edges = [2u64, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000];
+    let ns: Vec<u64> = edges.iter().map(|e| e * 1_000_000).collect();
+    let (counts, total) = counts_up_to(r, &ns);
+    let mut m: Map<String, Value> = edges
+        .iter()
+        .zip(&counts)
+        .map(|(e, c)| (e.to_string(), share(*c, total).into()))
+        .collect();
+    m.insert(">=2000".into(), share(counts[edges.len()], total).into());
+    Value::Object(m)
+}
+
+fn share(c: u64, total: u64) -> f64 {
+    if total == 0 {
+        0.0
+    } else {
+        c as f64 * 100.0 / total as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epoch_seconds_of_rfc3339() {
+        assert_eq!(started_secs("1970-01-01T00:00:00Z"), 0);
+        assert_eq!(started_secs("2026-11-25T03:41:11Z"), 1_795_578_071);
+        assert_eq!(started_secs("garbage"), 0);
+    }
+}
