@@ -425,3 +425,97 @@ fn bad_input_is_one_clear_line() {
         "would write over",
     );
 }
+
+/// Two saved copies of /proc/diskstats, each after its /proc/uptime line: 60 s apart. In
+/// between nvme0n1 did 60,000 reads and 10,000 writes with 35,000 ms of waiting (0.5 ms each:
+/// saves 35,000 − 70,000 × 0.2 = 21,000 over 1 TiB), sda 6,000 reads and 1,000 writes with
+/// 70,000 ms (10 ms each: saves 68,600 over 100 GiB). Partitions are left out.
+#[test]
+fn two_diskstats_copies_give_the_difference() {
+    let v = advise_json(&[
+        &fixture("diskstats_before.txt"),
+        &fixture("diskstats_after.txt"),
+        "--sizes",
+        &fixture("disk_sizes.csv"),
+        "--flash",
+        "200GiB",
+    ]);
+    assert_eq!(v["source"]["system"], "diskstats");
+    assert_eq!(v["source"]["interval_secs"], 60.0);
+    assert_eq!(ranked(&v), ["/dev/sda", "/dev/nvme0n1"]);
+    let sda = &v["objects"][0];
+    assert_eq!(sda["saved_ms"], 68_600.0);
+    assert_eq!(sda["bytes_read"], 6_000u64 * 16 * 512);
+    assert_eq!(list(&v, "to_move"), ["/dev/sda"]);
+    assert_eq!(reason(&v, "/dev/nvme0n1"), "too_big");
+}
+
+/// A simulated run's JSON: the "device" of `sim` with 70 % reads of `bs`.
+fn sim_run(dir: &std::path::Path, name: &str, sim: &str, bs: &str) -> String {
+    let path = dir.join(name).display().to_string();
+    let out = dbio_command()
+        .args([
+            "run", "--engine", "sim", "--sim", sim, "--rw", "randrw", "--mix", "70", "--bs", bs,
+        ])
+        .args([
+            "--qd",
+            "4",
+            "--ops",
+            "20000",
+            "--no-store",
+            "-q",
+            "--json",
+            &path,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    path
+}
+
+#[test]
+fn measured_devices_give_the_latency_ratio() {
+    let dir = scratch();
+    let flash = sim_run(dir.path(), "flash.json", "nvme-gen3", "16k");
+    let disk = sim_run(dir.path(), "disk.json", "hdd-15k", "16k");
+    let v = advise_json(&[
+        &fixture("fig5.csv"),
+        "--flash",
+        "101GiB",
+        "--flash",
+        &flash,
+        "--current",
+        &disk,
+    ]);
+    let mean = |f: &str, d: &str| -> f64 {
+        let r: Value = serde_json::from_slice(&std::fs::read(f).unwrap()).unwrap();
+        r[d]["latency_ns"]["mean"].as_f64().unwrap() / 1e6
+    };
+    // Broker1: 10,025,210 reads of 11,254,592 I/Os; each device's latency at that mix is
+    // rs × read mean + (1 − rs) × write mean, and flash = now × flash device / current device.
+    let rs = 10_025_210.0 / 11_254_592.0;
+    let at = |f: &str| rs * mean(f, "read") + (1.0 - rs) * mean(f, "write");
+    let objs = v["objects"].as_array().unwrap();
+    let b1 = objs.iter().find(|o| o["name"] == "tpce.Broker1").unwrap();
+    let now = b1["current_ms"].as_f64().unwrap();
+    let want = now * at(&flash) / at(&disk);
+    assert!(
+        (b1["flash_ms"].as_f64().unwrap() - want).abs() < 1e-9 * want,
+        "{} vs {want}",
+        b1["flash_ms"]
+    );
+    let basis = v["placement"]["gain"]["latency_basis"].as_str().unwrap();
+    assert!(
+        basis.starts_with("measured: flash") && basis.contains("disk.json"),
+        "{basis}"
+    );
+    // The flash device alone: its latency against each file's own latency now.
+    let v = advise_json(&[&fixture("fig5.csv"), "--flash", "101GiB", "--flash", &flash]);
+    let objs = v["objects"].as_array().unwrap();
+    let b1 = objs.iter().find(|o| o["name"] == "tpce.Broker1").unwrap();
+    assert!((b1["flash_ms"].as_f64().unwrap() - at(&flash)).abs() < 1e-9);
+}

@@ -122,6 +122,9 @@ fn plan(a: &AdviseArgs) -> Result<Plan, String> {
     if !live && (a.interval.is_some() || a.snapshot.is_some() || a.since.is_some()) {
         return Err("--interval, --snapshot and --since are for live sources (--url, --diskstats); two exports give the difference".into());
     }
+    if a.snapshot.as_deref() == Some("-") {
+        return Err("--snapshot needs a file name (it is read again with --since), e.g. --snapshot before.json".into());
+    }
     if a.partitions && a.url.is_some() {
         return Err("--partitions is for /proc/diskstats, not a database".into());
     }

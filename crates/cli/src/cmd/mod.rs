@@ -1,7 +1,7 @@
 //! One module per dbio command.
 
-pub mod clock;
 pub mod advise;
+pub mod clock;
 pub mod compare;
 pub mod fleet;
 pub mod history;

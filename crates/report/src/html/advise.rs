@@ -102,11 +102,20 @@ fn placement(o: &mut String, p: &Placement) {
             esc(&g.latency_basis)
         );
     }
-    o.push_str("<div class=\"scroll\"><table data-table=\"leave\"><tr><th class=\"l\">leave</th><th>size</th><th class=\"l\">why</th></tr>\n");
+    o.push_str("<div class=\"scroll\"><table data-table=\"placement\"><tr><th class=\"l\">object</th><th>size</th><th class=\"l\">flash</th><th class=\"l\">why</th></tr>\n");
+    for m in p.to_move.iter().take(ROWS) {
+        let _ = writeln!(
+            o,
+            "<tr data-move><td class=\"l\">{}</td><td>{}</td><td class=\"l\">move</td><td class=\"l\">saves {:.0} ms of stall</td></tr>",
+            esc(&m.name),
+            format_size(m.size_bytes),
+            m.saved_ms
+        );
+    }
     for l in p.to_leave.iter().take(ROWS) {
         let _ = writeln!(
             o,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td></tr>",
+            "<tr data-leave><td class=\"l\">{}</td><td>{}</td><td class=\"l\">leave</td><td class=\"l\">{}</td></tr>",
             esc(&l.name),
             l.size_bytes.map_or("?".into(), format_size),
             esc(&l.why)
