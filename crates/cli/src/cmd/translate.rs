@@ -91,6 +91,11 @@ pub fn run(tool: Tool, raw: &[String]) -> Exit {
     };
     let refused = t.refusals();
     if !refused.is_empty() {
+        if dry_run {
+            t.notes
+                .iter()
+                .for_each(|n| print_out(&format!("  {}\n", n.line())));
+        }
         for n in &refused {
             eprintln!("dbio {name}: {}", n.line());
         }

@@ -28,6 +28,8 @@ struct Diskspd {
     max_offset: Option<u64>,
     interlocked: bool,
     targets: Vec<String>,
+    /// Whether any target was given (also one refused).
+    any_target: bool,
 }
 
 impl Default for Diskspd {
@@ -54,6 +56,7 @@ impl Default for Diskspd {
             max_offset: None,
             interlocked: false,
             targets: Vec::new(),
+            any_target: false,
         }
     }
 }
@@ -75,10 +78,13 @@ pub fn translate(
     for a in &args {
         match a.strip_prefix('-').filter(|o| !o.is_empty()) {
             Some(opt) => option(&mut t, &mut d, a, opt),
-            None => match windows_target(a) {
-                Some(why) => t.refuse(a, why),
-                None => d.targets.push(a.clone()),
-            },
+            None => {
+                d.any_target = true;
+                match windows_target(a) {
+                    Some(why) => t.refuse(a, why),
+                    None => d.targets.push(a.clone()),
+                }
+            }
         }
     }
     let flags = flags(&mut t, &d);
@@ -543,7 +549,7 @@ fn region(t: &mut Translation, d: &Diskspd, f: &mut RunFlags) {
         }
         (None, None) => None,
     };
-    if d.targets.is_empty() {
+    if !d.any_target {
         t.refuse(
             "(no target)",
             "DiskSpd needs a target: give a file or device path",
@@ -602,7 +608,7 @@ mod tests {
     fn physical_drives_and_unknown_options_are_refused_by_name() {
         let t = translate(&args("-b8K -Q7 #1"), &no_file);
         let refused: Vec<&str> = t.refusals().iter().map(|n| n.option.as_str()).collect();
-        assert_eq!(refused, ["-Q7", "#1", "(no target)"]);
+        assert_eq!(refused, ["-Q7", "#1"]);
         assert!(t.refusals()[1].text.contains("/dev/"));
     }
 

@@ -1,0 +1,369 @@
+//! `dbio sqlio`, `dbio diskspd` and `dbio fio` against tables written by hand from each
+//! tool's documentation (SQLIO's readme, DiskSpd's usage text, fio's HOWTO): the `dbio run`
+//! line each prints, or the options it refuses by name. The seeds' own SQLIO runs are among
+//! them. fio's example job files parse with every option line accounted for.
+
+#![forbid(unsafe_code)]
+
+mod common;
+use common::*;
+use std::path::Path;
+
+/// Runs `dbio TOOL ARGS… --dry-run` in `dir`: the exit status, stdout and stderr.
+fn dry(dir: &Path, tool: &str, args: &str) -> (Option<i32>, String, String) {
+    let mut v: Vec<&str> = vec![tool];
+    v.extend(args.split_whitespace());
+    v.push("--dry-run");
+    dbio_in(dir, &v)
+}
+
+/// The `dbio run` line printed first.
+fn first_line(out: &str) -> &str {
+    out.lines().next().unwrap_or("")
+}
+
+/// The options named as refused on stderr, sorted.
+fn refused(tool: &str, err: &str) -> Vec<String> {
+    let prefix = format!("dbio {tool}: ");
+    let mut v: Vec<String> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix(&prefix))
+        .filter_map(|l| l.split_once(": refused: ").map(|(o, _)| o.to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// SQLIO command lines (and parameter files) with the dbio run each is, from SQLIO's readme:
+/// defaults -kR -t1 -s30 -b2 -BN testfile.dat, one I/O per thread without -o, -BN and -BS
+/// write through (--sync dsync on writes), -BY and -BS use the file cache (--buffered).
+const SQLIO: &[(&str, &str)] = &[
+    // Seed 003: 64 KB sequential writes, 2 threads, a 1000 MB file, 10 s then 90 s.
+    ("-kW -t2 -s10 -o8 -fsequential -b64 -BH -LS -Fparam.txt",
+     "dbio run --rw write --bs 64k --qd 8 --threads 2 --duration 10s --size 1000m --target testfile.dat"),
+    ("-kW -t2 -s90 -o8 -fsequential -b64 -BH -LS -Fparam.txt",
+     "dbio run --rw write --bs 64k --qd 8 --threads 2 --duration 90s --size 1000m --target testfile.dat"),
+    // Seed 003: random, then 100, 16 and 64 threads on a file of real data.
+    ("-kW -t2 -s90 -o8 -frandom -b64 -BH -LS -Fparam.txt",
+     "dbio run --rw randwrite --bs 64k --qd 8 --threads 2 --duration 90s --size 1000m --target testfile.dat"),
+    ("-kW -t100 -s90 -o8 -frandom -b64 -BH -LS /mnt/pure/backup.bak",
+     "dbio run --rw randwrite --bs 64k --qd 8 --threads 100 --duration 90s --target /mnt/pure/backup.bak"),
+    ("-kR -t16 -s90 -o8 -frandom -b64 -BH -LS /mnt/pure/backup.bak",
+     "dbio run --rw randread --bs 64k --qd 8 --threads 16 --duration 90s --target /mnt/pure/backup.bak"),
+    // Seed 003's hour of reads on a 10,000 MB file, 64 threads from a parameter file.
+    ("-kR -s3600 -o8 -frandom -b64 -BH -LS -Fparam64.txt",
+     "dbio run --rw randread --bs 64k --qd 8 --threads 64 --duration 3600s --size 10000m --target data.dat"),
+    // Seed 004: 8 KB random reads and writes, 8 KB sequential log writes (write-through).
+    ("-kR -frandom -b8 -t8 -o16 -s120 -BH -LS /mnt/hx/sqlio.dat",
+     "dbio run --rw randread --bs 8k --qd 16 --threads 8 --duration 120s --target /mnt/hx/sqlio.dat"),
+    ("-kW -frandom -b8 -t8 -o16 -s120 -BH -LS /mnt/hx/sqlio.dat",
+     "dbio run --rw randwrite --bs 8k --qd 16 --threads 8 --duration 120s --target /mnt/hx/sqlio.dat"),
+    ("-kW -fsequential -b8 -t1 -o1 -s120 -BN -LS /mnt/hx/log.dat",
+     "dbio run --rw write --bs 8k --qd 1 --threads 1 --duration 120s --sync dsync --target /mnt/hx/log.dat"),
+    // Defaults, and the other buffering modes.
+    ("-frandom",
+     "dbio run --rw randread --bs 2k --qd 1 --threads 1 --duration 30s --target testfile.dat"),
+    ("-kW -frandom -BY f.dat",
+     "dbio run --rw randwrite --bs 2k --qd 1 --threads 1 --duration 30s --target f.dat --buffered"),
+    ("-kW -fsequential -BS -b256 f.dat",
+     "dbio run --rw write --bs 256k --qd 1 --threads 1 --duration 30s --sync dsync --target f.dat --buffered"),
+    ("-kR -frandom -b8 -S16 -o4 a.dat b.dat",
+     "dbio run --rw randread --bs 8k --qd 8 --threads 1 --duration 30s --offset 128k --target a.dat --target b.dat"),
+];
+
+/// SQLIO options dbio refuses, each named.
+const SQLIO_REFUSED: &[(&str, &[&str])] = &[
+    ("-kR -b8 f.dat", &["-f64 (SQLIO's default)"]),
+    ("-kR -f32 f.dat", &["-f32"]),
+    ("-kR -frandom -dDE \\test.dat", &["-dDE", "\\test.dat"]),
+    ("-kR -frandom -mC4 -R0 f.dat", &["-R0", "-mC4"]),
+    ("-kR -frandom c:\\testfile.dat", &["c:\\testfile.dat"]),
+    ("-kX -frandom f.dat", &["-kX"]),
+];
+
+/// DiskSpd command lines with the dbio run each is, from DiskSpd's usage text: defaults
+/// -b64K -d10 -W5 -o2 -t1, sequential reads, the OS cache on (--buffered); -Sh = -Suw.
+const DISKSPD: &[(&str, &str)] = &[
+    // The issue's line; DiskSpd warms up 5 s by default and -Sh writes through.
+    ("-b8K -d60 -o32 -t4 -r -w25 -Sh T",
+     "dbio run --rw randrw --mix 75 --bs 8k --qd 32 --threads 4 --duration 60s --ramp 5s --sync dsync --target T"),
+    // DiskSpd's own usage examples.
+    ("-c8192K -d1 testfile.dat",
+     "dbio run --rw read --bs 64k --qd 2 --threads 1 --duration 1s --ramp 5s --size 8m --target testfile.dat --buffered"),
+    ("-b4K -t2 -r -o32 -d10 -Sh testfile.dat",
+     "dbio run --rw randread --bs 4k --qd 32 --threads 2 --duration 10s --ramp 5s --target testfile.dat"),
+    ("-c1G -b4K -t2 -d10 -a0,1 testfile1.dat testfile2.dat",
+     "dbio run --rw read --bs 4k --qd 2 --threads 4 --duration 10s --ramp 5s --size 1g --target testfile1.dat --target testfile2.dat --buffered"),
+    // Log writes, a hot spot, a rate limit, bounds, fixed threads, zeros and a seed.
+    ("-c10G -b60K -d120 -W0 -o1 -t1 -s -w100 -Sh -L /mnt/log/t.dat",
+     "dbio run --rw write --bs 60k --qd 1 --threads 1 --duration 120s --size 10g --sync dsync --target /mnt/log/t.dat"),
+    ("-b8K -r -rdpct90/10 -Su -d30 t",
+     "dbio run --rw randread --bs 8k --qd 2 --threads 1 --duration 30s --ramp 5s --skew hotspot:90/10 --target t"),
+    ("-b8K -r -g100i -t4 -Su t",
+     "dbio run --rw randread --bs 8k --qd 2 --threads 4 --duration 10s --ramp 5s --rate 400 --target t"),
+    ("-b8K -r -B1G:2G -Su t",
+     "dbio run --rw randread --bs 8k --qd 2 --threads 1 --duration 10s --ramp 5s --offset 1g --range 2g --target t"),
+    ("-b4K -r8K -F4 -O8 -w100 -Z -z7 -Su a b",
+     "dbio run --rw randwrite --bs 4k --align 8k --qd 8 --threads 4 --duration 10s --ramp 5s --data zeros --seed 7 --target a --target b"),
+];
+
+/// DiskSpd options dbio refuses, each named.
+const DISKSPD_REFUSED: &[(&str, &[&str])] = &[
+    ("-b8K -r #1", &["#1"]),
+    ("-b8K -w50 t", &["-w50"]),
+    ("-b8K -Sm t", &["-Sm"]),
+    ("-b8K -i4 -j10 t", &["-i4", "-j10"]),
+    (
+        "-b8K -r -rdpct90/10:0/10:5/20 t",
+        &["-rdpct90/10:0/10:5/20"],
+    ),
+    ("-b8K E:", &["E:"]),
+    ("-Xmissing.xml t", &["-Xmissing.xml"]),
+];
+
+fn write_param_files(dir: &Path) {
+    std::fs::write(
+        dir.join("param.txt"),
+        "# file threads mask size\ntestfile.dat 2 0x0 1000\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("param64.txt"), "data.dat 64 0x0 10000\n").unwrap();
+}
+
+#[test]
+fn sqlio_command_lines_become_these_dbio_runs() {
+    let dir = scratch();
+    write_param_files(dir.path());
+    for (args, want) in SQLIO {
+        let (code, out, err) = dry(dir.path(), "sqlio", args);
+        assert_eq!(code, Some(0), "sqlio {args}: {err}");
+        assert_eq!(first_line(&out), *want, "sqlio {args}");
+    }
+    for (args, want) in SQLIO_REFUSED {
+        let (code, _, err) = dry(dir.path(), "sqlio", args);
+        assert_eq!(code, Some(2), "sqlio {args}: {err}");
+        assert_eq!(refused("sqlio", &err), *want, "sqlio {args}: {err}");
+    }
+}
+
+#[test]
+fn diskspd_command_lines_become_these_dbio_runs() {
+    let dir = scratch();
+    for (args, want) in DISKSPD {
+        let (code, out, err) = dry(dir.path(), "diskspd", args);
+        assert_eq!(code, Some(0), "diskspd {args}: {err}");
+        assert_eq!(first_line(&out), *want, "diskspd {args}");
+    }
+    for (args, want) in DISKSPD_REFUSED {
+        let (code, _, err) = dry(dir.path(), "diskspd", args);
+        assert_eq!(code, Some(2), "diskspd {args}: {err}");
+        assert_eq!(refused("diskspd", &err), *want, "diskspd {args}: {err}");
+    }
+}
+
+#[test]
+fn a_diskspd_xml_profile_is_its_command_line() {
+    let dir = scratch();
+    let xml = "<Profile><TimeSpans><TimeSpan><Duration>60</Duration><Warmup>5</Warmup>\
+        <Targets><Target><Path>*1</Path><BlockSize>8192</BlockSize>\
+        <DisableOSCache>true</DisableOSCache><WriteThrough>true</WriteThrough>\
+        <Random>8192</Random><RequestCount>32</RequestCount><WriteRatio>25</WriteRatio>\
+        <ThreadsPerFile>4</ThreadsPerFile></Target></Targets></TimeSpan></TimeSpans></Profile>";
+    std::fs::write(dir.path().join("p.xml"), xml).unwrap();
+    let (code, out, err) = dry(dir.path(), "diskspd", "-Xp.xml /mnt/t.dat");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        first_line(&out),
+        "dbio run --rw randrw --mix 75 --bs 8k --qd 32 --threads 4 --duration 60s --ramp 5s --sync dsync --target /mnt/t.dat"
+    );
+    // The command line's own settings win over the profile's (as in DiskSpd).
+    let (_, out, _) = dry(dir.path(), "diskspd", "-Xp.xml -d10 /mnt/t.dat");
+    assert!(first_line(&out).contains("--duration 10s"), "{out}");
+}
+
+/// fio's examples: the dbio runs of those dbio can run (by hand from fio's HOWTO: defaults
+/// rw=read, bs=4k, ioengine=psync, iodepth=1, direct=0; size without runtime is the amount).
+const FIO_RUNS: &[(&str, &[&str])] = &[
+    ("fio-rand-read", &["dbio run --rw randread --bs 4k --qd 16 --threads 1 --duration 900s --size 10g --engine uring --target fio-rand-read --label file1 --buffered"]),
+    ("fio-rand-RW", &["dbio run --rw randrw --mix 60 --bs 4k --qd 16 --threads 4 --duration 900s --size 10g --engine uring --target fio-rand-RW --label file1 --buffered"]),
+    ("fio-seq-read", &["dbio run --rw read --bs 256k --qd 16 --threads 1 --duration 900s --size 10g --engine uring --target fio-seq-reads --label file1"]),
+    ("iometer-file-access-server", &["dbio run --rw randrw --mix 80 --bs 512:10,1k:5,2k:5,4k:60,8k:2,16k:4,32k:4,64k:10 --qd 64 --threads 1 --bytes 4g --size 4g --engine uring --target iometer --label iometer"]),
+    ("zipf", &["dbio run --rw randread --bs 4k --qd 1 --threads 1 --bytes 1280m --size 1280m --skew zipf:0.5 --engine null --target job --label job --buffered"]),
+    ("null", &["dbio run --rw randread --bs 4k --qd 1 --threads 1 --bytes 100g --size 100g --engine null --target null --label null --buffered"]),
+    ("fixed-rate-submission", &["dbio run --rw read --bs 4k --qd 32 --threads 1 --bytes 128m --size 128m --rate 1000 --engine uring --target fixed-rate-submit --label fixed-rate-submit"]),
+    ("poisson-rate-submission", &["dbio run --rw randread --bs 4k --qd 32 --threads 1 --bytes 128m --size 128m --rate 50 --arrivals poisson --engine uring --target poisson-rate-submit --label poisson-rate-submit"]),
+    ("steadystate", &[
+        "dbio run --rw write --bs 128k --qd 1 --threads 4 --duration 300s --ramp 10s --range 128m --engine psync --steady iops:10% --steady-window 30s --steady-max 300s --target /dev/null --label ss-write --buffered",
+        "dbio run --rw randread --bs 4k --qd 1 --threads 4 --duration 300s --ramp 5s --range 128m --engine psync --steady bw_slope:1% --steady-window 10s --steady-max 300s --target /dev/zero --label ss-read --buffered",
+    ]),
+    ("tiobench-example", &[
+        "dbio run --rw write --bs 4k --qd 1 --threads 4 --duration 60s --size 512m --engine psync --target f1 --label f1",
+        "dbio run --rw randwrite --bs 4k --qd 1 --threads 4 --duration 60s --size 512m --engine psync --target f2 --label f2",
+        "dbio run --rw read --bs 4k --qd 1 --threads 4 --duration 60s --size 512m --engine psync --target f3 --label f3",
+        "dbio run --rw randread --bs 4k --qd 1 --threads 4 --duration 60s --size 512m --engine psync --target f4 --label f4",
+    ]),
+    ("ssd-test", &[
+        "dbio run --rw read --bs 4k --qd 4 --threads 1 --duration 60s --size 10g --engine uring --target /mount-point-of-ssd/ssd.test.file --label seq-read",
+        "dbio run --rw randread --bs 4k --qd 4 --threads 1 --duration 60s --size 10g --engine uring --target /mount-point-of-ssd/ssd.test.file --label rand-read",
+        "dbio run --rw write --bs 4k --qd 4 --threads 1 --duration 60s --size 10g --engine uring --target /mount-point-of-ssd/ssd.test.file --label seq-write",
+        "dbio run --rw randwrite --bs 4k --qd 4 --threads 1 --duration 60s --size 10g --engine uring --target /mount-point-of-ssd/ssd.test.file --label rand-write",
+    ]),
+    ("env-include", &["dbio run --rw randrw --mix 70 --bs 8k --qd 32 --threads 4 --duration 60s --size 2g --engine uring --target /mnt/data/dbio.dat --label oltp"]),
+];
+
+/// fio's examples dbio refuses, with the options (or jobs) it names.
+const FIO_REFUSED: &[(&str, &[&str])] = &[
+    ("fio-seq-RW", &["rw=rw"]),
+    ("aio-read", &["[file1] [file2] [file3] [file4]"]),
+    (
+        "ssd-steadystate",
+        &["[random-write-steady]", "[sequential-fill]"],
+    ),
+    (
+        "jesd219",
+        &["[JESD219]", "random_distribution=zoned:50/5:30/15:20/80"],
+    ),
+    (
+        "latency-profile",
+        &[
+            "[device]",
+            "latency_percentile=99.9",
+            "latency_target=500000",
+            "latency_window=5000000",
+        ],
+    ),
+    ("basic-verify", &["[write-and-verify]", "verify=crc32c"]),
+    ("backwards-read", &["rw=read:-8k"]),
+    (
+        "butterfly",
+        &[
+            "[backward]",
+            "[forward]",
+            "[forward] [backward]",
+            "flow=2",
+            "rw=read:-8k",
+        ],
+    ),
+    (
+        "1mbs_clients",
+        &["[file1] [file2] [file3]", "startdelay=4", "startdelay=8"],
+    ),
+];
+
+fn fixture(name: &str) -> String {
+    format!(
+        "{}/tests/fio_examples/{name}.fio",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Every option line of a job file (and of the files it includes) is named in a note.
+fn assert_every_option_noted(name: &str, out: &str) {
+    let path = fixture(name);
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    let inc = format!(
+        "{}/tests/fio_examples/common.inc",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    if text.contains("include common.inc") {
+        text.push_str(&std::fs::read_to_string(inc).unwrap());
+    }
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with([';', '#', '[']) || line.starts_with("include ") {
+            continue;
+        }
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{line}: "))),
+            "{name}: option '{line}' is neither mapped nor refused by name:\n{out}"
+        );
+    }
+}
+
+#[test]
+fn fio_examples_run_as_these_dbio_runs_with_every_option_noted() {
+    let dir = scratch();
+    for (name, want) in FIO_RUNS {
+        let out = dbio_command()
+            .current_dir(dir.path())
+            .env("DBIO_TEST_SIZE", "2g")
+            .args(["fio", &fixture(name), "--dry-run"])
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert_eq!(out.status.code(), Some(0), "{name}: {stderr}");
+        let runs: Vec<&str> = stdout
+            .lines()
+            .filter(|l| l.starts_with("dbio run "))
+            .collect();
+        assert_eq!(runs, *want, "{name}");
+        assert_every_option_noted(name, &stdout);
+    }
+}
+
+#[test]
+fn fio_examples_dbio_cannot_run_are_refused_by_name() {
+    let dir = scratch();
+    for (name, want) in FIO_REFUSED {
+        let (code, out, err) = dbio_in(dir.path(), &["fio", &fixture(name), "--dry-run"]);
+        assert_eq!(code, Some(2), "{name}: {err}");
+        assert_eq!(refused("fio", &err), *want, "{name}: {err}");
+        assert!(
+            !out.lines().any(|l| l.starts_with("dbio run ")),
+            "{name}: printed a run"
+        );
+        assert_every_option_noted(name, &out);
+    }
+}
+
+#[test]
+fn fio_job_file_errors_name_the_file_and_line() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("bad.fio"), "bs=4k\n[j]\n").unwrap();
+    let (code, _, err) = dbio_in(dir.path(), &["fio", "bad.fio"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("bad.fio line 1") && err.contains("before any [section]"),
+        "{err}"
+    );
+    let (code, _, err) = dbio_in(dir.path(), &["fio", "missing.fio"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("missing.fio"), "{err}");
+    std::fs::write(
+        dir.path().join("env.fio"),
+        "[j]\nsize=${DBIO_NOT_SET_ANYWHERE}\n",
+    )
+    .unwrap();
+    let (code, _, err) = dbio_in(dir.path(), &["fio", "env.fio"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("DBIO_NOT_SET_ANYWHERE is not set"), "{err}");
+}
+
+#[test]
+fn translated_runs_keep_dbio_safety() {
+    // A file dbio did not create is not written without --destroy-data, whichever tool's
+    // words asked for the writes.
+    let dir = scratch();
+    let foreign = dir.path().join("foreign.dat");
+    std::fs::write(&foreign, vec![7u8; 1 << 20]).unwrap();
+    let f = foreign.to_str().unwrap();
+    for (tool, args) in [
+        ("sqlio", format!("-kW -frandom -b8 -s1 {f}")),
+        ("diskspd", format!("-b8K -w100 -r -d1 -W0 -Sh {f}")),
+    ] {
+        let mut v: Vec<&str> = vec![tool];
+        v.extend(args.split_whitespace());
+        v.push("--no-store");
+        let (code, out, err) = dbio_in(dir.path(), &v);
+        assert_eq!(code, Some(2), "{tool}: {out}{err}");
+        assert!(err.contains("--destroy-data"), "{tool}: {err}");
+        assert!(
+            out.starts_with("dbio run "),
+            "{tool}: the equivalent line comes first: {out}"
+        );
+    }
+    assert_eq!(std::fs::read(&foreign).unwrap(), vec![7u8; 1 << 20]);
+}
