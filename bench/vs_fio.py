@@ -282,13 +282,17 @@ def scenario_defs(opts):
              ("dbio", "uring", lambda tag: run_dbio(opts, dev, "uring", "write", "8k", 1, tag,
                                                     ["--sync", "dsync", "--destroy-data"]))],
             LOW_DEPTH)
-        # fio times each fdatasync apart from its write: the latency compared is the mean of
-        # a write and its flush (fio: write mean + flush time per write), not a percentile.
+        # With an fdatasync after every write, at QD 1 both tools do one durable write at a
+        # time, so 1/IOPS is the time per durable write and the IOPS rule is the latency rule.
+        # Their latency figures differ in kind: fio times the write and the flush apart and
+        # leaves out its own step between them (write mean + flush mean falls short of the
+        # cycle); dbio times a write until its flush is done, as a commit waits. The means are
+        # printed for information.
         defs["loop-8k-write-fdatasync-qd1"] = (
             [("fio", "io_uring", lambda tag: run_fio(opts, log_w + ["--fdatasync=1"], tag)),
              ("dbio", "uring", lambda tag: run_dbio(opts, dev, "uring", "write", "8k", 1, tag,
                                                     ["--sync", "fdatasync:1", "--destroy-data"]))],
-            [("iops", "io_uring", ">=", 0.98), ("lat_mean_us", "io_uring", "<=", 1.05),
+            [("iops", "io_uring", ">=", 0.98), ("lat_mean_us", "io_uring", "ratio-info", None),
              ("proc_cpu_us_per_io", "io_uring", "<=", 1.00)])
     if opts.loop:
         # What making reducible data costs: the same 8 KiB random writes with random data
