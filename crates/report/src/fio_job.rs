@@ -131,7 +131,12 @@ fn region(j: &JobSpec, s: &mut String) {
     match region {
         Some(r) => {
             if let (Some(f), Some(_)) = (j.file_size, j.region.range) {
-                let _ = writeln!(s, "filesize={}", size(f));
+                // fio's filesize would widen the region to the whole file: say it instead.
+                let _ = writeln!(
+                    s,
+                    "; dbio makes the file {} (--size); a file fio makes ends at offset + size",
+                    size(f)
+                );
             }
             if !j.rw.is_random() && j.threads > 1 {
                 // dbio gives each sequential thread its own slice of the region.
@@ -167,7 +172,11 @@ fn amount(j: &JobSpec, s: &mut String) {
             let _ = writeln!(s, "time_based=1");
         }
         StopAfter::Ops(n) => {
-            let _ = writeln!(s, "number_ios={}", n.div_ceil(threads));
+            // fio stops at the end of the region unless io_size allows more.
+            let per_job = n.div_ceil(threads);
+            let max_bs = j.bs.iter().map(|b| b.size).max().unwrap_or(4096);
+            let _ = writeln!(s, "number_ios={per_job}");
+            let _ = writeln!(s, "io_size={}", size(per_job * max_bs));
         }
         StopAfter::Bytes(b) => {
             let _ = writeln!(s, "io_size={}", b.div_ceil(threads));

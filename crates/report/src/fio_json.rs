@@ -193,7 +193,7 @@ fn latency(d: &DirStats, full: bool) -> Value {
     if full && !h.is_empty() {
         let pct: Map<String, Value> = PERCENTILES
             .iter()
-            .map(|p| (format!("{p:.6}"), h.value_at_quantile(p / 100.0).into()))
+            .map(|p| (format!("{p:.6}"), h.value_at_quantile(quantile(*p)).into()))
             .collect();
         let bins: Map<String, Value> = h
             .iter_recorded()
@@ -206,6 +206,12 @@ fn latency(d: &DirStats, full: bool) -> Value {
         v["bins"] = Value::Object(bins);
     }
     v
+}
+
+/// A percentile as the quantile dbio's own summary uses (99.9 is exactly 0.999, not
+/// 99.9 / 100, which lands one rank further at some counts).
+fn quantile(pct: f64) -> f64 {
+    (pct * 1000.0).round() / 100_000.0
 }
 
 /// fio's `sync` block: the flushes of `--sync fsync:N|fdatasync:N`.
