@@ -145,13 +145,13 @@ pub struct EngineInfo {
     pub features: Vec<String>,
     /// O_DIRECT in use.
     pub direct: bool,
-}
-
-/// What the bytes on the target and in every write were.
     /// Whether the CPUs were held out of idle states while measuring, and how; null for
     /// results that did not record it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_idle: Option<String>,
+}
+
+/// What the bytes on the target and in every write were.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DataInfo {
     /// "random", "zeros", "pattern" or "reducible".
