@@ -279,6 +279,7 @@ pub(crate) fn measure(
         timeline,
         intervals: rx,
     } = start_workers(&setups);
+    let (_awake, cpu_idle) = hold_cpus(spec, warnings);
     let threads: u32 = specs.iter().map(|s| s.threads).sum();
     let mut settler = spec
         .steady
@@ -286,7 +287,6 @@ pub(crate) fn measure(
         .map(|(s, from)| Settler::new(s, timeline.start.clone(), from, threads));
     on_event(Event::Measuring {
         planned_secs: match spec.stop {
-    let (_awake, cpu_idle) = hold_cpus(spec, warnings);
             StopAfter::Seconds(s) if settler.is_none() => Some(s + spec.ramp_secs),
             _ => None,
         },
