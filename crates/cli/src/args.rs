@@ -48,10 +48,6 @@ pub enum Command {
     /// Write a report of stored runs and sweeps: one HTML page with charts, Markdown or CSV.
     #[command(after_help = REPORT_HELP)]
     Report(ReportArgs),
-    /// What to move to flash, from the database's own I/O statistics (PostgreSQL, MariaDB/MySQL,
-    /// SQL Server and Oracle exports, /proc/diskstats), within a budget, and what not to.
-    #[command(after_help = crate::advise_args::ADVISE_HELP)]
-    Advise(Box<crate::advise_args::AdviseArgs>),
     /// Merge the JSON results of one workload run on several hosts (each with the same
     /// --start-at) into one result: exact totals, a row per host, the cluster's seconds.
     #[command(after_help = crate::fleet_args::MERGE_HELP)]
@@ -59,6 +55,14 @@ pub enum Command {
     /// Answer clock probes of a launching dbio (used by --hosts over ssh).
     #[command(hide = true)]
     Clock,
+    /// What to move to flash, from the database's own I/O statistics (PostgreSQL, MariaDB/MySQL,
+    /// SQL Server and Oracle exports, /proc/diskstats), within a budget, and what not to.
+    #[command(after_help = crate::advise_args::ADVISE_HELP)]
+    Advise(Box<crate::advise_args::AdviseArgs>),
+    /// Check targets against the journal of a verifying run (`dbio run --verify-journal`),
+    /// after a crash, a power cut, a failover or a reboot.
+    #[command(after_help = crate::verify_args::VERIFY_HELP)]
+    Verify(crate::verify_args::VerifyArgs),
     /// Run an SQLIO command line in dbio: prints the equivalent dbio run, then runs it.
     #[command(after_help = crate::cmd::translate::SQLIO_HELP, disable_help_flag = true)]
     Sqlio(crate::cmd::translate::ToolArgs),
@@ -192,6 +196,8 @@ pub struct SuiteArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub store: StoreArgs,
+    #[command(flatten)]
+    pub fleet: crate::fleet_args::FleetArgs,
 }
 
 const COMPARE_HELP: &str = "\
@@ -214,8 +220,6 @@ pub struct CompareArgs {
     #[arg(long, value_name = "A=N,B=M")]
     pub devices: Option<String>,
     /// Also write the comparison as one HTML page with the runs' histograms, percentile
-    #[command(flatten)]
-    pub fleet: crate::fleet_args::FleetArgs,
     /// curves and IOPS over time overlaid.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
@@ -444,6 +448,11 @@ pub struct RunArgs {
     /// io_uring: a kernel thread polls the submission queue.
     #[arg(long)]
     pub sqpoll: bool,
+    /// While measuring, keep the CPUs out of idle states (poll, the default: a completion is
+    /// not charged with a CPU's wake-up from idle; needs root) or leave them to the power
+    /// manager (allow)
+    #[arg(long, value_name = "POLICY", default_value = "poll", value_parser = ["poll", "allow"])]
+    pub cpu_idle: String,
     /// Data written and prefilled: random (incompressible, every block unique; default),
     /// zeros, pattern:0xHH… (those bytes repeated), or dedupe:R,compress:C[,unit:SIZE]: the
     /// stream dedupes R:1 at the unit (default 8k; 4k to 128k) and its unique units compress
@@ -466,11 +475,6 @@ pub struct RunArgs {
     #[arg(long, value_name = "TIME")]
     pub steady_max: Option<String>,
     /// Bursts: issue I/O only during the first ON of every PERIOD, e.g. 2s/10s (with --rate,
-    /// While measuring, keep the CPUs out of idle states (poll, the default: a completion is
-    /// not charged with a CPU's wake-up from idle; needs root) or leave them to the power
-    /// manager (allow)
-    #[arg(long, value_name = "POLICY", default_value = "poll", value_parser = ["poll", "allow"])]
-    pub cpu_idle: String,
     /// the rate applies within the bursts).
     #[arg(long, value_name = "ON/PERIOD")]
     pub burst: Option<String>,
@@ -522,6 +526,8 @@ pub struct RunArgs {
     pub store: StoreArgs,
     #[command(flatten)]
     pub fleet: crate::fleet_args::FleetArgs,
+    #[command(flatten)]
+    pub verify: crate::verify_args::RunVerifyArgs,
 }
 
 const PROFILES_HELP: &str = "\

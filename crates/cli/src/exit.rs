@@ -11,6 +11,8 @@ pub enum Exit {
     Failure,
     /// 2: bad input or a target that cannot be used; nothing ran.
     Usage,
+    /// 3: write verification found bad blocks (`--verify`, `dbio verify`).
+    Corrupt,
     /// 130: interrupted by Ctrl-C or SIGTERM.
     Interrupted,
 }
@@ -36,6 +38,7 @@ impl From<Exit> for ExitCode {
             Exit::Ok => 0,
             Exit::Failure => 1,
             Exit::Usage => 2,
+            Exit::Corrupt => 3,
             Exit::Interrupted => 130,
         })
     }

@@ -483,8 +483,10 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         burst,
         arrivals,
         sim,
+        verify: None,
     };
     crate::session::apply(&s.session, a, &mut spec)?;
+    crate::verify_args::apply(a, &mut spec)?;
     if spec.engine != EngineKind::Sim {
         crate::data::check_units(&spec)?;
     }

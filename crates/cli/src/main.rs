@@ -8,8 +8,8 @@ mod buckets;
 mod cmd;
 mod data;
 mod exit;
-mod formats;
 mod fleet_args;
+mod formats;
 mod history;
 mod input;
 mod job;
@@ -24,6 +24,7 @@ mod streams;
 mod targets;
 mod translate;
 mod vary;
+mod verify_args;
 
 use clap::Parser;
 use cmd::translate::Tool;
@@ -47,6 +48,7 @@ fn main() -> ExitCode {
         args::Command::Diskspd(a) => cmd::translate::run(Tool::Diskspd, &a.args).into(),
         args::Command::Fio(a) => cmd::translate::run(Tool::Fio, &a.args).into(),
         args::Command::Advise(a) => cmd::advise::run(*a).into(),
+        args::Command::Verify(a) => cmd::verify::run(a).into(),
         args::Command::Merge(a) => cmd::merge::run(*a).into(),
         args::Command::Clock => cmd::clock::run().into(),
     }

@@ -50,8 +50,13 @@ pub trait Engine: Send {
     fn submit(&mut self, ops: &[Op], wait: u32, timeout: Option<Duration>) -> Result<(), IoError>;
     /// Hands every ready completion to `f` as (slot, result): bytes done, or a negative errno.
     fn reap<F: FnMut(u32, i32)>(&mut self, f: F);
-    /// The buffer of `slot`, `slot_len` bytes long.
+    /// The buffer of `slot` that writes are made from, `slot_len` bytes long.
     fn buf(&mut self, slot: u32) -> &mut [u8];
+    /// The buffer of `slot` that reads land in (`--verify` checks it); the write buffer in
+    /// engines that use one buffer for both.
+    fn read_buf(&mut self, slot: u32) -> &[u8] {
+        self.buf(slot)
+    }
     /// Features in use, for the result.
     fn features(&self) -> Vec<String>;
 }

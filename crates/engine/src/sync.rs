@@ -95,6 +95,10 @@ impl Engine for SyncEngine {
         self.bufs.half(slot, true)
     }
 
+    fn read_buf(&mut self, slot: u32) -> &[u8] {
+        self.bufs.half(slot, false)
+    }
+
     fn features(&self) -> Vec<String> {
         Vec::new()
     }

@@ -207,6 +207,10 @@ impl Engine for UringEngine {
         self.bufs.half(slot, true)
     }
 
+    fn read_buf(&mut self, slot: u32) -> &[u8] {
+        self.bufs.half(slot, false)
+    }
+
     fn features(&self) -> Vec<String> {
         self.features.clone()
     }

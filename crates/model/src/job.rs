@@ -213,6 +213,9 @@ pub struct JobSpec {
     /// The modelled device of `--engine sim`; None for real engines.
     #[serde(default)]
     pub sim: Option<SimDevice>,
+    /// Write verification (`--verify`): every block written carries a checked header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<crate::verify::VerifySpec>,
 }
 
 /// What a steady-state criterion watches, per second, summed over all workers.

@@ -16,6 +16,7 @@ pub mod streams;
 pub mod suite;
 pub mod sweep;
 pub mod units;
+pub mod verify;
 
 pub use histogram::{LatencyHistogram, LatencySummary};
 pub use job::*;

@@ -59,6 +59,9 @@ pub struct RunResult {
     /// A result merged from several hosts: the per-host table and how the hosts lined up.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cluster: Option<crate::cluster::Cluster>,
+    /// Write verification (`--verify`): blocks checked and bad blocks found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<crate::verify::VerifyReport>,
 }
 
 /// The read and write figures that are there (flushes are not I/Os of their own).

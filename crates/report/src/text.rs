@@ -205,6 +205,9 @@ pub fn summary(r: &RunResult) -> String {
     if let Some(awr) = crate::awr::report(r) {
         s += &awr;
     }
+    if let Some(v) = &r.verify {
+        s += &v.summary(5);
+    }
     for w in &r.warnings {
         let _ = writeln!(s, "warning: {}", w.message);
     }

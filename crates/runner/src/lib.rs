@@ -15,6 +15,7 @@ pub mod sim;
 pub mod spawn;
 pub mod steady;
 pub mod streams;
+pub mod verify;
 pub mod warn;
 pub mod worker;
 

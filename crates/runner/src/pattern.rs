@@ -312,6 +312,7 @@ pub(crate) mod tests {
             session: None,
             arrivals: Arrivals::Uniform,
             sim: None,
+            verify: None,
         }
     }
 

@@ -96,7 +96,7 @@ pub fn run_at(
     wait_until(start_at, &stop, on_event, &mut warnings)?;
     let m = measure(&[spec], &prepared, stop, on_event, &mut warnings)?;
     let p = prepared.remove(0);
-    Ok(assemble(Assembly {
+    let mut r = assemble(Assembly {
         spec,
         dirs: directions(spec),
         engine_kind: p.engine,
@@ -109,7 +109,9 @@ pub fn run_at(
         interrupted: m.interrupted,
         warnings,
         steady: m.steady,
-    }))
+    });
+    r.verify = m.verify;
+    Ok(r)
 }
 
 /// Sleeps until `at` (wall clock), checking `stop`; says so when `at` is already past.
@@ -245,6 +247,8 @@ pub(crate) struct Measured {
     pub interrupted: bool,
     /// How settling went, with `--steady`.
     pub steady: Option<SteadyState>,
+    /// What write verification found (`--verify`).
+    pub verify: Option<dbio_model::verify::VerifyReport>,
 }
 
 /// Second phase: starts every stream's workers on one timeline (the first stream's ramp,
@@ -257,6 +261,7 @@ pub(crate) fn measure(
     warnings: &mut Vec<Warning>,
 ) -> Result<Measured, RunError> {
     let spec = specs[0];
+    let verification = crate::verify::setup::start(specs, prepared)?;
     let fds: Vec<Vec<i32>> = prepared
         .iter()
         .map(|p| p.targets.iter().map(|t| t.file.as_raw_fd()).collect())
@@ -265,13 +270,15 @@ pub(crate) fn measure(
         .iter()
         .zip(prepared)
         .zip(&fds)
-        .map(|((spec, p), fds)| Setup {
+        .enumerate()
+        .map(|(i, ((spec, p), fds))| Setup {
             spec,
             engine: p.engine,
             qd: p.qd,
             fds,
             region: p.region,
             stop: stop.clone(),
+            verify: verification.as_ref().and_then(|v| v.of_stream(i)),
         })
         .collect();
     let Workers {
@@ -299,6 +306,7 @@ pub(crate) fn measure(
         on_event,
         &mut || {},
     );
+    window.cpu_idle = cpu_idle;
     let mut reports = Vec::new();
     let mut setup_error = None;
     for (stream, p) in handles.into_iter().zip(prepared) {
@@ -306,7 +314,6 @@ pub(crate) fn measure(
         for h in stream {
             match h.join() {
                 Ok(Ok(r)) => these.push(r),
-    window.cpu_idle = cpu_idle;
                 Ok(Err(e)) => setup_error = Some((p.engine, e)),
                 Err(_) => {
                     setup_error =
@@ -317,10 +324,20 @@ pub(crate) fn measure(
         reports.push(these);
     }
     if let Some((engine_kind, e)) = setup_error {
+        if let Some(v) = verification {
+            v.finish(&[], Some("not run".into()));
+        }
         return Err(RunError::Target(
             format!("cannot set up the {engine_kind:?} engine: {e}").to_lowercase(),
         ));
     }
+    let verify = verification.map(|v| {
+        let files: Vec<Vec<&std::fs::File>> = prepared
+            .iter()
+            .map(|p| p.targets.iter().map(|t| &t.file).collect())
+            .collect();
+        v.finish(&files, None)
+    });
     let interrupted = stop.load(Ordering::Relaxed);
     if interrupted && !window.took_start {
         return Err(RunError::Interrupted);
@@ -337,6 +354,7 @@ pub(crate) fn measure(
         window,
         interrupted,
         steady,
+        verify,
     })
 }
 
@@ -348,6 +366,8 @@ pub(crate) struct Window {
     pub started_at: SystemTime,
     /// Measuring began (the ramp ended) before everything stopped.
     pub took_start: bool,
+    /// How the CPUs' idle states were handled while measuring (see [`hold_cpus`]).
+    pub cpu_idle: Option<String>,
 }
 
 /// Gathers the per-second intervals of `workers` senders until all are gone, telling the
@@ -366,8 +386,6 @@ pub(crate) fn gather(
     let mut ticks0 = host_ticks();
     let mut started_at = SystemTime::now();
     let mut took_start = false;
-    /// How the CPUs' idle states were handled while measuring (see [`hold_cpus`]).
-    pub cpu_idle: Option<String>,
     loop {
         let now = Instant::now();
         if let Some(s) = settler.as_mut() {
@@ -405,24 +423,6 @@ pub(crate) fn gather(
         timeseries: collector.finish(),
         started_at,
         took_start,
-    }
-}
-
-/// Opens every target with the safety rules applied.
-pub(crate) fn open_targets(
-    spec: &JobSpec,
-    warnings: &mut Vec<Warning>,
-) -> Result<Vec<OpenTarget>, RunError> {
-    let opts = TargetOptions {
-        write: spec.rw.writes(),
-        direct: spec.direct,
-        dsync: spec.sync == SyncMode::Dsync,
-        size: spec.file_size,
-        destroy_data: spec.destroy_data,
-    };
-    let mut out = Vec::new();
-    for path in &spec.targets {
-        let t = match open_target(path, &opts) {
         cpu_idle: None,
     }
 }
@@ -447,6 +447,24 @@ fn hold_cpus(
             }
             (None, Some(format!("allowed: /dev/cpu_dma_latency: {e}")))
         }
+    }
+}
+
+/// Opens every target with the safety rules applied.
+pub(crate) fn open_targets(
+    spec: &JobSpec,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<OpenTarget>, RunError> {
+    let opts = TargetOptions {
+        write: spec.rw.writes(),
+        direct: spec.direct,
+        dsync: spec.sync == SyncMode::Dsync,
+        size: spec.file_size,
+        destroy_data: spec.destroy_data,
+    };
+    let mut out = Vec::new();
+    for path in &spec.targets {
+        let t = match open_target(path, &opts) {
             Ok(t) => t,
             Err(e) => {
                 out.into_iter().for_each(discard_created);
@@ -703,6 +721,7 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
             name: format!("{:?}", a.engine_kind).to_lowercase(),
             features: a.features,
             direct: spec.direct,
+            cpu_idle: a.window.cpu_idle.clone(),
         },
         data: crate::datagen::data_info(&spec.data, a.prefilled, a.sampled),
         host: host_facts(),
@@ -721,9 +740,9 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
             .window
             .started_at
             .duration_since(SystemTime::UNIX_EPOCH)
-            cpu_idle: a.window.cpu_idle.clone(),
             .map_or(0, |d| d.as_nanos() as u64),
         label: None,
         cluster: None,
+        verify: None,
     }
 }

@@ -5,7 +5,11 @@
 use crate::data::run_nonce;
 use crate::datagen::WriteData;
 use crate::pattern::Pattern;
-use crate::worker::{prepare_buffers, run_worker, Interval, Quota, WorkerPlan, WorkerReport};
+use crate::verify::{Checker, StreamVerify};
+use crate::worker::{
+    prepare_buffers, run_worker, run_worker_with, Interval, MonotonicClock, Quota, WorkerPlan,
+    WorkerReport,
+};
 use dbio_engine::engine::AnyEngine;
 use dbio_engine::{open_engine, EngineSetup};
 use dbio_model::{Arrivals, EngineKind, JobSpec, StopAfter};
@@ -80,6 +84,8 @@ pub struct Setup<'a> {
     pub fds: &'a [i32],
     pub region: (u64, u64),
     pub stop: Arc<AtomicBool>,
+    /// Write verification of the stream (`--verify`).
+    pub verify: Option<Arc<StreamVerify>>,
 }
 
 /// Starts one worker per thread of every stream and returns once all are ready and the
@@ -159,6 +165,7 @@ fn spawn_stream(
         let (engine_kind, qd) = (s.engine, s.qd);
         let (slot_len, hipri, sqpoll) = (spec.max_bs() as usize, spec.hipri, spec.sqpoll);
         let (ready, timeline) = (ready.clone(), timeline.clone());
+        let verify = s.verify.clone();
         let worker = move || {
             let setup = EngineSetup {
                 fds: &fds,
@@ -180,10 +187,14 @@ fn spawn_stream(
                 .cloned()
                 .expect("the timeline is set before the second barrier");
             (plan.origin, plan.start, plan.settle_from) = (t.origin, t.start, t.settle_from);
-            match engine {
-                Ok(AnyEngine::Uring(e)) => Ok(run_worker(*e, plan)),
-                Ok(AnyEngine::Sync(e)) => Ok(run_worker(e, plan)),
-                Err(e) => Err(e),
+            let checker = verify.map(|v| Checker::new(v, qd));
+            let clock = &MonotonicClock;
+            match (engine, checker) {
+                (Ok(AnyEngine::Uring(e)), None) => Ok(run_worker(*e, plan)),
+                (Ok(AnyEngine::Sync(e)), None) => Ok(run_worker(e, plan)),
+                (Ok(AnyEngine::Uring(e)), Some(c)) => Ok(run_worker_with(*e, plan, clock, c)),
+                (Ok(AnyEngine::Sync(e)), Some(c)) => Ok(run_worker_with(e, plan, clock, c)),
+                (Err(e), _) => Err(e),
             }
         };
         handles.push(

@@ -92,5 +92,6 @@ pub fn run_streams(
     r.warnings.retain(|w| w.code != "rate-not-kept");
     r.warnings.extend(behind);
     r.streams = results;
+    r.verify = m.verify;
     Ok(r)
 }

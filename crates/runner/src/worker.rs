@@ -5,6 +5,7 @@ use crate::burst::off_until;
 use crate::datagen::WriteData;
 use crate::pattern::Pattern;
 use crate::spawn::MeasureStart;
+use crate::verify::{NoVerify, Verify};
 use dbio_engine::sys::{thread_cpu, CpuTimes};
 use dbio_engine::{Engine, IoError, Op, OpKind};
 use dbio_model::histogram::new_histogram;
@@ -168,16 +169,21 @@ const FLUSH: usize = 2;
 
 impl State {
     #[inline]
-    fn complete(
+    fn complete<V: Verify>(
         &mut self,
         slot: u32,
         res: i32,
         now: Instant,
         targets: &[String],
         resubmit: &mut Vec<Op>,
+        ver: &mut V,
     ) {
         let s = &mut self.slots[slot as usize];
         let is_flush = s.flushing;
+        if V::ON && !is_flush {
+            let ok = res >= 0 && res as u32 == s.len;
+            ver.done(slot, s.kind, s.target, s.offset, s.len, ok);
+        }
         if res < 0 || (!is_flush && res as u32 != s.len) {
             if self.error.is_none() {
                 let (op, err) = if res < 0 {
@@ -282,10 +288,16 @@ pub fn run_worker<E: Engine>(engine: E, plan: WorkerPlan) -> WorkerReport {
 /// submitted (or, paced, when it was due) and stops when the worker first sees it complete:
 /// a closed-loop worker waits for one completion, not for a batch, so an I/O that completes
 /// early is not charged with the wait for the others.
-pub fn run_worker_on<E: Engine, C: Clock>(
+pub fn run_worker_on<E: Engine, C: Clock>(engine: E, plan: WorkerPlan, clock: &C) -> WorkerReport {
+    run_worker_with(engine, plan, clock, NoVerify)
+}
+
+/// [`run_worker_on`] with write verification `ver` ([`NoVerify`] compiles every check away).
+pub fn run_worker_with<E: Engine, C: Clock, V: Verify>(
     mut engine: E,
     plan: WorkerPlan,
     clock: &C,
+    mut ver: V,
 ) -> WorkerReport {
     let WorkerPlan {
         id,
@@ -389,11 +401,19 @@ pub fn run_worker_on<E: Engine, C: Clock>(
                     }
                     None => now,
                 };
+                let mut io = pattern.next(&mut rng);
+                if V::ON && !claim(&mut ver, &mut io, &mut pattern, &mut rng) {
+                    // Every draw hit a block with an I/O in flight: wait for completions.
+                    break;
+                }
                 st.free.pop();
-                let io = pattern.next(&mut rng);
                 let mut flush_after = false;
                 if io.kind == OpKind::Write {
                     data.fill(&mut engine.buf(slot)[..io.len as usize], io.offset);
+                    if V::ON {
+                        let buf = &mut engine.buf(slot)[..io.len as usize];
+                        ver.stamp(slot, io.target, io.offset, buf);
+                    }
                     if flush_every > 0 {
                         writes_since_flush += 1;
                         if writes_since_flush == flush_every {
@@ -467,7 +487,10 @@ pub fn run_worker_on<E: Engine, C: Clock>(
             }
             ops.clear();
             now = clock.now();
-            engine.reap(|slot, res| st.complete(slot, res, now, &targets, &mut ops));
+            engine.reap(|slot, res| st.complete(slot, res, now, &targets, &mut ops, &mut ver));
+            if V::ON {
+                ver.check(&mut engine);
+            }
         }
 
         if let Some(from) = start.get().filter(|m| !measuring && now >= *m) {
@@ -538,6 +561,7 @@ pub fn run_worker_on<E: Engine, C: Clock>(
             (issued as f64) < expected * 0.99 - 1.0
         };
     }
+    ver.finish();
     let [read, write, flush] = st.totals;
     WorkerReport {
         read,
@@ -553,6 +577,24 @@ pub fn run_worker_on<E: Engine, C: Clock>(
         behind,
         error: st.error,
     }
+}
+
+/// Verify mode: claims the blocks of `io`, drawing other I/Os while one of its blocks has
+/// an I/O in flight (at most 64 draws; false when all were busy).
+#[inline]
+fn claim<V: Verify>(
+    ver: &mut V,
+    io: &mut crate::pattern::NextIo,
+    pattern: &mut Pattern,
+    rng: &mut Rng,
+) -> bool {
+    for _ in 0..64 {
+        if ver.claim(io.target, io.offset, io.len) {
+            return true;
+        }
+        *io = pattern.next(rng);
+    }
+    false
 }
 
 /// One exponential gap with mean `mean` (the next arrival of a Poisson process).

@@ -14,3 +14,4 @@ pub mod run;
 pub mod suite;
 pub mod sweep;
 pub mod translate;
+pub mod verify;

@@ -160,6 +160,15 @@ fn deliver_as(
     } else {
         print_out(&formats.summary(&r, &summary));
     }
+    if let Some(v) = r.verify.as_ref().filter(|v| v.corrupt()) {
+        if let Outcome::IoError(e) = &r.outcome {
+            eprintln!("{cmd}: {e}");
+        }
+        return Exit::Corrupt.with(format!(
+            "{cmd}: verify found {} bad blocks (exit status 3)",
+            v.corrupt.total()
+        ));
+    }
     match r.outcome {
         Outcome::Complete if r.partial => Exit::Failure,
         Outcome::Complete => Exit::Ok,

@@ -1,0 +1,41 @@
+//! `dbio verify --journal FILE`: check targets against a verifying run's journal.
+
+use crate::exit::Exit;
+use crate::output::{check_outputs, emit_json, print_out};
+use crate::verify_args::VerifyArgs;
+
+/// Runs `dbio verify` and returns its exit status.
+pub fn run(a: VerifyArgs) -> Exit {
+    if let Err(m) = check_outputs(&[("--json", a.json.as_deref())], &[a.journal.as_str()]) {
+        return Exit::usage(format!("dbio verify: {m}"));
+    }
+    let report = match dbio_runner::verify::journal::check(&a.journal) {
+        Ok(r) => r,
+        Err(m) => return Exit::usage(format!("dbio verify: {m}")),
+    };
+    let summary = report.summary(20);
+    if let Some(path) = a.json.as_deref() {
+        let json = serde_json::to_string_pretty(&report).expect("a report serialises") + "\n";
+        if let Err(e) = emit_json(path, &json) {
+            eprint!("{summary}");
+            return Exit::Failure.with(format!(
+                "dbio verify: cannot write the JSON report to {path}: {e}"
+            ));
+        }
+    }
+    if a.json.as_deref() == Some("-") || (a.quiet && report.corrupt()) {
+        eprint!("{summary}");
+    } else if !a.quiet {
+        print_out(&summary);
+    }
+    if report.corrupt() {
+        Exit::Corrupt.with(format!(
+            "dbio verify: {} bad blocks (exit status 3)",
+            report.corrupt.total()
+        ))
+    } else if report.final_pass != "done" {
+        Exit::Failure.with(format!("dbio verify: {}", report.final_pass))
+    } else {
+        Exit::Ok
+    }
+}

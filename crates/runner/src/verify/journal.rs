@@ -1,0 +1,355 @@
+//! The verify journal (`--verify-journal FILE`): the last acknowledged write of every block,
+//! kept on disk so that `dbio verify --journal FILE` can check the targets after a crash.
+//!
+//! Layout: the magic `DBIOJNL1`, a little-endian u32 length, that many bytes of JSON
+//! ([`JournalHeader`]), then per target a table of one little-endian u64 per 4 KiB block
+//! (its last acknowledged write's sequence; bit 62 set: not to be checked), each table at a
+//! multiple of 4096. A thread copies the changed 4 KiB pages of the tables into the file and
+//! syncs it every [`SYNC_EVERY`]: a write acknowledged before the last sync must be found
+//! (or a later one); one acknowledged after it may be found old or new. Entries only grow,
+//! so a page half-updated by a power cut holds nothing false.
+
+use super::{StreamVerify, SEQ, SKIP};
+use dbio_model::verify::{JournalHeader, JournalTarget, JOURNAL_FORMAT, VERIFY_UNIT};
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The journal's magic value.
+pub const MAGIC: [u8; 8] = *b"DBIOJNL1";
+/// How often the journal is brought up to date and synced.
+pub const SYNC_EVERY: Duration = Duration::from_millis(100);
+/// Entries per 4 KiB page of a table.
+const PER_PAGE: usize = 512;
+/// Longest header a journal may have.
+const MAX_HEADER: usize = 1 << 20;
+
+/// A journal being kept by its thread.
+pub struct JournalWriter {
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<std::io::Result<()>>,
+}
+
+fn page_up(n: u64) -> u64 {
+    n.div_ceil(4096) * 4096
+}
+
+impl JournalWriter {
+    /// Creates the journal `path` (which must not exist) for the tables of `streams` and
+    /// starts its thread.
+    pub fn create(path: &str, run: u64, streams: &[Arc<StreamVerify>]) -> Result<Self, String> {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::AlreadyExists => format!(
+                    "--verify-journal {path}: the file exists (a journal of an earlier run? check it with dbio verify --journal {path}); remove it or give another name"
+                ),
+                _ => format!("--verify-journal {path}: cannot create it: {e}"),
+            })?;
+        let mut targets = Vec::new();
+        // Tables start after a header page budget fixed once the header is known.
+        let mut header = JournalHeader {
+            format: JOURNAL_FORMAT.into(),
+            run_id: format!("{run:016x}"),
+            unit_bytes: VERIFY_UNIT,
+            sync_every_ms: SYNC_EVERY.as_millis() as u64,
+            targets: Vec::new(),
+        };
+        for s in streams {
+            for t in &s.targets {
+                targets.push(JournalTarget {
+                    path: t.name.clone(),
+                    tag: format!("{:016x}", t.tag),
+                    start: t.start,
+                    blocks: t.blocks.len() as u64,
+                    table_at: 0,
+                });
+            }
+        }
+        header.targets = targets;
+        // Offsets take at most 20 digits each: size the header with the widest value.
+        for t in &mut header.targets {
+            t.table_at = u64::MAX;
+        }
+        let widest = serde_json::to_vec(&header)
+            .expect("a header serialises")
+            .len() as u64;
+        let mut at = page_up(12 + widest);
+        for t in &mut header.targets {
+            t.table_at = at;
+            at += page_up(t.blocks * 8);
+        }
+        let mut head = MAGIC.to_vec();
+        let json = serde_json::to_vec(&header).expect("a header serialises");
+        head.extend((json.len() as u32).to_le_bytes());
+        head.extend(json);
+        let fail = |e: std::io::Error| {
+            let _ = std::fs::remove_file(path);
+            format!("--verify-journal {path}: {e}")
+        };
+        file.set_len(at).map_err(fail)?;
+        file.write_all_at(&head, 0).map_err(fail)?;
+        file.sync_all().map_err(fail)?;
+        if let Some(dir) = std::path::Path::new(path).parent() {
+            let dir = if dir.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                dir
+            };
+            if let Ok(d) = File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let tables: Vec<(Arc<StreamVerify>, usize, u64)> = streams
+            .iter()
+            .flat_map(|s| (0..s.targets.len()).map(move |i| (s.clone(), i, 0)))
+            .zip(&header.targets)
+            .map(|((s, i, _), t)| (s, i, t.table_at))
+            .collect();
+        let flag = stop.clone();
+        let thread = std::thread::Builder::new()
+            .name("dbio-journal".into())
+            .spawn(move || keep(file, tables, flag))
+            .map_err(|e| format!("--verify-journal {path}: cannot start its thread: {e}"))?;
+        Ok(JournalWriter { stop, thread })
+    }
+
+    /// Brings the journal up to date a last time, syncs it and ends its thread.
+    pub fn close(self) -> std::io::Result<()> {
+        self.stop.store(true, Ordering::Release);
+        self.thread
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("the journal thread panicked")))
+    }
+}
+
+/// The journal thread: copies changed pages and syncs, every [`SYNC_EVERY`], until told to
+/// stop (then once more).
+fn keep(
+    file: File,
+    tables: Vec<(Arc<StreamVerify>, usize, u64)>,
+    stop: Arc<AtomicBool>,
+) -> std::io::Result<()> {
+    let mut copies: Vec<Vec<u64>> = tables
+        .iter()
+        .map(|(s, i, _)| vec![0; s.targets[*i].blocks.len()])
+        .collect();
+    let mut page = Vec::with_capacity(PER_PAGE * 8);
+    loop {
+        let last = stop.load(Ordering::Acquire);
+        let mut wrote = false;
+        for ((s, i, at), copy) in tables.iter().zip(&mut copies) {
+            let t = &s.targets[*i];
+            for (p, (now, kept)) in t
+                .blocks
+                .chunks(PER_PAGE)
+                .zip(copy.chunks_mut(PER_PAGE))
+                .enumerate()
+            {
+                let mut changed = false;
+                for (e, k) in now.iter().zip(kept.iter_mut()) {
+                    let v = e.load(Ordering::Acquire) & (SEQ | SKIP);
+                    if v != *k {
+                        *k = v;
+                        changed = true;
+                    }
+                }
+                if changed {
+                    page.clear();
+                    kept.iter().for_each(|v| page.extend(v.to_le_bytes()));
+                    file.write_all_at(&page, at + (p * PER_PAGE * 8) as u64)?;
+                    wrote = true;
+                }
+            }
+        }
+        if wrote {
+            file.sync_data()?;
+        }
+        if last {
+            return Ok(());
+        }
+        let until = Instant::now() + SYNC_EVERY;
+        while Instant::now() < until && !stop.load(Ordering::Acquire) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// A journal read back: its header, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Journal {
+    pub header: JournalHeader,
+    pub run: u64,
+    /// Per target, its tag.
+    pub tags: Vec<u64>,
+}
+
+/// Parses the start of a journal file (`head`: its first bytes, up to the header's end or
+/// more) of `len` bytes in all. Every refusal says what is wrong.
+pub fn parse_header(head: &[u8], len: u64) -> Result<Journal, String> {
+    if head.len() < 12 || head[..8] != MAGIC {
+        return Err("not a dbio verify journal (it does not start with DBIOJNL1)".into());
+    }
+    let n = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes")) as usize;
+    if n > MAX_HEADER || head.len() < 12 + n {
+        return Err(format!(
+            "a damaged journal: its header claims {n} bytes, the file has {}",
+            head.len().saturating_sub(12)
+        ));
+    }
+    let header: JournalHeader = serde_json::from_slice(&head[12..12 + n])
+        .map_err(|e| format!("a damaged journal: its header is not valid: {e}"))?;
+    if header.format != JOURNAL_FORMAT {
+        return Err(format!(
+            "a journal of format {:?}, this dbio reads {JOURNAL_FORMAT}",
+            header.format
+        ));
+    }
+    if header.unit_bytes != VERIFY_UNIT {
+        return Err(format!(
+            "a journal of {}-byte blocks, this dbio verifies {VERIFY_UNIT}-byte blocks",
+            header.unit_bytes
+        ));
+    }
+    let hex = |s: &str, what: &str| {
+        u64::from_str_radix(s, 16)
+            .ok()
+            .filter(|_| s.len() == 16)
+            .ok_or_else(|| format!("a damaged journal: {what} {s:?} is not 16 hex digits"))
+    };
+    let run = hex(&header.run_id, "the run id")?;
+    let mut tags = Vec::new();
+    if header.targets.is_empty() {
+        return Err("a damaged journal: it names no target".into());
+    }
+    let mut end = page_up(12 + n as u64);
+    for t in &header.targets {
+        tags.push(hex(&t.tag, "a target tag")?);
+        let table_end = t
+            .blocks
+            .checked_mul(8)
+            .and_then(|b| t.table_at.checked_add(b));
+        let region_end = t
+            .blocks
+            .checked_mul(VERIFY_UNIT)
+            .and_then(|b| t.start.checked_add(b));
+        match (table_end, region_end) {
+            (Some(e), Some(_))
+                if t.table_at >= end && t.table_at.is_multiple_of(4096) && e <= len && t.blocks > 0 =>
+            {
+                end = e
+            }
+            _ => {
+                return Err(format!(
+                    "a damaged journal: the table of {} (at {}, {} blocks) does not fit the file ({len} bytes)",
+                    t.path, t.table_at, t.blocks
+                ))
+            }
+        }
+        if !t.start.is_multiple_of(VERIFY_UNIT) {
+            return Err(format!(
+                "a damaged journal: the region of {} starts at {}, not a multiple of {VERIFY_UNIT}",
+                t.path, t.start
+            ));
+        }
+    }
+    Ok(Journal { header, run, tags })
+}
+
+/// Reads and checks the header of the journal `file`.
+pub fn read_header(file: &File) -> Result<Journal, String> {
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    let mut head = vec![0u8; (12 + MAX_HEADER).min(len as usize)];
+    file.read_exact_at(&mut head, 0)
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    parse_header(&head, len)
+}
+
+/// Reads the table of target `i` of journal `j`.
+pub fn read_table(file: &File, j: &Journal, i: usize) -> Result<Vec<u64>, String> {
+    let t = &j.header.targets[i];
+    let mut bytes = vec![0u8; t.blocks as usize * 8];
+    file.read_exact_at(&mut bytes, t.table_at)
+        .map_err(|e| format!("cannot read the table of {}: {e}", t.path))?;
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect())
+}
+
+/// Opens a target to check it: read-only, O_DIRECT where the file system takes it (so the
+/// blocks come from the device, not the page cache).
+fn open_target(path: &str) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECT)
+        .open(path)
+    {
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => File::open(path),
+        r => r,
+    }
+}
+
+/// `dbio verify --journal PATH`: reads every block of every target the journal names and
+/// judges it against the last acknowledged write the journal kept. An unusable journal is
+/// an `Err`; a target that cannot be opened or read stops the check and says so in
+/// `final_pass` (anything found until then is kept).
+pub fn check(path: &str) -> Result<dbio_model::verify::VerifyReport, String> {
+    use dbio_model::verify::{CorruptionCounts, VerifyReport, FIRST_LISTED};
+    let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let j = read_header(&file).map_err(|e| format!("{path}: {e}"))?;
+    let mut counts = CorruptionCounts::default();
+    let mut first = Vec::new();
+    let (mut written, mut checked, mut unwritten) = (0u64, 0u64, 0u64);
+    let mut final_pass = "done".to_string();
+    for (i, t) in j.header.targets.iter().enumerate() {
+        let table = read_table(&file, &j, i).map_err(|e| format!("{path}: {e}"))?;
+        written += table.iter().filter(|e| **e & SEQ > 0).count() as u64;
+        let target = match open_target(&t.path) {
+            Ok(f) => f,
+            Err(e) => {
+                final_pass = format!("stopped: cannot open {}: {e}", t.path);
+                break;
+            }
+        };
+        let mut acked = |k: usize| (table[k] & SKIP == 0).then_some(table[k] & SEQ);
+        let mut bad = |c: dbio_model::verify::Corruption| {
+            counts.add(c.kind);
+            if first.len() < FIRST_LISTED {
+                first.push(c);
+            }
+        };
+        match super::pass::scan(
+            &target, &t.path, j.run, j.tags[i], t.start, t.blocks, &mut acked, &mut bad, "journal",
+        ) {
+            Ok(s) => {
+                checked += s.checked;
+                unwritten += s.unwritten;
+            }
+            Err(e) => {
+                final_pass = format!("stopped: {e}");
+                break;
+            }
+        }
+    }
+    Ok(VerifyReport {
+        run_id: j.header.run_id.clone(),
+        unit_bytes: VERIFY_UNIT,
+        blocks_written: written,
+        blocks_checked_by_reads: 0,
+        blocks_checked_after: checked,
+        blocks_unwritten: unwritten,
+        final_pass,
+        journal: Some(path.to_string()),
+        corrupt: counts,
+        first,
+    })
+}

@@ -1,0 +1,422 @@
+//! Write verification (`--verify`): every block a write carries gets a header (see
+//! [`header`]); a table per target holds the last acknowledged write of every 4 KiB block of
+//! the region; reads check what they got against it, a pass after the run reads every block
+//! back, and a journal (`--verify-journal`) keeps the table on disk for `dbio verify`.
+//!
+//! No two I/Os in flight ever touch the same block (a worker draws another I/O when a block
+//! is busy, as vdbench does), so what a block must hold is always known exactly.
+
+pub mod header;
+pub mod journal;
+pub mod pass;
+pub mod setup;
+
+use dbio_engine::{Engine, OpKind};
+use dbio_model::verify::{
+    Corruption, CorruptionCounts, CorruptionKind, VerifyReport, FIRST_LISTED, VERIFY_UNIT,
+};
+use header::{Found, UNIT};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// A block table entry: an I/O is in flight on the block.
+pub const BUSY: u64 = 1 << 63;
+/// A block table entry: the block is not to be checked (a write to it failed, or it was
+/// already found bad) until it is written again.
+pub const SKIP: u64 = 1 << 62;
+/// A block table entry: the sequence of the last acknowledged write (0: none in this run).
+pub const SEQ: u64 = SKIP - 1;
+
+/// The verified region of one target.
+#[derive(Debug)]
+pub struct TargetTable {
+    pub name: String,
+    /// The tag block headers carry for this target.
+    pub tag: u64,
+    /// Byte offset of the first block of the region.
+    pub start: u64,
+    /// One entry per 4 KiB block of the region.
+    pub blocks: Box<[AtomicU64]>,
+}
+
+impl TargetTable {
+    /// The table of `blocks` blocks from byte `start` of target `name`.
+    pub fn new(name: &str, start: u64, blocks: u64) -> Self {
+        TargetTable {
+            name: name.to_string(),
+            tag: header::target_tag(name),
+            start,
+            blocks: (0..blocks).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// Entries of the blocks covered by `len` bytes at `offset`.
+    #[inline]
+    fn range(&self, offset: u64, len: u32) -> std::ops::Range<usize> {
+        let first = ((offset - self.start) / VERIFY_UNIT) as usize;
+        first..first + len as usize / UNIT
+    }
+}
+
+/// What the checks found: counts by kind and the first bad blocks.
+#[derive(Debug, Default)]
+struct Findings {
+    counts: CorruptionCounts,
+    first: Vec<Corruption>,
+}
+
+/// The verification state of one stream, shared by its workers.
+#[derive(Debug)]
+pub struct StreamVerify {
+    /// The run's id, in every header.
+    pub run: u64,
+    pub targets: Vec<TargetTable>,
+    /// The last sequence number handed out.
+    seq: AtomicU64,
+    found: Mutex<Findings>,
+    written: AtomicU64,
+    checked_by_reads: AtomicU64,
+    unwritten: AtomicU64,
+}
+
+impl StreamVerify {
+    /// Verification of `targets` (name, region start, blocks) in run `run`.
+    pub fn new(run: u64, targets: Vec<TargetTable>) -> Self {
+        StreamVerify {
+            run,
+            targets,
+            seq: AtomicU64::new(0),
+            found: Mutex::new(Findings::default()),
+            written: AtomicU64::new(0),
+            checked_by_reads: AtomicU64::new(0),
+            unwritten: AtomicU64::new(0),
+        }
+    }
+
+    /// Records a bad block (once: it is then skipped until written again).
+    pub fn record(&self, c: Corruption) {
+        let mut f = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        f.counts.add(c.kind);
+        if f.first.len() < FIRST_LISTED {
+            f.first.push(c);
+        }
+    }
+
+    /// Counts by kind so far.
+    pub fn counts(&self) -> CorruptionCounts {
+        self.found.lock().unwrap_or_else(|e| e.into_inner()).counts
+    }
+
+    /// Blocks whose writes were acknowledged so far.
+    pub fn blocks_written(&self) -> u64 {
+        self.written.load(Ordering::Relaxed)
+    }
+}
+
+/// How a block read back compares with what it must hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Judged {
+    /// As it must be.
+    Good,
+    /// Not written by this run, and not required to be.
+    Unwritten,
+    /// Bad: the kind, what was expected and what was found.
+    Bad(CorruptionKind, String, String),
+}
+
+/// Judges a block that holds `found` and must hold write `acked` or a later one (0: no write
+/// of this run was acknowledged for it) for byte `offset` of the target tagged `tag`.
+pub fn judge(found: Found, block: &[u8], acked: u64, tag: u64, offset: u64) -> Judged {
+    let expected = || {
+        if acked > 0 {
+            format!("write #{acked} (or a later one) for offset {offset}")
+        } else {
+            format!("no write of this run, or one for offset {offset}")
+        }
+    };
+    match found {
+        Found::NotOurs if acked == 0 => Judged::Unwritten,
+        Found::NotOurs => {
+            let head: String = block.iter().take(8).map(|b| format!("{b:02x}")).collect();
+            Judged::Bad(
+                CorruptionKind::NeverWritten,
+                expected(),
+                format!("no block of this run (it starts {head})"),
+            )
+        }
+        Found::Torn { stored, computed } => Judged::Bad(
+            CorruptionKind::Torn,
+            expected(),
+            format!("checksum {computed:#018x} of the bytes, {stored:#018x} in the header"),
+        ),
+        Found::Good {
+            tag: t,
+            offset: o,
+            seq,
+        } if t != tag || o != offset => {
+            let other = if t != tag { " of another target" } else { "" };
+            Judged::Bad(
+                CorruptionKind::Misdirected,
+                expected(),
+                format!("write #{seq} for offset {o}{other}"),
+            )
+        }
+        Found::Good { seq, .. } if seq < acked => Judged::Bad(
+            CorruptionKind::Lost,
+            expected(),
+            format!("write #{seq} for offset {offset}, an older one"),
+        ),
+        Found::Good { .. } => Judged::Good,
+    }
+}
+
+/// What a worker does for verification; [`NoVerify`] does nothing and compiles away.
+pub trait Verify {
+    /// False for [`NoVerify`]: the worker then skips every call.
+    const ON: bool;
+    /// Claims the blocks of an I/O; false when one of them has an I/O in flight (then the
+    /// worker draws another I/O).
+    fn claim(&mut self, target: u32, offset: u64, len: u32) -> bool;
+    /// Gives write `buf` (about to go to `offset`) its headers, through `slot`.
+    fn stamp(&mut self, slot: u32, target: u32, offset: u64, buf: &mut [u8]);
+    /// An I/O on `slot` ended: `ok` when it did all its bytes.
+    fn done(&mut self, slot: u32, kind: OpKind, target: u32, offset: u64, len: u32, ok: bool);
+    /// Checks the reads that ended since the last call (their bytes are in the slots).
+    fn check<E: Engine>(&mut self, engine: &mut E);
+    /// The worker has ended.
+    fn finish(&mut self);
+}
+
+/// No verification.
+pub struct NoVerify;
+
+impl Verify for NoVerify {
+    const ON: bool = false;
+    #[inline(always)]
+    fn claim(&mut self, _: u32, _: u64, _: u32) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn stamp(&mut self, _: u32, _: u32, _: u64, _: &mut [u8]) {}
+    #[inline(always)]
+    fn done(&mut self, _: u32, _: OpKind, _: u32, _: u64, _: u32, _: bool) {}
+    #[inline(always)]
+    fn check<E: Engine>(&mut self, _: &mut E) {}
+    #[inline(always)]
+    fn finish(&mut self) {}
+}
+
+/// A worker's verification: its slots' write sequences, the reads to check.
+pub struct Checker {
+    v: Arc<StreamVerify>,
+    seqs: Vec<u64>,
+    /// Reads ended and not yet checked: slot, target, offset, length.
+    pending: Vec<(u32, u32, u64, u32)>,
+    written: u64,
+    checked: u64,
+    unwritten: u64,
+}
+
+impl Checker {
+    /// The verification of a worker with `slots` buffer slots.
+    pub fn new(v: Arc<StreamVerify>, slots: u32) -> Self {
+        Checker {
+            v,
+            seqs: vec![0; slots as usize],
+            pending: Vec::with_capacity(slots as usize),
+            written: 0,
+            checked: 0,
+            unwritten: 0,
+        }
+    }
+}
+
+impl Verify for Checker {
+    const ON: bool = true;
+
+    #[inline]
+    fn claim(&mut self, target: u32, offset: u64, len: u32) -> bool {
+        let t = &self.v.targets[target as usize];
+        let range = t.range(offset, len);
+        for i in range.clone() {
+            let e = &t.blocks[i];
+            let cur = e.load(Ordering::Acquire);
+            if cur & BUSY != 0
+                || e.compare_exchange(cur, cur | BUSY, Ordering::AcqRel, Ordering::Acquire)
+                    .is_err()
+            {
+                for taken in &t.blocks[range.start..i] {
+                    taken.fetch_and(!BUSY, Ordering::Release);
+                }
+                return false;
+            }
+        }
+        true
+    }
+
+    #[inline]
+    fn stamp(&mut self, slot: u32, target: u32, offset: u64, buf: &mut [u8]) {
+        let seq = self.v.seq.fetch_add(1, Ordering::Relaxed) + 1;
+        self.seqs[slot as usize] = seq;
+        let tag = self.v.targets[target as usize].tag;
+        for (k, block) in buf.chunks_exact_mut(UNIT).enumerate() {
+            header::stamp(block, self.v.run, tag, offset + (k * UNIT) as u64, seq);
+        }
+    }
+
+    #[inline]
+    fn done(&mut self, slot: u32, kind: OpKind, target: u32, offset: u64, len: u32, ok: bool) {
+        let t = &self.v.targets[target as usize];
+        match (kind, ok) {
+            (OpKind::Read, true) => self.pending.push((slot, target, offset, len)),
+            (OpKind::Write, true) => {
+                let seq = self.seqs[slot as usize];
+                for e in &t.blocks[t.range(offset, len)] {
+                    e.store(seq, Ordering::Release);
+                }
+                self.written += (len as usize / UNIT) as u64;
+            }
+            (OpKind::Write, false) => {
+                // What the failed write left is unknown: not checked until written again.
+                for e in &t.blocks[t.range(offset, len)] {
+                    let cur = e.load(Ordering::Acquire);
+                    e.store((cur & !BUSY) | SKIP, Ordering::Release);
+                }
+            }
+            _ => {
+                for e in &t.blocks[t.range(offset, len)] {
+                    e.fetch_and(!BUSY, Ordering::Release);
+                }
+            }
+        }
+    }
+
+    fn check<E: Engine>(&mut self, engine: &mut E) {
+        for (slot, target, offset, len) in self.pending.drain(..) {
+            let t = &self.v.targets[target as usize];
+            let buf = &engine.read_buf(slot)[..len as usize];
+            for (k, i) in t.range(offset, len).enumerate() {
+                let e = &t.blocks[i];
+                let cur = e.load(Ordering::Acquire);
+                let mut next = cur & !BUSY;
+                if cur & SKIP == 0 {
+                    let block = &buf[k * UNIT..(k + 1) * UNIT];
+                    let at = offset + (k * UNIT) as u64;
+                    let found = header::read(block, self.v.run);
+                    match judge(found, block, cur & SEQ, t.tag, at) {
+                        Judged::Good => self.checked += 1,
+                        Judged::Unwritten => self.unwritten += 1,
+                        Judged::Bad(kind, expected, found) => {
+                            self.checked += 1;
+                            next |= SKIP;
+                            self.v.record(Corruption {
+                                kind,
+                                target: t.name.clone(),
+                                offset: at,
+                                found_by: "read".into(),
+                                expected,
+                                found,
+                            });
+                        }
+                    }
+                }
+                e.store(next, Ordering::Release);
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        self.v.written.fetch_add(self.written, Ordering::Relaxed);
+        self.v
+            .checked_by_reads
+            .fetch_add(self.checked, Ordering::Relaxed);
+        self.v
+            .unwritten
+            .fetch_add(self.unwritten, Ordering::Relaxed);
+        (self.written, self.checked, self.unwritten) = (0, 0, 0);
+    }
+}
+
+/// The verification of a whole run: each stream's tables and the journal.
+pub struct Verification {
+    pub run: u64,
+    pub streams: Vec<Arc<StreamVerify>>,
+    pub journal: Option<journal::JournalWriter>,
+    pub journal_path: Option<String>,
+}
+
+impl Verification {
+    /// The verification of stream `i`, when it verifies.
+    pub fn of_stream(&self, i: usize) -> Option<Arc<StreamVerify>> {
+        self.streams.get(i).cloned()
+    }
+
+    /// The report after the run: the journal's last sync, then (unless `skip_pass` says why
+    /// not) the pass that reads every block of every region back.
+    pub fn finish(
+        mut self,
+        files: &[Vec<&std::fs::File>],
+        skip_pass: Option<String>,
+    ) -> VerifyReport {
+        let mut journal_note = None;
+        if let Some(j) = self.journal.take() {
+            if let Err(e) = j.close() {
+                journal_note = Some(format!("the journal's last sync failed: {e}"));
+            }
+        }
+        let mut checked_after = 0;
+        let mut unwritten_after = 0;
+        let final_pass = match skip_pass {
+            Some(why) => why,
+            None => {
+                let mut note = "done".to_string();
+                for (s, files) in self.streams.iter().zip(files) {
+                    for (t, f) in s.targets.iter().zip(files) {
+                        match pass::final_pass(s, t, f) {
+                            Ok((c, u)) => {
+                                checked_after += c;
+                                unwritten_after += u;
+                            }
+                            Err(e) => {
+                                note = format!("stopped: {e}");
+                                break;
+                            }
+                        }
+                    }
+                }
+                note
+            }
+        };
+        let final_pass = match journal_note {
+            Some(j) => format!("{final_pass}; {j}"),
+            None => final_pass,
+        };
+        let mut counts = CorruptionCounts::default();
+        let mut first = Vec::new();
+        let (mut written, mut by_reads, mut unwritten) = (0, 0, unwritten_after);
+        for s in &self.streams {
+            let f = s.found.lock().unwrap_or_else(|e| e.into_inner());
+            counts = counts.plus(&f.counts);
+            first.extend(f.first.iter().cloned());
+            written += s.written.load(Ordering::Relaxed);
+            by_reads += s.checked_by_reads.load(Ordering::Relaxed);
+            unwritten += s.unwritten.load(Ordering::Relaxed);
+        }
+        first.truncate(FIRST_LISTED);
+        VerifyReport {
+            run_id: format!("{:016x}", self.run),
+            unit_bytes: VERIFY_UNIT,
+            blocks_written: written,
+            blocks_checked_by_reads: by_reads,
+            blocks_checked_after: checked_after,
+            blocks_unwritten: unwritten,
+            final_pass,
+            journal: self.journal_path.clone(),
+            corrupt: counts,
+            first,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
