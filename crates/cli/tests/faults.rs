@@ -337,3 +337,183 @@ fn faults_through_a_loop_device_are_found_too() {
     };
     verify_case(t, f, "8k", true);
 }
+
+#[test]
+fn a_slow_device_under_an_open_loop_rate_shows_latency_growing_from_each_scheduled_start() {
+    let t = "a_slow_device_under_an_open_loop_rate_shows_latency_growing_from_each_scheduled_start";
+    let Some(m) = mount(t) else { return };
+    let service = Duration::from_millis(4);
+    m.fs.set(Faults {
+        latency: Some(service),
+        ..Faults::default()
+    });
+    let dir = scratch();
+    let rate = 2000u64;
+    let (code, err, r) = run_bounded(
+        dir.path(),
+        &[
+            "--target",
+            m.file.to_str().unwrap(),
+            "--rw",
+            "randread",
+            "--bs",
+            "4k",
+            "--qd",
+            "16",
+            "--rate",
+            "2000",
+            "--duration",
+            "3s",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let r = r.unwrap();
+    let served = m.fs.log(|l| l.reads);
+    let secs = num(&r, "/measured_secs");
+    // At most 4 file-system threads each serve one read per 4 ms: far below the rate.
+    assert!(
+        (served as f64) < rate as f64 * secs * 0.9,
+        "served {served} reads in {secs} s"
+    );
+    let lat = &r["read"]["latency_ns"];
+    let min = lat["min"].as_u64().unwrap();
+    assert!(
+        min >= service.as_nanos() as u64 * 99 / 100,
+        "min latency {min} ns under the device's 4 ms"
+    );
+    // Read k is due at k/rate; it cannot complete before the file system has served k reads,
+    // so the last ones wait for most of the run: the latency from their scheduled start.
+    let behind = secs - served as f64 / rate as f64;
+    let max = lat["max"].as_u64().unwrap() as f64 / 1e9;
+    assert!(
+        max >= behind * 0.5,
+        "max latency {max} s; the schedule fell {behind} s behind"
+    );
+    let series = r["timeseries"].as_array().unwrap();
+    let p99 = |p: &Value| p["p99_us"].as_f64().unwrap();
+    assert!(
+        p99(series.last().unwrap()) > 2.0 * p99(&series[0]),
+        "latency did not grow over the run: {series:?}"
+    );
+    assert!(
+        warning_codes(&r).iter().any(|c| c == "rate-not-kept"),
+        "{:?}",
+        warning_codes(&r)
+    );
+}
+
+#[test]
+fn a_full_file_system_mid_run_gives_enospc_with_op_target_and_offset() {
+    let t = "a_full_file_system_mid_run_gives_enospc_with_op_target_and_offset";
+    let Some(mkfs) = require_tool(t, "mkfs.ext4") else {
+        return;
+    };
+    let Some(lo) = LoopDev::attach(t, &vec![0u8; 64 << 20]) else {
+        return;
+    };
+    let dir = scratch();
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    let ok = std::process::Command::new(mkfs)
+        .args(["-q", "-F", &lo.dev])
+        .status()
+        .unwrap()
+        .success()
+        && std::process::Command::new("mount")
+            .arg(&lo.dev)
+            .arg(&mnt)
+            .status()
+            .unwrap()
+            .success();
+    if !ok {
+        skip(t, &format!("cannot make and mount ext4 on {}", lo.dev));
+        return;
+    }
+    struct Unmount(std::path::PathBuf);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(&self.0).status();
+        }
+    }
+    let _m = Unmount(mnt.clone());
+    // A sparse file dbio writes into (so its writes allocate), and a filler that takes the rest.
+    let target = mnt.join("data");
+    std::fs::File::create(&target)
+        .unwrap()
+        .set_len(40 << 20)
+        .unwrap();
+    let json = dir.path().join("out.json");
+    let child = dbio_command()
+        .args([
+            "run",
+            "--rw",
+            "write",
+            "--bs",
+            "64k",
+            "--buffered",
+            "--rate",
+            "100",
+        ])
+        .args([
+            "--duration",
+            "600s",
+            "--destroy-data",
+            "--no-store",
+            "-q",
+            "--json",
+        ])
+        .arg(&json)
+        .arg("--target")
+        .arg(&target)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::os::unix::fs::MetadataExt;
+    let waited = std::time::Instant::now();
+    while std::fs::metadata(&target).unwrap().blocks() * 512 < (1 << 20) {
+        assert!(
+            waited.elapsed() < Duration::from_secs(120),
+            "dbio wrote nothing in 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut filler = std::fs::File::create(mnt.join("filler")).unwrap();
+    let chunk = vec![1u8; 1 << 20];
+    use std::io::Write;
+    while filler.write_all(&chunk).is_ok() {}
+    let _ = filler.sync_all();
+    let out = wait_bounded(child, Duration::from_secs(300));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let r: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(r["partial"], true);
+    let msg = r["outcome"]["detail"].as_str().unwrap();
+    assert!(msg.contains("No space left on device"), "{msg}");
+    assert!(msg.contains(target.to_str().unwrap()), "{msg}");
+    let off = offset_in(msg, "pwrite");
+    // Independently: the file system is full, and the failed write lay beyond what the file
+    // had allocated.
+    let st = nix_free(&mnt);
+    assert!(st < 4 << 20, "{st} bytes still free");
+    assert!(off < 40 << 20 && off.is_multiple_of(65536), "offset {off}");
+    assert!(
+        ios(&r, "write") > 0,
+        "the partial result kept the writes done"
+    );
+}
+
+/// Bytes free on the file system at `p` (df, so no unsafe here).
+fn nix_free(p: &std::path::Path) -> u64 {
+    let out = std::process::Command::new("df")
+        .args(["-B1", "--output=avail"])
+        .arg(p)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
