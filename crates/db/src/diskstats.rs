@@ -79,6 +79,8 @@ pub fn live(partitions: bool) -> Result<Snapshot, String> {
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(|sectors| sectors * 512);
     }
+    // Devices of no size (unused loop devices) are not places data could live.
+    s.objects.retain(|o| o.size_bytes != Some(0));
     s.taken_at_ms = Some(crate::now_ms());
     Ok(s)
 }

@@ -169,6 +169,13 @@ fn placement(s: &mut String, p: &Placement, top: usize) {
     if p.to_leave.len() > limit {
         let _ = writeln!(s, "  … and {} more to leave", p.to_leave.len() - limit);
     }
+    if p.to_move.is_empty() {
+        let _ = writeln!(
+            s,
+            "expected gain: none; nothing within the budget would save stall"
+        );
+        return;
+    }
     let Some(g) = &p.gain else {
         let _ = writeln!(s, "expected gain: the source has no times, so the choice moves the most I/Os; no stall figure to give");
         return;

@@ -170,7 +170,7 @@ fn describe(first: &Choice, second: &Choice, temps: usize) -> (String, bool, f64
         Method::BranchAndBound { nodes, .. } => (
             format!(
                 "0/1 knapsack by branch and bound, stopped after {nodes} nodes: within {} of the best (LP bound)",
-                if c.gap < 1e-6 { "0.0001 %".to_string() } else { format!("{:.4} %", c.gap * 100.0) }
+                if c.gap < 1e-6 { "under 0.0001 %".to_string() } else { format!("{:.4} %", c.gap * 100.0) }
             ),
             false,
         ),
@@ -187,8 +187,9 @@ fn describe(first: &Choice, second: &Choice, temps: usize) -> (String, bool, f64
 
 /// The expected gain of moving `moved`: stall saved, f, k and the Amdahl bound.
 fn gain(moved: &[Moved], totals: &Totals, o: &Options) -> Gain {
-    let moved_stall: f64 = moved.iter().filter_map(|m| m.stall_ms).sum();
-    let saved: f64 = moved.iter().map(|m| m.saved_ms).sum();
+    // (+ 0.0: an empty float sum is -0.0.)
+    let moved_stall: f64 = moved.iter().filter_map(|m| m.stall_ms).sum::<f64>() + 0.0;
+    let saved: f64 = moved.iter().map(|m| m.saved_ms).sum::<f64>() + 0.0;
     let total = totals.stall_ms.unwrap_or(0.0);
     let f = if total > 0.0 {
         moved_stall / total
