@@ -165,13 +165,16 @@ pub struct Found {
 }
 
 /// Finds a result named by `name`: a JSON file, a run id, or the newest run with that label.
+///
+/// The rule when a name could be both: a name that looks like a path (it holds a `/` or ends
+/// in `.json`) is always a file; any other name is first a run id or label of the history,
+/// and a file of that name is read only when the history has no such run. A file read that
+/// is not a dbio result is refused as such.
 pub fn find(db: Option<&str>, name: &str) -> Result<Found, String> {
-    if std::path::Path::new(name).is_file() {
-        let json = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
-        return Ok(Found {
-            json,
-            summary: None,
-        });
+    let is_file = std::path::Path::new(name).is_file();
+    let path_like = name.contains('/') || name.ends_with(".json");
+    if is_file && (path_like || !in_history(db, name)) {
+        return read_result_file(name);
     }
     let store = open_existing(db)?
         .ok_or_else(|| format!("{name}: no such run, label or file; {}", no_history(db)))?;
@@ -202,6 +205,35 @@ pub fn find(db: Option<&str>, name: &str) -> Result<Found, String> {
             })
         }
     }
+}
+
+/// Whether the history holds a run with id or label `name`.
+fn in_history(db: Option<&str>, name: &str) -> bool {
+    let Ok(Some(store)) = open_existing(db) else {
+        return false;
+    };
+    match name.parse::<i64>() {
+        Ok(id) => matches!(store.json(id), Ok(Some(_))),
+        Err(_) => matches!(store.newest_with_label(name), Ok(Some(_))),
+    }
+}
+
+/// Reads a result file, refusing one that is not a dbio result.
+fn read_result_file(name: &str) -> Result<Found, String> {
+    let bytes = std::fs::read(name).map_err(|e| format!("{name}: {e}"))?;
+    let not = |why: &str| {
+        format!("{name}: not a dbio result ({why}); give a JSON file written by dbio --json, a run id or a label (write ./{name} for a file when a label has the same name)")
+    };
+    let json = String::from_utf8(bytes).map_err(|_| not("a binary file, not JSON text"))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&json).map_err(|e| not(&format!("not JSON: {e}")))?;
+    if !v["schema"].as_str().is_some_and(|s| s.starts_with("dbio.")) {
+        return Err(not("JSON without a dbio schema field"));
+    }
+    Ok(Found {
+        json,
+        summary: None,
+    })
 }
 
 /// The history entry of an assessment: its headline is the knee of the oltp-read ramp.
