@@ -47,9 +47,9 @@ fn main() -> ExitCode {
         args::Command::Sqlio(a) => cmd::translate::run(Tool::Sqlio, &a.args).into(),
         args::Command::Diskspd(a) => cmd::translate::run(Tool::Diskspd, &a.args).into(),
         args::Command::Fio(a) => cmd::translate::run(Tool::Fio, &a.args).into(),
-        args::Command::Advise(a) => cmd::advise::run(*a).into(),
-        args::Command::Verify(a) => cmd::verify::run(a).into(),
         args::Command::Merge(a) => cmd::merge::run(*a).into(),
         args::Command::Clock => cmd::clock::run().into(),
+        args::Command::Advise(a) => cmd::advise::run(*a).into(),
+        args::Command::Verify(a) => cmd::verify::run(a).into(),
     }
 }

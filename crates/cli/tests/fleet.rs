@@ -214,7 +214,15 @@ fn a_sweep_runs_each_step_on_every_host_and_merges_it() {
     let Some(f) = fleet(test, 2) else { return };
     let d = f.dir.path();
     let args: Vec<String> = [
-        "sweep", "--engine", "sim", "--rw", "randread", "--vary", "qd=1,8", "--duration", "1s",
+        "sweep",
+        "--engine",
+        "sim",
+        "--rw",
+        "randread",
+        "--vary",
+        "qd=1,8",
+        "--duration",
+        "1s",
         "--hosts",
     ]
     .iter()
@@ -232,7 +240,11 @@ fn a_sweep_runs_each_step_on_every_host_and_merges_it() {
     ])
     .collect();
     let out = dbio(&args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let s = json(&d.join("s.json"));
     let steps = s["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 2);
@@ -240,7 +252,10 @@ fn a_sweep_runs_each_step_on_every_host_and_merges_it() {
         assert_eq!(step["job"]["qd"], qd);
         let rows = step["cluster"]["hosts"].as_array().unwrap();
         assert_eq!(rows.len(), 2, "every step ran on both hosts");
-        let sum: u64 = rows.iter().map(|r| r["read"]["ios"].as_u64().unwrap()).sum();
+        let sum: u64 = rows
+            .iter()
+            .map(|r| r["read"]["ios"].as_u64().unwrap())
+            .sum();
         assert_eq!(step["read"]["ios"].as_u64().unwrap(), sum);
     }
 }

@@ -3,10 +3,10 @@
 //! repeated byte, as holes read) or compressed with LZ4. A reducing array would store such
 //! content for less, which flatters the figures.
 
-use dbio_reduce::block::{classify, CompressSpec, Compressors, Kind};
 use dbio_engine::buffer::AlignedBuf;
 use dbio_engine::target::OpenTarget;
 use dbio_model::{ContentSample, JobSpec, Warning};
+use dbio_reduce::block::{classify, CompressSpec, Compressors, Kind};
 use std::os::unix::fs::FileExt;
 
 /// Blocks read per target.
