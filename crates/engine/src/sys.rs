@@ -46,6 +46,25 @@ pub fn process_cpu() -> CpuTimes {
     rusage(libc::RUSAGE_SELF)
 }
 
+/// Keeps every CPU out of its idle states for as long as it lives, through the kernel's PM
+/// QoS (`/dev/cpu_dma_latency` held at 0 µs): a CPU waiting for an I/O then polls instead of
+/// halting, so a completion is not also charged with the CPU's wake-up from idle (tens of
+/// µs on a virtual machine, where a halted vCPU is woken by its hypervisor).
+pub struct CpusAwake {
+    _qos: std::fs::File,
+}
+
+/// Holds the CPUs awake (needs root); Err says why it could not.
+pub fn hold_cpus_awake() -> std::io::Result<CpusAwake> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/cpu_dma_latency")?;
+    // The kernel reads a binary 32-bit latency in µs; it holds while the file stays open.
+    f.write_all(&0i32.to_ne_bytes())?;
+    Ok(CpusAwake { _qos: f })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,23 +94,4 @@ mod tests {
         assert!(used.user_s > 0.0, "a busy loop runs in user mode");
         assert!(process_cpu().total() >= used.total());
     }
-}
-
-/// Keeps every CPU out of its idle states for as long as it lives, through the kernel's PM
-/// QoS (`/dev/cpu_dma_latency` held at 0 µs): a CPU waiting for an I/O then polls instead of
-/// halting, so a completion is not also charged with the CPU's wake-up from idle (tens of
-/// µs on a virtual machine, where a halted vCPU is woken by its hypervisor).
-pub struct CpusAwake {
-    _qos: std::fs::File,
-}
-
-/// Holds the CPUs awake (needs root); Err says why it could not.
-pub fn hold_cpus_awake() -> std::io::Result<CpusAwake> {
-    use std::io::Write;
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/cpu_dma_latency")?;
-    // The kernel reads a binary 32-bit latency in µs; it holds while the file stays open.
-    f.write_all(&0i32.to_ne_bytes())?;
-    Ok(CpusAwake { _qos: f })
 }
