@@ -200,6 +200,13 @@ pub fn run(a: SweepArgs) -> Exit {
         }
     }
     let partial = sweep.partial;
+    // --verify: any step whose writes did not all read back ends the sweep with status 3.
+    let bad: u64 = sweep
+        .steps
+        .iter()
+        .filter_map(|r| r.verify.as_ref().filter(|v| v.corrupt()))
+        .map(|v| v.corrupt.total())
+        .sum();
     if let Some(path) = a.run.html.as_deref() {
         let name = a
             .run
@@ -214,6 +221,11 @@ pub fn run(a: SweepArgs) -> Exit {
         if let Err(m) = write_html(path, item) {
             return Exit::Failure.with(format!("dbio sweep: {m}"));
         }
+    }
+    if bad > 0 {
+        return Exit::Corrupt.with(format!(
+            "dbio sweep: verify found {bad} bad blocks (exit status 3)"
+        ));
     }
     match (partial, stop.load(Ordering::Relaxed)) {
         (_, true) => Exit::Interrupted,
