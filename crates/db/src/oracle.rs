@@ -177,3 +177,47 @@ fn elapsed_ms(text: &str) -> Option<u64> {
     let v: f64 = l.split_whitespace().nth(1)?.replace(',', "").parse().ok()?;
     l.contains("(mins)").then_some((v * 60_000.0) as u64)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 12c layout adds "1-bk Rds/s" and "Av 1-bk Rd(ms)" after Av Blks/Rd: 10 numbers.
+    #[test]
+    fn awr_12c_layout() {
+        let text = "   Elapsed:               30.00 (mins)
+File IO Stats                             DB/Inst: X/x  Snaps: 1-2
+-> ordered by Tablespace, File
+
+Tablespace               Filename
+------------------------ ----------------------------------------------------
+                        Av       Av     Av                    1-bk  Av 1-bk          Writes   Buffer  Av Buf
+         Reads Reads/s Rd(ms) Blks/Rd       Writes Writes/s Rds/s Rd(ms)   avg Waits Wt(ms)
+-------------- ------- ------ ------- ------------ -------- ------- ------- -------- ------ ------
+USERS_IDX                +DATA/X/DATAFILE/users_idx.270.1
+         2,000       1    4.5     1.0       1     4.4        1,000        1        0      0    0.0
+TEMP                     +DATA/X/TEMPFILE/temp.264.1
+           100       0    1.0    16.0       0     0.0          300        0        0      0    0.0
+";
+        // 10 numbers on the first line (one too many) are refused with the count.
+        assert!(parse_awr(text, "a").unwrap_err().contains("11 numbers"));
+        let text = text.replace("        0      0    0.0\n", "        0    0.0\n");
+        assert!(!text.contains("0      0    0.0"));
+        let s = parse_awr(&text, "a").unwrap();
+        assert_eq!(s.counting_ms, Some(1_800_000));
+        let idx = &s.objects[0];
+        assert_eq!(
+            (idx.name.as_str(), idx.kind),
+            (
+                "+DATA/X/DATAFILE/users_idx.270.1",
+                dbio_model::advise::ObjectKind::Index
+            )
+        );
+        assert_eq!(
+            (idx.reads, idx.writes, idx.read_ms),
+            (2000, 1000, Some(9000.0))
+        );
+        assert_eq!(s.objects[1].kind, dbio_model::advise::ObjectKind::Temp);
+        assert_eq!(s.objects[1].bytes_read, 100 * 16 * 8192);
+    }
+}
