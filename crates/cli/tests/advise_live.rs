@@ -173,6 +173,47 @@ fn postgres_hot_cold_index_ranked_budget_fitted_wal_left() {
 }
 
 #[test]
+fn postgres_without_io_timing_ranks_by_reads_and_says_so() {
+    let test = "postgres_without_io_timing_ranks_by_reads_and_says_so";
+    let Some(pg) = or_skip(
+        test,
+        PrivatePostgres::start_with(&["track_io_timing = off"]),
+    ) else {
+        return;
+    };
+    pg_tables(&pg);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let dir = scratch();
+    let (snap, json) = (dir.path().join("before.json"), dir.path().join("a.json"));
+    let url = pg.url("postgres");
+    let (code, _, err) = advise(&["--url", &url, "--snapshot", snap.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    pg_load(&pg);
+    let (code, out, err) = advise(&[
+        "--url",
+        &url,
+        "--since",
+        snap.to_str().unwrap(),
+        "--flash",
+        "20MiB",
+        "--json",
+        json.to_str().unwrap(),
+        "--no-store",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    // No read times (the WAL's own write timing does not count): reads per GiB decide.
+    assert_eq!(v["ranked_by"], "I/Os per GiB", "{out}");
+    assert!(out.contains("note: track_io_timing is off"), "{out}");
+    assert!(
+        rank_of(&v, "public.hot") < rank_of(&v, "public.cold"),
+        "{out}"
+    );
+    assert_eq!(moved(&v)[0], "public.hot", "{out}");
+    assert!(v["placement"]["gain"].is_null());
+}
+
+#[test]
 fn postgres_bad_logins_rights_and_idle_intervals() {
     let test = "postgres_bad_logins_rights_and_idle_intervals";
     let Some(pg) = or_skip(test, PrivatePostgres::start()) else {

@@ -8,7 +8,7 @@ mod place;
 pub mod skew;
 
 use dbio_model::advise::{
-    AdviseResult, ObjectFigures, ObjectIo, SourceInfo, Totals, ADVISE_SCHEMA,
+    AdviseResult, ObjectFigures, ObjectIo, ObjectKind, SourceInfo, Totals, ADVISE_SCHEMA,
 };
 use devices::Device;
 
@@ -50,7 +50,11 @@ pub fn advise(
     made_at: String,
     o: &Options,
 ) -> AdviseResult {
-    let timed = objects.iter().any(|x| x.stall().is_some());
+    // Ranked by stall when the objects that may move have times: a log timed on its own
+    // (PostgreSQL's track_wal_io_timing without track_io_timing) does not make the others so.
+    let timed = objects
+        .iter()
+        .any(|x| x.kind != ObjectKind::Log && x.stall().is_some());
     let totals = totals(objects);
     let mut figs: Vec<ObjectFigures> = objects
         .iter()
