@@ -130,6 +130,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
             spread,
         }),
         verify: None,
+        db: None,
     })
 }
 

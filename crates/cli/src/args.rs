@@ -59,6 +59,10 @@ pub enum Command {
     /// SQL Server and Oracle exports, /proc/diskstats), within a budget, and what not to.
     #[command(after_help = crate::advise_args::ADVISE_HELP)]
     Advise(Box<crate::advise_args::AdviseArgs>),
+    /// The SLOB method through a real PostgreSQL or MariaDB/MySQL: set up dbio's own schema,
+    /// run sessions against it, and show the database's, the device's and dbio's figures.
+    #[command(after_help = crate::db_args::DB_HELP)]
+    Db(Box<crate::db_args::DbArgs>),
     /// Check targets against the journal of a verifying run (`dbio run --verify-journal`),
     /// after a crash, a power cut, a failover or a reboot.
     #[command(after_help = crate::verify_args::VERIFY_HELP)]

@@ -7,6 +7,7 @@ mod args;
 mod buckets;
 mod cmd;
 mod data;
+mod db_args;
 mod exit;
 mod fleet_args;
 mod formats;
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         args::Command::Merge(a) => cmd::merge::run(*a).into(),
         args::Command::Clock => cmd::clock::run().into(),
         args::Command::Advise(a) => cmd::advise::run(*a).into(),
+        args::Command::Db(a) => cmd::db::run(a.cmd).into(),
         args::Command::Verify(a) => cmd::verify::run(a).into(),
     }
 }

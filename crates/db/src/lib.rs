@@ -12,6 +12,7 @@ pub mod oracle;
 pub mod pg;
 pub mod queries;
 pub mod sizes;
+pub mod slob;
 pub mod snapshot;
 pub mod sqlserver;
 pub mod table;

@@ -4,6 +4,7 @@
 
 pub mod advise;
 pub mod cluster;
+pub mod db;
 pub mod histogram;
 pub mod job;
 pub mod path;

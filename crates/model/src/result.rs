@@ -62,6 +62,11 @@ pub struct RunResult {
     /// Write verification (`--verify`): blocks checked and bad blocks found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<crate::verify::VerifyReport>,
+    /// A run through a real database (`dbio db run`): the database's, the device's and the
+    /// client's figures. `read` then counts the database's physical reads, with the client's
+    /// latency per operation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub db: Option<crate::db::DbReport>,
 }
 
 /// The read and write figures that are there (flushes are not I/Os of their own).

@@ -6,6 +6,7 @@ pub mod awr;
 pub mod cluster;
 pub mod compare;
 pub mod csv;
+pub mod db;
 pub mod diskspd;
 pub mod fio_job;
 pub mod fio_json;

@@ -744,5 +744,6 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
         label: None,
         cluster: None,
         verify: None,
+        db: None,
     }
 }

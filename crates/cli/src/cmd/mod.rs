@@ -3,6 +3,7 @@
 pub mod advise;
 pub mod clock;
 pub mod compare;
+pub mod db;
 pub mod fleet;
 pub mod history;
 pub mod merge;

@@ -210,7 +210,10 @@ fn stop_on_eof(stop: Arc<AtomicBool>) {
 
 /// The result with the verdict on what limited it.
 pub fn judged(mut r: RunResult) -> RunResult {
-    r.verdict = dbio_analyze::verdict::verdict(&r);
+    // A database run's verdict comes with it (the server's CPU and the device's count).
+    if r.db.is_none() {
+        r.verdict = dbio_analyze::verdict::verdict(&r);
+    }
     r
 }
 

@@ -1,0 +1,295 @@
+//! `dbio db`: setup, run, sweep and drop of dbio's schema in a real PostgreSQL or
+//! MariaDB/MySQL. A run is an executor ([`exec::DbExec`]), so a sweep is the ordinary sweep
+//! driven through it, and results go to the history and JSON as any run's.
+
+pub mod exec;
+
+use crate::db_args::{DbCmd, DbDropArgs, DbRunArgs, DbSetupArgs, DbSweepArgs};
+use crate::exit::Exit;
+use crate::history;
+use crate::output::{emit_json, Transcript};
+use crate::progress::Progress;
+use crate::signals::stop_flag;
+use dbio_db::slob::run::RunOpts;
+use dbio_db::slob::setup::{drop, setup, SetupOpts};
+use dbio_db::url::redact;
+use dbio_model::units::{parse_duration, parse_size};
+use dbio_orchestrate::executor::Executor;
+use dbio_orchestrate::sweep::SweepPlan;
+use exec::DbExec;
+use std::sync::atomic::Ordering;
+
+/// Runs `dbio db …` and returns its exit status.
+pub fn run(cmd: DbCmd) -> Exit {
+    match cmd {
+        DbCmd::Setup(a) => setup_cmd(a),
+        DbCmd::Run(a) => run_cmd(a),
+        DbCmd::Sweep(a) => sweep_cmd(a),
+        DbCmd::Drop(a) => drop_cmd(a),
+    }
+}
+
+fn setup_cmd(a: DbSetupArgs) -> Exit {
+    let size = match parse_size(&a.size) {
+        Ok(s) if s > 0 => s,
+        _ => {
+            return Exit::usage(format!(
+                "dbio db setup: --size {}: give a size such as 256MiB or 1GiB",
+                a.size
+            ))
+        }
+    };
+    if a.sessions == 0 || a.sessions > 4096 {
+        return Exit::usage(format!(
+            "dbio db setup: --sessions {}: use 1 to 4096",
+            a.sessions
+        ));
+    }
+    let stop = stop_flag();
+    let mut p = Progress::new(a.quiet);
+    let target = dbio_db::slob::SCHEMA;
+    let opts = SetupOpts {
+        sessions: a.sessions,
+        table_bytes: size,
+        parallel: a.parallel.max(1),
+    };
+    let r = setup(&a.url, opts, &stop, &mut |done, total| {
+        p.on(dbio_runner::Event::Prefill {
+            target,
+            done,
+            total,
+        })
+    });
+    p.finish();
+    match r {
+        Ok((l, notes)) => {
+            for n in notes {
+                eprintln!("dbio db setup: {n}");
+            }
+            println!(
+                "dbio db setup: {} at {}: {} tables of {} rows, loaded and indexed; remove with `dbio db drop --url {}`",
+                target,
+                redact(&a.url),
+                l.tables,
+                l.rows,
+                redact(&a.url)
+            );
+            Exit::Ok
+        }
+        Err(m) if stop.load(Ordering::Relaxed) => {
+            Exit::Interrupted.with(format!("dbio db setup: {m}"))
+        }
+        Err(m) => Exit::Failure.with(format!("dbio db setup: {m}")),
+    }
+}
+
+fn drop_cmd(a: DbDropArgs) -> Exit {
+    match drop(&a.url) {
+        Ok(None) => {
+            println!(
+                "dbio db drop: nothing to drop: {} has no schema {}",
+                redact(&a.url),
+                dbio_db::slob::SCHEMA
+            );
+            Exit::Ok
+        }
+        Ok(Some(tables)) => {
+            println!(
+                "dbio db drop: dropped {} ({} tables: {}) at {}",
+                dbio_db::slob::SCHEMA,
+                tables.len(),
+                tables.join(", "),
+                redact(&a.url)
+            );
+            Exit::Ok
+        }
+        Err(m) => Exit::Failure.with(format!("dbio db drop: {m}")),
+    }
+}
+
+/// The run's settings, checked.
+fn opts(a: &DbRunArgs) -> Result<RunOpts, String> {
+    let dur = |flag: &str, v: &str| parse_duration(v).map_err(|e| format!("{flag} {v}: {e}"));
+    let think_ns = match a.think.as_deref() {
+        None => None,
+        Some(t) => {
+            let (lo, hi) = t.split_once(':').unwrap_or((t, t));
+            let (lo, hi) = (dur("--think", lo)?, dur("--think", hi)?);
+            if hi < lo {
+                return Err(format!("--think {t}: MIN:MAX with MIN at most MAX"));
+            }
+            Some((lo.as_nanos() as u64, hi.as_nanos() as u64))
+        }
+    };
+    if a.sessions == 0 || a.sessions > 4096 {
+        return Err(format!("--sessions {}: use 1 to 4096", a.sessions));
+    }
+    if a.work_unit == 0 || a.work_unit > 10_000 {
+        return Err(format!("--work-unit {}: use 1 to 10000 keys", a.work_unit));
+    }
+    if a.update_pct > 100 {
+        return Err(format!("--update-pct {}: use 0 to 100", a.update_pct));
+    }
+    let duration = dur("--duration", &a.duration)?;
+    if duration.is_zero() {
+        return Err("--duration: give a time above zero, e.g. 30s".into());
+    }
+    dbio_db::url::system(&a.url)?;
+    Ok(RunOpts {
+        sessions: a.sessions,
+        work_unit: a.work_unit,
+        update_pct: a.update_pct,
+        think_ns,
+        ramp: dur("--ramp", &a.ramp)?,
+        duration,
+        seed: a.seed,
+    })
+}
+
+fn run_cmd(a: DbRunArgs) -> Exit {
+    let o = match opts(&a) {
+        Ok(o) => o,
+        Err(m) => return Exit::usage(format!("dbio db run: {m}")),
+    };
+    let store = match history::store_unless(&a.store) {
+        Ok(s) => s,
+        Err(m) => return Exit::usage(format!("dbio db run: {m}")),
+    };
+    let stop = stop_flag();
+    let mut exec = DbExec {
+        url: a.url.clone(),
+        opts: o,
+    };
+    let job = exec::job(&o, &redact(&a.url));
+    let mut p = Progress::new(a.quiet);
+    let r = exec.run(&job, &stop, &mut |ev| p.on(ev));
+    p.finish();
+    let mut r = match r {
+        Ok(r) => r,
+        Err(dbio_runner::RunError::Interrupted) => {
+            return Exit::Interrupted.with("dbio db run: interrupted before measuring began")
+        }
+        Err(e) => return Exit::Failure.with(format!("dbio db run: {e}")),
+    };
+    r.label = a.store.label.clone();
+    let transcript = Transcript::new(a.quiet, a.json.as_deref());
+    transcript.say(&dbio_report::db::report(&r).unwrap_or_default());
+    let json = dbio_report::json::to_json(&r);
+    if let Some(store) = &store {
+        let entry = history::run_entry(&r, &json, &transcript.text(), a.store.label.as_deref());
+        history::keep(store, &entry, a.quiet, "dbio db run");
+    }
+    if let Some(path) = a.json.as_deref() {
+        if let Err(e) = emit_json(path, &json) {
+            return Exit::Failure.with(format!(
+                "dbio db run: cannot write the JSON result to {path}: {e}"
+            ));
+        }
+    }
+    match &r.outcome {
+        dbio_model::Outcome::Complete => Exit::Ok,
+        dbio_model::Outcome::Interrupted => Exit::Interrupted,
+        dbio_model::Outcome::IoError(m) => Exit::Failure.with(format!("dbio db run: {m}")),
+    }
+}
+
+fn sweep_cmd(a: DbSweepArgs) -> Exit {
+    let fail = |m: String| Exit::usage(format!("dbio db sweep: {m}"));
+    let vary = match crate::vary::parse_vary(&a.vary) {
+        Ok(v) if v.key == "sessions" => v,
+        Ok(v) => {
+            return fail(format!(
+                "--vary {}: a database sweep varies sessions (sessions=1,4,8,16)",
+                v.key
+            ))
+        }
+        Err(m) => return fail(m),
+    };
+    let o = match opts(&a.run) {
+        Ok(o) => o,
+        Err(m) => return fail(m),
+    };
+    let mut specs = Vec::new();
+    for v in &vary.values {
+        let mut step = o;
+        step.sessions = match v.parse() {
+            Ok(n) if n > 0 && n <= 4096 => n,
+            _ => return fail(format!("--vary sessions={v}: use 1 to 4096")),
+        };
+        specs.push(exec::job(&step, &redact(&a.run.url)));
+    }
+    let store = match history::store_unless(&a.run.store) {
+        Ok(s) => s,
+        Err(m) => return fail(m),
+    };
+    let plan = crate::cmd::sweep::Plan {
+        after_secs: 0.0,
+        knee_hint: false,
+        steps: SweepPlan {
+            key: vary.key,
+            values: vary.values,
+            specs,
+            slo_text: None,
+            slo: None,
+            search: false,
+        },
+    };
+    let stop = stop_flag();
+    let transcript = Transcript::new(a.run.quiet, a.run.json.as_deref());
+    let say = |s: &str| transcript.say(s);
+    let mut exec = DbExec {
+        url: a.run.url.clone(),
+        opts: o,
+    };
+    let sweep = match crate::cmd::sweep::execute(&plan, &mut exec, a.run.quiet, &stop, &say) {
+        Ok(s) => s,
+        Err(m) => return Exit::Failure.with(format!("dbio db sweep: {m}")),
+    };
+    say(&views_table(&sweep));
+    let json = dbio_report::json::to_json(&sweep);
+    if let Some(store) = &store {
+        let entry = history::sweep_entry(
+            &sweep,
+            &json,
+            &transcript.text(),
+            a.run.store.label.as_deref(),
+        );
+        history::keep(store, &entry, a.run.quiet, "dbio db sweep");
+    }
+    if let Some(path) = a.run.json.as_deref() {
+        if let Err(e) = emit_json(path, &json) {
+            return Exit::Failure.with(format!(
+                "dbio db sweep: cannot write the JSON result to {path}: {e}"
+            ));
+        }
+    }
+    match (sweep.partial, stop.load(Ordering::Relaxed)) {
+        (_, true) => Exit::Interrupted,
+        (true, false) => Exit::Failure,
+        _ => Exit::Ok,
+    }
+}
+
+/// Per step: the database's reads, the device's, the client's operations, and the verdict.
+fn views_table(s: &dbio_model::sweep::SweepResult) -> String {
+    let mut out = format!(
+        "\n{:>9} {:>12} {:>12} {:>12} {:>10}  verdict\n",
+        "sessions", "db reads/s", "device r/s", "client op/s", "op avg µs"
+    );
+    for (v, r) in s.values.iter().zip(&s.steps) {
+        let Some(d) = &r.db else { continue };
+        let secs = r.measured_secs.max(1e-9);
+        out.push_str(&format!(
+            "{:>9} {:>12.1} {:>12} {:>12.1} {:>10.0}  {}\n",
+            v,
+            d.database.physical_reads as f64 / secs,
+            d.device
+                .as_ref()
+                .map_or("-".into(), |x| format!("{:.1}", x.reads as f64 / secs)),
+            d.client.operations as f64 / secs,
+            d.client.read_op_ns.mean / 1000.0,
+            r.verdict.as_ref().map_or("", |v| v.limit.as_str())
+        ));
+    }
+    out
+}

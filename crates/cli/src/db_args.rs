@@ -1,0 +1,113 @@
+//! Flags of `dbio db`: setup, run, sweep and drop of dbio's schema in a real database.
+
+use crate::args::StoreArgs;
+use clap::{Args, Subcommand};
+
+pub const DB_HELP: &str = "\
+Examples:
+  dbio db setup --url postgres://dbio@127.0.0.1:5432/bench --sessions 8 --size 1GiB
+  dbio db run --url postgres://dbio@127.0.0.1:5432/bench --sessions 8 --duration 60s
+  dbio db run --url mysql://root@127.0.0.1:3306/ --sessions 4 --update-pct 20 --json r.json
+  dbio db sweep --url postgres://dbio@127.0.0.1/bench --vary sessions=1,4,8,16,32,64
+  dbio db drop --url postgres://dbio@127.0.0.1:5432/bench
+
+dbio writes only to its own schema, dbio_slob (a database of that name in MariaDB), and
+records every object it makes in dbio_slob.dbio_made: setup refuses a dbio_slob it did not
+make, and drop removes exactly what is recorded. A password in --url never appears in output,
+history or JSON. The report shows three views of the same reads: the database's count
+(pg_stat_database, performance_schema), the device's (/proc/diskstats of the device holding
+the data directory) and dbio's own latency per operation, and says why they differ.";
+
+/// `dbio db`.
+#[derive(Debug, Args)]
+pub struct DbArgs {
+    #[command(subcommand)]
+    pub cmd: DbCmd,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DbCmd {
+    /// Create and load dbio's schema: one table per session, one row per block, an index.
+    #[command(after_help = DB_HELP)]
+    Setup(DbSetupArgs),
+    /// Run the SLOB method through the database and report its, the device's and dbio's figures.
+    #[command(after_help = DB_HELP)]
+    Run(DbRunArgs),
+    /// Run once per number of sessions (--vary sessions=1,4,8,...): a row per step, the knee.
+    #[command(after_help = DB_HELP)]
+    Sweep(DbSweepArgs),
+    /// Remove dbio's schema: exactly what setup recorded, nothing else.
+    #[command(after_help = DB_HELP)]
+    Drop(DbDropArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DbSetupArgs {
+    /// postgres://USER:PASSWORD@HOST:PORT/DB or mysql://USER:PASSWORD@HOST:PORT/ (mariadb:// too).
+    #[arg(long)]
+    pub url: String,
+    /// Tables to make, one per session (sessions beyond them share tables).
+    #[arg(long, default_value_t = 4)]
+    pub sessions: u32,
+    /// Size of each table, e.g. 256MiB or 1GiB (several times the buffer pool).
+    #[arg(long, default_value = "256MiB")]
+    pub size: String,
+    /// Tables loaded at once.
+    #[arg(long, default_value_t = 2)]
+    pub parallel: u32,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DbRunArgs {
+    /// postgres://USER:PASSWORD@HOST:PORT/DB or mysql://USER:PASSWORD@HOST:PORT/ (mariadb:// too).
+    #[arg(long)]
+    pub url: String,
+    /// Sessions: each one database connection doing one operation at a time.
+    #[arg(long, default_value_t = 1)]
+    pub sessions: u32,
+    /// Keys read per operation (SLOB's WORK_UNIT): one index range scan, random single-block reads.
+    #[arg(long, default_value_t = 64)]
+    pub work_unit: u32,
+    /// Operations per 100 that update their rows and commit (WAL/redo writes, commit waits).
+    #[arg(long, default_value_t = 0)]
+    pub update_pct: u8,
+    /// Think time after each operation: MIN or MIN:MAX, e.g. 1ms or 500us:2ms.
+    #[arg(long)]
+    pub think: Option<String>,
+    /// Measured time.
+    #[arg(long, default_value = "30s")]
+    pub duration: String,
+    /// Time run before measuring (excluded).
+    #[arg(long, default_value = "5s")]
+    pub ramp: String,
+    /// Seed of the random keys.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the JSON result to this file (- for stdout).
+    #[arg(long)]
+    pub json: Option<String>,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DbSweepArgs {
+    /// The sessions to run, e.g. sessions=1,4,8,16,32,64 or sessions=1..64x2.
+    #[arg(long, value_name = "sessions=VALUES")]
+    pub vary: String,
+    #[command(flatten)]
+    pub run: DbRunArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DbDropArgs {
+    /// postgres://USER:PASSWORD@HOST:PORT/DB or mysql://USER:PASSWORD@HOST:PORT/ (mariadb:// too).
+    #[arg(long)]
+    pub url: String,
+}

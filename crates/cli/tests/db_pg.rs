@@ -1,0 +1,264 @@
+//! `dbio db` on a private PostgreSQL the test starts (never the machine's own): setup, run,
+//! sweep and drop; the database's count is at least the device's, the page cache's share
+//! is reported, updates make WAL writes and commit waits, no password shows anywhere, and
+//! dbio refuses a schema it did not make.
+
+mod common;
+
+use common::{dbio_command, scratch, skip};
+use dbio_db::testkit::{pg_admin_password, PrivatePostgres};
+use serde_json::Value;
+
+fn dbio(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = dbio_command().args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn server(test: &str) -> Option<PrivatePostgres> {
+    match PrivatePostgres::start() {
+        Ok(s) => Some(s),
+        Err(why) => {
+            skip(test, &why);
+            None
+        }
+    }
+}
+
+#[test]
+fn setup_run_sweep_and_drop_on_postgres() {
+    let Some(pg) = server("setup_run_sweep_and_drop_on_postgres") else {
+        return;
+    };
+    let url = pg.url("postgres");
+    let dir = scratch();
+    let (code, out, err) = dbio(&[
+        "db",
+        "setup",
+        "--url",
+        &url,
+        "--sessions",
+        "2",
+        "--size",
+        "16MiB",
+        "-q",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // A second setup over dbio's own schema is refused, with the way out.
+    let (code, _, err2) = dbio(&[
+        "db",
+        "setup",
+        "--url",
+        &url,
+        "--sessions",
+        "2",
+        "--size",
+        "16MiB",
+        "-q",
+    ]);
+    assert_eq!(code, Some(1), "{err2}");
+    assert!(
+        err2.contains("already set up") && err2.contains("dbio db drop"),
+        "{err2}"
+    );
+    let json = dir.path().join("run.json");
+    let (code, run_out, run_err) = dbio(&[
+        "db",
+        "run",
+        "--url",
+        &url,
+        "--sessions",
+        "2",
+        "--duration",
+        "3s",
+        "--ramp",
+        "1s",
+        "--update-pct",
+        "20",
+        "--work-unit",
+        "32",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{run_out}{run_err}");
+    eprintln!("{run_out}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let db = &v["db"];
+    let reads = db["database"]["physical_reads"].as_u64().unwrap();
+    assert!(reads > 0, "{db}");
+    assert_eq!(v["read"]["ios"].as_u64().unwrap(), reads);
+    if let Some(dev) = db["device"].as_object() {
+        // PostgreSQL reads through the page cache: the device never serves more than it counted
+        // (plus other I/O on a shared device, which a quiet test machine keeps small).
+        let dev_reads = dev["reads"].as_u64().unwrap();
+        eprintln!("database {reads}, device {} {dev_reads}", dev["name"]);
+        assert!(
+            db["page_cache_pct"].is_number() || dev_reads >= reads,
+            "{db}"
+        );
+    }
+    // Updates: WAL writes and commits counted by the database, commit waits by the client.
+    assert!(db["database"]["log_writes"].as_u64().unwrap() > 0, "{db}");
+    assert!(db["database"]["commits"].as_u64().unwrap() > 0, "{db}");
+    assert!(
+        db["client"]["commit_ns"]["mean"].as_f64().unwrap() > 0.0,
+        "{db}"
+    );
+    assert!(
+        run_out.contains("WAL write") && run_out.contains("xact_commit"),
+        "{run_out}"
+    );
+    assert!(
+        run_out.contains("Three views") && run_out.contains("verdict:"),
+        "{run_out}"
+    );
+    assert!(v["verdict"]["limit"].is_string());
+    // A sweep of sessions 1, 2, 4: three rows, each with reads counted by the database.
+    let sweep_json = dir.path().join("sweep.json");
+    let (code, sw_out, sw_err) = dbio(&[
+        "db",
+        "sweep",
+        "--url",
+        &url,
+        "--vary",
+        "sessions=1,2,4",
+        "--duration",
+        "2s",
+        "--ramp",
+        "1s",
+        "--json",
+        sweep_json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{sw_out}{sw_err}");
+    eprintln!("{sw_out}");
+    let s: Value = serde_json::from_str(&std::fs::read_to_string(&sweep_json).unwrap()).unwrap();
+    let steps = s["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 3);
+    for (st, n) in steps.iter().zip([1, 2, 4]) {
+        assert_eq!(st["db"]["spec"]["sessions"], n);
+        assert!(st["db"]["client"]["operations"].as_u64().unwrap() > 0);
+        assert!(st["read"]["ios"].as_u64().unwrap() > 0);
+    }
+    // Nothing dbio wrote or printed holds the password.
+    let all = [
+        out,
+        err,
+        run_out,
+        run_err,
+        sw_out,
+        sw_err,
+        std::fs::read_to_string(&json).unwrap(),
+        std::fs::read_to_string(&sweep_json).unwrap(),
+    ]
+    .concat();
+    assert!(!all.contains(pg_admin_password()), "password leaked");
+    let (code, out, err) = dbio(&["db", "drop", "--url", &url]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("dropped dbio_slob (2 tables"), "{out}");
+    let mut c = pg.client("postgres");
+    let left: i64 = c
+        .query_one(
+            "SELECT count(*) FROM pg_namespace WHERE nspname = 'dbio_slob'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(left, 0);
+}
+
+#[test]
+fn refuses_what_it_did_not_make_and_bad_input() {
+    let Some(pg) = server("refuses_what_it_did_not_make_and_bad_input") else {
+        return;
+    };
+    let url = pg.url("postgres");
+    let mut c = pg.client("postgres");
+    c.batch_execute("CREATE SCHEMA dbio_slob; CREATE TABLE dbio_slob.precious (x int)")
+        .unwrap();
+    let (code, _, err) = dbio(&[
+        "db",
+        "setup",
+        "--url",
+        &url,
+        "--sessions",
+        "1",
+        "--size",
+        "8MiB",
+        "-q",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("did not make it"), "{err}");
+    let (code, _, err) = dbio(&["db", "drop", "--url", &url]);
+    assert_eq!(code, Some(1), "{err}");
+    let n: i64 = c
+        .query_one("SELECT count(*) FROM dbio_slob.precious", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(n, 0, "the table is still there");
+    // A run before setup, a wrong password, a URL nothing listens on: one line, no panic.
+    c.batch_execute("DROP SCHEMA dbio_slob CASCADE").unwrap();
+    let (code, _, err) = dbio(&[
+        "db",
+        "run",
+        "--url",
+        &url,
+        "--duration",
+        "1s",
+        "-q",
+        "--no-store",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("not set up"), "{err}");
+    let bad = pg.url_as("dbio_admin", "wrong-pw-123", "postgres");
+    let (code, _, err) = dbio(&[
+        "db",
+        "run",
+        "--url",
+        &bad,
+        "--duration",
+        "1s",
+        "-q",
+        "--no-store",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        !err.contains("wrong-pw-123") && !err.contains("panicked"),
+        "{err}"
+    );
+    let (code, _, err) = dbio(&[
+        "db",
+        "setup",
+        "--url",
+        "postgres://u:pw-xyz@127.0.0.1:1/x",
+        "-q",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        !err.contains("pw-xyz") && err.contains("cannot connect"),
+        "{err}"
+    );
+    // Missing rights: a role that may not create a schema.
+    c.batch_execute("CREATE ROLE weak LOGIN PASSWORD 'weak-pw-9'")
+        .unwrap();
+    let weak = pg.url_as("weak", "weak-pw-9", "postgres");
+    let (code, _, err) = dbio(&[
+        "db",
+        "setup",
+        "--url",
+        &weak,
+        "--sessions",
+        "1",
+        "--size",
+        "8MiB",
+        "-q",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("permission denied") && !err.contains("weak-pw-9"),
+        "{err}"
+    );
+}

@@ -1,0 +1,161 @@
+//! This host's /proc and /sys: a process's CPU, the block device holding a file, that
+//! device's /proc/diskstats line, and free space under a path.
+
+use std::os::unix::fs::MetadataExt;
+
+/// Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux).
+const HZ: f64 = 100.0;
+
+/// A process's command name.
+pub fn comm(pid: u32) -> Option<String> {
+    std::fs::read_to_string(format!("/proc/{pid}/comm"))
+        .ok()
+        .map(|s| s.trim().to_string())
+}
+
+/// The fields of /proc/PID/stat after the command name.
+fn stat_fields(pid: &str) -> Option<Vec<u64>> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &s[s.rfind(')')? + 2..];
+    Some(
+        rest.split_whitespace()
+            .skip(1)
+            .map(|v| v.parse().unwrap_or(0))
+            .collect(),
+    )
+}
+
+/// A process's parent.
+pub fn parent(pid: u32) -> Option<u32> {
+    stat_fields(&pid.to_string()).and_then(|f| f.first().map(|p| *p as u32))
+}
+
+/// User + system CPU seconds of a process (all its threads).
+pub fn cpu_s(pid: &str) -> Option<f64> {
+    let f = stat_fields(pid)?;
+    // After state: ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime.
+    Some((f.get(10)? + f.get(11)?) as f64 / HZ)
+}
+
+/// CPU seconds of every pid in `pids` now (pids that have gone are left out).
+pub fn cpu_of(pids: &[u32]) -> Vec<(u32, f64)> {
+    pids.iter()
+        .filter_map(|p| cpu_s(&p.to_string()).map(|c| (*p, c)))
+        .collect()
+}
+
+/// CPU seconds spent between two readings by the processes in both.
+pub fn cpu_between(before: &[(u32, f64)], after: &[(u32, f64)]) -> f64 {
+    after
+        .iter()
+        .filter_map(|(p, a)| {
+            before
+                .iter()
+                .find(|b| b.0 == *p)
+                .map(|b| (a - b.1).max(0.0))
+        })
+        .sum()
+}
+
+/// The block device holding `path` (by its st_dev), e.g. "loop3"; None on a file system
+/// without one (overlay, tmpfs, btrfs subvolumes) or a path not on this host.
+pub fn device_of(path: &str) -> Option<String> {
+    let dev = std::fs::metadata(path).ok()?.dev();
+    let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff);
+    let minor = (dev & 0xff) | ((dev >> 12) & !0xff);
+    let uevent = std::fs::read_to_string(format!("/sys/dev/block/{major}:{minor}/uevent")).ok()?;
+    uevent
+        .lines()
+        .find_map(|l| l.strip_prefix("DEVNAME="))
+        .map(str::to_string)
+}
+
+/// A device's counters from /proc/diskstats.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Disk {
+    pub reads: u64,
+    pub reads_merged: u64,
+    pub sectors_read: u64,
+    pub read_ms: u64,
+    pub writes: u64,
+    pub sectors_written: u64,
+    pub io_ms: u64,
+}
+
+impl Disk {
+    /// The counters of `name` now.
+    pub fn read(name: &str) -> Option<Disk> {
+        let text = std::fs::read_to_string("/proc/diskstats").ok()?;
+        text.lines().find_map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            if t.len() < 14 || t[2] != name {
+                return None;
+            }
+            let f = |i: usize| t[i].parse::<u64>().unwrap_or(0);
+            Some(Disk {
+                reads: f(3),
+                reads_merged: f(4),
+                sectors_read: f(5),
+                read_ms: f(6),
+                writes: f(7),
+                sectors_written: f(9),
+                io_ms: f(12),
+            })
+        })
+    }
+
+    /// What happened between `self` (before) and `after`.
+    pub fn delta(&self, after: &Disk) -> Disk {
+        Disk {
+            reads: after.reads.saturating_sub(self.reads),
+            reads_merged: after.reads_merged.saturating_sub(self.reads_merged),
+            sectors_read: after.sectors_read.saturating_sub(self.sectors_read),
+            read_ms: after.read_ms.saturating_sub(self.read_ms),
+            writes: after.writes.saturating_sub(self.writes),
+            sectors_written: after.sectors_written.saturating_sub(self.sectors_written),
+            io_ms: after.io_ms.saturating_sub(self.io_ms),
+        }
+    }
+}
+
+/// Bytes free under `path` for an unprivileged writer (from `df`), None when not known.
+pub fn free_bytes(path: &str) -> Option<u64> {
+    let out = std::process::Command::new("df")
+        .args(["-B1", "--output=avail", path])
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .nth(1)?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// This host's memory, bytes (MemTotal).
+pub fn mem_total() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find_map(|l| l.strip_prefix("MemTotal:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(0, |k| k * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_process_and_its_device() {
+        assert!(cpu_s("self").is_some());
+        assert!(comm(std::process::id()).is_some());
+        assert!(parent(std::process::id()).is_some());
+        // Whatever holds the crate's own folder: a name diskstats knows, or none at all.
+        if let Some(d) = device_of(env!("CARGO_MANIFEST_DIR")) {
+            assert!(Disk::read(&d).is_some(), "{d} not in /proc/diskstats");
+        }
+    }
+}

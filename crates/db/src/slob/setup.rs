@@ -1,0 +1,256 @@
+//! `dbio db setup` and `dbio db drop`: dbio's schema made, loaded in parallel and recorded
+//! object by object in its marker table; dropped exactly as recorded, never anything else.
+
+use super::{maria, pgsql, Conn, Layout, Server, MARKER, SCHEMA};
+use crate::url::redact;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// What to set up: one table per session, each of `table_bytes`.
+#[derive(Debug, Clone, Copy)]
+pub struct SetupOpts {
+    pub sessions: u32,
+    pub table_bytes: u64,
+    /// Tables loaded at once.
+    pub parallel: u32,
+}
+
+/// The marker's layout line.
+pub fn layout_line(l: Layout) -> String {
+    format!("tables={} rows={}", l.tables, l.rows)
+}
+
+/// Parses `tables=N rows=M`.
+pub fn parse_layout(s: &str) -> Option<Layout> {
+    let get = |k: &str| {
+        s.split_whitespace()
+            .find_map(|kv| kv.strip_prefix(k)?.strip_prefix('='))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    Some(Layout {
+        tables: get("tables")? as u32,
+        rows: get("rows")?,
+    })
+}
+
+/// Whether dbio's schema is there, and its marker.
+fn found(c: &mut Conn, url: &str) -> Result<(bool, bool), String> {
+    match c {
+        Conn::Pg(p) => pgsql::found(p, url),
+        Conn::My(m) => maria::found(m, url),
+    }
+}
+
+/// Refuses a schema of that name that dbio did not make, or one already set up.
+fn check_free_name(c: &mut Conn, url: &str) -> Result<(), String> {
+    let shown = redact(url);
+    match found(c, url)? {
+        (false, _) => Ok(()),
+        (true, false) => Err(format!(
+            "{shown}: a schema named {SCHEMA} exists and dbio did not make it (it has no {SCHEMA}.{MARKER}); dbio writes nowhere else and will not touch it: rename or drop it yourself"
+        )),
+        (true, true) => Err(format!(
+            "{shown}: dbio's schema {SCHEMA} is already set up ({}); run `dbio db drop --url {shown}` first to set it up anew",
+            c.layout(url)?.map_or("layout unknown".into(), layout_line)
+        )),
+    }
+}
+
+/// Checks that the tables fit the free space under the data directory (when it can be read).
+fn check_space(s: &Server, need: u64, url: &str) -> Result<Option<String>, String> {
+    let Some(free) = s.data_dir.as_deref().and_then(super::procfs::free_bytes) else {
+        return Ok(Some(
+            "free space not checked: the data directory is not readable from here".into(),
+        ));
+    };
+    if need > free {
+        return Err(format!(
+            "{}: the tables need about {} MiB and {} has {} MiB free; give a smaller --size or fewer --sessions",
+            redact(url),
+            need >> 20,
+            s.data_dir.as_deref().unwrap_or("?"),
+            free >> 20
+        ));
+    }
+    Ok(None)
+}
+
+/// Sets up dbio's schema; `progress(done, total)` in bytes as tables load. Returns the layout
+/// and notes. A failure after the schema was made says how to drop it.
+pub fn setup(
+    url: &str,
+    o: SetupOpts,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<(Layout, Vec<String>), String> {
+    let mut c = Conn::open(url)?;
+    let s = c.server(url)?;
+    check_free_name(&mut c, url)?;
+    let rows = (o.table_bytes / s.row_bytes).max(1024);
+    let layout = Layout {
+        tables: o.sessions,
+        rows,
+    };
+    let total = o.sessions as u64 * rows * s.row_bytes;
+    let notes: Vec<String> = check_space(&s, total + total / 5, url)?
+        .into_iter()
+        .collect();
+    let made = |e: String| {
+        format!(
+            "{e}; what dbio made so far is recorded in {SCHEMA}.{MARKER}: remove it with `dbio db drop --url {}`",
+            redact(url)
+        )
+    };
+    match &mut c {
+        Conn::Pg(p) => pgsql::create_schema(p, url),
+        Conn::My(m) => maria::create_schema(m, url),
+    }?;
+    let mark = |c: &mut Conn, kind: &str, name: &str, detail: &str| match c {
+        Conn::Pg(p) => pgsql::mark(p, url, kind, name, detail),
+        Conn::My(m) => maria::mark(m, url, kind, name, detail),
+    };
+    mark(&mut c, "schema", SCHEMA, &s.version).map_err(made)?;
+    mark(&mut c, "layout", "layout", &layout_line(layout)).map_err(made)?;
+    for t in 1..=o.sessions {
+        match &mut c {
+            Conn::Pg(p) => pgsql::create_table(p, url, t),
+            Conn::My(m) => maria::create_table(m, url, t),
+        }
+        .map_err(made)?;
+    }
+    load_all(url, &s, layout, o.parallel, stop, progress, total).map_err(made)?;
+    Ok((layout, notes))
+}
+
+/// Loads every table, `parallel` at a time, each then indexed.
+fn load_all(
+    url: &str,
+    s: &Server,
+    l: Layout,
+    parallel: u32,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(u64, u64),
+    total: u64,
+) -> Result<(), String> {
+    let next = AtomicU64::new(1);
+    let done = AtomicU64::new(0);
+    let failed: Mutex<Option<String>> = Mutex::new(None);
+    let quit = AtomicBool::new(false);
+    let chunk: u64 = if s.system == crate::url::System::Postgres {
+        4000
+    } else {
+        900
+    };
+    let workers = parallel.clamp(1, l.tables) as u64;
+    let exited = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                let r = load_worker(url, s, l, chunk, &next, &done, &quit, stop);
+                if let Err(e) = r {
+                    quit.store(true, Ordering::Relaxed);
+                    failed.lock().expect("not poisoned").get_or_insert(e);
+                }
+                exited.fetch_add(1, Ordering::Relaxed);
+            });
+        }
+        while exited.load(Ordering::Relaxed) < workers {
+            std::thread::sleep(Duration::from_millis(200));
+            progress(done.load(Ordering::Relaxed) * s.row_bytes, total);
+        }
+    });
+    if let Some(e) = failed.into_inner().expect("not poisoned") {
+        return Err(e);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return Err("interrupted while loading".into());
+    }
+    progress(total, total);
+    Ok(())
+}
+
+/// One loader: takes tables until none is left, loads and indexes each.
+#[allow(clippy::too_many_arguments)]
+fn load_worker(
+    url: &str,
+    s: &Server,
+    l: Layout,
+    chunk: u64,
+    next: &AtomicU64,
+    done: &AtomicU64,
+    quit: &AtomicBool,
+    stop: &AtomicBool,
+) -> Result<(), String> {
+    let mut c = Conn::open(url)?;
+    {
+        loop {
+            let t = next.fetch_add(1, Ordering::Relaxed);
+            if t > l.tables as u64 {
+                return Ok(());
+            }
+            let t = t as u32;
+            let mut lo = 1;
+            while lo <= l.rows {
+                if stop.load(Ordering::Relaxed) || quit.load(Ordering::Relaxed) {
+                    return Err("interrupted while loading".to_string());
+                }
+                let hi = (lo + chunk - 1).min(l.rows);
+                match &mut c {
+                    Conn::Pg(p) => pgsql::load(p, url, t, lo, hi, l.rows, s.block_size),
+                    Conn::My(m) => maria::load(m, url, t, lo, hi, l.rows, s.block_size),
+                }?;
+                done.fetch_add(hi - lo + 1, Ordering::Relaxed);
+                lo = hi + 1;
+            }
+            match &mut c {
+                Conn::Pg(p) => pgsql::index(p, url, t),
+                Conn::My(m) => maria::index(m, url, t),
+            }?;
+        }
+    }
+}
+
+/// Drops dbio's schema: the recorded tables, the marker, the schema. Refuses a schema dbio
+/// did not make, or one holding anything dbio did not record. Ok(None): nothing to drop.
+pub fn drop(url: &str) -> Result<Option<Vec<String>>, String> {
+    let mut c = Conn::open(url)?;
+    let shown = redact(url);
+    match found(&mut c, url)? {
+        (false, _) => return Ok(None),
+        (true, false) => {
+            return Err(format!(
+                "{shown}: the schema {SCHEMA} has no {SCHEMA}.{MARKER}, so dbio did not make it; dbio drops only what it made: drop it yourself if it is yours"
+            ))
+        }
+        _ => {}
+    }
+    let strangers = match &mut c {
+        Conn::Pg(p) => pgsql::strangers(p, url),
+        Conn::My(m) => maria::strangers(m, url),
+    }?;
+    if !strangers.is_empty() {
+        return Err(format!(
+            "{shown}: {SCHEMA} holds objects dbio did not make ({}); dbio will not drop them: move or drop them yourself, then run dbio db drop again",
+            strangers.join(", ")
+        ));
+    }
+    match &mut c {
+        Conn::Pg(p) => pgsql::drop_all(p, url),
+        Conn::My(m) => maria::drop_all(m, url),
+    }
+    .map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn layout_round_trip() {
+        let l = super::Layout {
+            tables: 4,
+            rows: 12800,
+        };
+        assert_eq!(super::parse_layout(&super::layout_line(l)), Some(l));
+        assert_eq!(super::parse_layout("tables=x"), None);
+    }
+}
