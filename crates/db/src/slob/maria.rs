@@ -241,7 +241,7 @@ pub fn counters(c: &mut Conn, url: &str) -> Result<Counters, String> {
     }
     let status: Vec<(String, u64)> = c
         .query(
-            "SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_buffer_pool_read_requests', 'Innodb_buffer_pool_reads', 'Com_commit', 'Handler_commit')",
+            "SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_buffer_pool_read_requests', 'Innodb_buffer_pool_reads', 'Com_commit', 'Handler_commit', 'Innodb_log_writes', 'Innodb_os_log_written', 'Innodb_os_log_fsyncs')",
         )
         .map_err(e(url))?;
     let get = |n: &str| {
@@ -253,6 +253,13 @@ pub fn counters(c: &mut Conn, url: &str) -> Result<Counters, String> {
     k.hits =
         get("Innodb_buffer_pool_read_requests").saturating_sub(get("Innodb_buffer_pool_reads"));
     k.commits = get("Com_commit");
+    // MariaDB 10.8 on writes its redo log outside performance_schema's file instruments.
+    if k.log_writes == 0 && k.log_syncs == 0 {
+        k.log_writes = get("Innodb_log_writes");
+        k.log_bytes = get("Innodb_os_log_written");
+        k.log_syncs = get("Innodb_os_log_fsyncs");
+        k.log_time_s = None;
+    }
     Ok(k)
 }
 

@@ -24,6 +24,16 @@ impl PrivateMariaDb {
 
     /// Starts a server with performance_schema on or off; an error names what is missing.
     pub fn start_with(performance_schema: bool) -> Result<PrivateMariaDb, String> {
+        Self::start_in(None, performance_schema, &[])
+    }
+
+    /// Starts a server whose folder lies under `parent` (the system temp dir when None), with
+    /// extra server options (e.g. `--innodb-flush-method=O_DIRECT`).
+    pub fn start_in(
+        parent: Option<&std::path::Path>,
+        performance_schema: bool,
+        extra: &[&str],
+    ) -> Result<PrivateMariaDb, String> {
         let server = find(&on_path("mariadbd", SBIN))
             .or_else(|| find(&on_path("mysqld", SBIN)))
             .ok_or("mariadbd is not installed (apt-get install mariadb-server)")?;
@@ -31,7 +41,10 @@ impl PrivateMariaDb {
             .or_else(|| find(&on_path("mysql_install_db", SBIN)))
             .ok_or("mariadb-install-db is not installed (apt-get install mariadb-server)")?;
         let owner = run_as("mysql")?;
-        let dir = private_dir("dbio-maria", owner)?;
+        let dir = match parent {
+            Some(p) => super::private_dir_in(p, "dbio-maria", owner)?,
+            None => private_dir("dbio-maria", owner)?,
+        };
         let mut m = PrivateMariaDb {
             dir,
             child: None,
@@ -64,6 +77,7 @@ impl PrivateMariaDb {
             "--innodb-doublewrite=0".into(),
             "--skip-log-bin".into(),
         ]);
+        c.args(extra);
         c.stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
         m.child = Some(

@@ -3,9 +3,11 @@
 //! `postgres` / `mysql` user when the tests run as root (the servers refuse root), stopped
 //! and removed when dropped, a failed test included. Never the machine's own servers.
 
+mod ext4loop;
 mod mariadb;
 mod pg;
 
+pub use ext4loop::Ext4Loop;
 pub use mariadb::PrivateMariaDb;
 pub use pg::PrivatePostgres;
 
@@ -68,8 +70,17 @@ fn run_as(user: &str) -> Result<Option<(u32, u32)>, String> {
 
 /// A new empty folder under the system temp dir, owned by `owner` (so the server can use it).
 fn private_dir(prefix: &str, owner: Option<(u32, u32)>) -> Result<PathBuf, String> {
+    private_dir_in(&std::env::temp_dir(), prefix, owner)
+}
+
+/// A new empty folder under `parent`, owned by `owner`.
+fn private_dir_in(
+    parent: &Path,
+    prefix: &str,
+    owner: Option<(u32, u32)>,
+) -> Result<PathBuf, String> {
     static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
+    let dir = parent.join(format!(
         "{prefix}-{}-{}",
         std::process::id(),
         N.fetch_add(1, Ordering::Relaxed)

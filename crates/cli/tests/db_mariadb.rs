@@ -1,0 +1,116 @@
+//! `dbio db` on a private MariaDB the test starts (never the machine's own), its datadir on
+//! an ext4 of the test's own loop device, InnoDB with O_DIRECT and the smallest buffer pool:
+//! the database's physical reads over the window agree with the loop device's within 1 %;
+//! updates make redo writes and commit waits; drop removes exactly what setup made.
+
+mod common;
+
+use common::{dbio_command, scratch, skip};
+use dbio_db::testkit::{Ext4Loop, PrivateMariaDb};
+use mysql::prelude::Queryable;
+use serde_json::Value;
+
+fn dbio(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = dbio_command().args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn run_json(url: &str, extra: &[&str]) -> (Value, String) {
+    let dir = scratch();
+    let json = dir.path().join("r.json");
+    let mut args = vec![
+        "db",
+        "run",
+        "--url",
+        url,
+        "--sessions",
+        "2",
+        "--duration",
+        "4s",
+        "--ramp",
+        "1s",
+        "--no-store",
+        "--json",
+        json.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let (code, out, err) = dbio(&args);
+    assert_eq!(code, Some(0), "{out}{err}");
+    eprintln!("{out}");
+    (
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap(),
+        out,
+    )
+}
+
+#[test]
+fn o_direct_reads_agree_with_the_loop_device() {
+    let test = "o_direct_reads_agree_with_the_loop_device";
+    let fs = match Ext4Loop::make(768 << 20) {
+        Ok(f) => f,
+        Err(why) => return skip(test, &why),
+    };
+    let m = match PrivateMariaDb::start_in(
+        Some(fs.path()),
+        true,
+        &["--innodb-flush-method=O_DIRECT"],
+    ) {
+        Ok(m) => m,
+        Err(why) => return skip(test, &why),
+    };
+    let url = m.url();
+    let (code, out, err) = dbio(&[
+        "db",
+        "setup",
+        "--url",
+        &url,
+        "--sessions",
+        "2",
+        "--size",
+        "24MiB",
+        "-q",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (v, out) = run_json(&url, &[]);
+    let db = &v["db"];
+    let reads = db["database"]["physical_reads"].as_u64().unwrap();
+    let dev = &db["device"];
+    assert_eq!(dev["name"], fs.name(), "{db}");
+    let dev_reads = dev["reads"].as_u64().unwrap();
+    eprintln!("database {reads}, {} {dev_reads}", fs.name());
+    assert!(reads > 1000, "{db}");
+    let diff = (reads as f64 - dev_reads as f64).abs() / reads as f64;
+    assert!(
+        diff <= 0.01,
+        "database {reads} vs device {dev_reads}: {:.2} %",
+        diff * 100.0
+    );
+    assert!(
+        out.contains("innodb_data_file read") && out.contains("Three views"),
+        "{out}"
+    );
+    assert!(db["io_method"].as_str().unwrap().contains("O_DIRECT"));
+    // Updates: redo writes and commits by the database's count, commit waits by the client's.
+    let (v, out) = run_json(&url, &["--update-pct", "20"]);
+    let d = &v["db"]["database"];
+    assert!(d["log_writes"].as_u64().unwrap() > 0, "{d}");
+    assert!(d["commits"].as_u64().unwrap() > 0, "{d}");
+    assert!(v["db"]["client"]["commit_ns"]["mean"].as_f64().unwrap() > 0.0);
+    assert!(
+        out.contains("innodb_log_file write") && out.contains("Com_commit"),
+        "{out}"
+    );
+    let (code, out, err) = dbio(&["db", "drop", "--url", &url]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let mut c = m.conn();
+    let left: Vec<String> = c
+        .query(
+            "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'dbio_slob'",
+        )
+        .unwrap();
+    assert!(left.is_empty());
+}

@@ -1,0 +1,70 @@
+//! An ext4 file system on a loop device of the test's own (a sparse file under the system
+//! temp dir), mounted on a folder; unmounted and detached on drop. Needs root.
+
+use super::run;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A mounted ext4 on a loop device.
+pub struct Ext4Loop {
+    image: PathBuf,
+    mount: PathBuf,
+    dev: String,
+}
+
+impl Ext4Loop {
+    /// Makes, attaches, formats and mounts a file system of `bytes`.
+    pub fn make(bytes: u64) -> Result<Ext4Loop, String> {
+        if !super::is_root() {
+            return Err("a loop device needs root".into());
+        }
+        let base = super::private_dir("dbio-ext4", None)?;
+        let image = base.join("image");
+        let f = std::fs::File::create(&image).map_err(|e| format!("{}: {e}", image.display()))?;
+        f.set_len(bytes)
+            .map_err(|e| format!("{}: {e}", image.display()))?;
+        let out = Command::new("losetup")
+            .args(["-f", "--show"])
+            .arg(&image)
+            .output()
+            .map_err(|e| format!("cannot run losetup (util-linux): {e}"))?;
+        let dev = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if !out.status.success() || dev.is_empty() {
+            let _ = std::fs::remove_dir_all(&base);
+            return Err(format!(
+                "losetup failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        let mount = base.join("mnt");
+        let l = Ext4Loop { image, mount, dev };
+        let mut c = Command::new("mkfs.ext4");
+        c.args(["-q", "-F", &l.dev]);
+        run(c, "mkfs.ext4 (e2fsprogs)")?;
+        std::fs::create_dir(&l.mount).map_err(|e| format!("{}: {e}", l.mount.display()))?;
+        let mut c = Command::new("mount");
+        c.arg(&l.dev).arg(&l.mount);
+        run(c, "mount")?;
+        Ok(l)
+    }
+
+    /// The mounted folder.
+    pub fn path(&self) -> &Path {
+        &self.mount
+    }
+
+    /// The device's name in /proc/diskstats, e.g. "loop3".
+    pub fn name(&self) -> &str {
+        self.dev.trim_start_matches("/dev/")
+    }
+}
+
+impl Drop for Ext4Loop {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.mount).status();
+        let _ = Command::new("losetup").args(["-d", &self.dev]).status();
+        if let Some(base) = self.image.parent() {
+            let _ = std::fs::remove_dir_all(base);
+        }
+    }
+}
