@@ -543,6 +543,6 @@ fn report_refuses_bad_input_in_one_line() {
     std::fs::write(&junk, "{\"a\": 1}").unwrap();
     assert_one_line_error(
         &report(&[junk.to_str().unwrap(), "--md", "-", "--db", db]),
-        &["not a dbio run, sweep or suite result"],
+        &["junk.json: not a dbio result"],
     );
 }
