@@ -29,6 +29,15 @@ pub fn stdout_failed() -> bool {
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so a reader never sees half a file.
 pub fn write_file_atomic(path: &str, bytes: &[u8]) -> std::io::Result<()> {
+    // A device, a pipe or a socket (--json /dev/null, a named pipe a script reads) is written
+    // as it is: renaming a file over it would replace it (as root, /dev/null itself).
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        use std::io::Write;
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)?
+            .write_all(bytes);
+    }
     let tmp = format!("{path}.tmp");
     std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, path).inspect_err(|_| {
