@@ -26,6 +26,8 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
         .or(spec.file_size)
         .unwrap_or(DEFAULT_REGION)
         .max(spec.max_bs());
+    // The virtual window starts now, however long the model takes to compute it.
+    let started_at = SystemTime::now();
     let (out, timeseries) = model::simulate(spec, &dev, (start, start + len), stop);
     let mut warnings = vec![warn::simulated(&dev)];
     if let Some(st) = out.steady.as_ref().filter(|st| !st.settled) {
@@ -54,7 +56,7 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
             timeseries,
             cpu: CpuTimes::default(),
             host_busy: 0.0,
-            started_at: SystemTime::now(),
+            started_at,
             took_start: true,
             cpu_idle: None,
         },
