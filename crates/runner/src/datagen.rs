@@ -5,16 +5,17 @@
 //! Reducible data is made of units (the dedupe unit, 4–128 KiB) of 4 KiB chunks. Each chunk
 //! is a 16-byte stamp derived from the unit's id and the chunk's place, then incompressible
 //! bytes up to `head`, then zeros; `head` is chosen so that LZ4 and zstd -1 compress a chunk
-//! (hence a unit) by C. The bytes after the stamp depend only on the chunk's place in its
-//! unit and the run's seed, so a write buffer is laid out once and each write only stamps it:
-//! as cheap as random data. Units of equal id are equal; ids are drawn by an exact quota: of
+//! (hence a unit) by C. The incompressible bytes are the run's pool for the chunk's place,
+//! XORed with a key of the stamp: units of equal id are equal, units of different ids share
+//! no byte string (a compressor whose window spans many units gets no more than C). A write
+//! buffer's zero tails are laid out once and each write only stamps and keys the heads. Units of equal id are equal; ids are drawn by an exact quota: of
 //! the first n units a writer makes, ceil(n / R) have new ids and the rest repeat one of the
 //! writer's recent ids (uniformly among its last [`DEDUPE_WINDOW`]), so its stream dedupes
 //! by R (exactly at multiples of R).
 //! Writers never share ids (each has its own tag), and the stamp is salted with a per-run
 //! seed, so no two runs, streams or writers share a block.
 
-use crate::data::{fill_random, mix, Stamper};
+use crate::data::{fill_random, mix, xor_key, Stamper};
 use dbio_model::{units::format_size, ContentSample, DataInfo, DataKind, Reducibility};
 use fastrand::Rng;
 
@@ -112,6 +113,12 @@ impl Reducer {
             let id = self.next_id();
             for (j, chunk) in unit.chunks_mut(CHUNK).enumerate() {
                 let a = mix(((id << 5) | j as u64) ^ self.salt);
+                let head = self.head.min(chunk.len());
+                if head > STAMP {
+                    let place = j * CHUNK;
+                    chunk[STAMP..head].copy_from_slice(&self.pool[place + STAMP..place + head]);
+                    xor_key(&mut chunk[STAMP..head], mix(a ^ 0x006b_6579));
+                }
                 let mut s = [0u8; STAMP];
                 s[..8].copy_from_slice(&a.to_le_bytes());
                 s[8..].copy_from_slice(&mix(a ^ 0x5354_414d).to_le_bytes());
@@ -182,7 +189,7 @@ pub fn prefill_data<'a>(kind: &DataKind, rng: &'a mut Rng) -> impl FnMut(&mut [u
 pub fn data_info(kind: &DataKind, prefill: Vec<String>, sampled: Vec<ContentSample>) -> DataInfo {
     let description = match kind {
         DataKind::Random => {
-            "incompressible pseudo-random bytes; every 4 KiB block written is unique".into()
+            "incompressible pseudo-random bytes; every 4 KiB block written is unique and shares no byte string with another".into()
         }
         DataKind::Zeros => "zero bytes: a reducing array dedupes and compresses them away".into(),
         DataKind::Pattern(p) => {

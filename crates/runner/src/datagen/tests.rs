@@ -165,3 +165,19 @@ fn head_length_shrinks_with_the_ratio() {
     assert!(head_len(2.0) < 2048 && head_len(2.0) > 2000);
     assert_eq!(head_len(1000.0), STAMP);
 }
+
+#[test]
+fn units_of_different_ids_do_not_compress_together_beyond_c() {
+    // One writer, no dedupe, 8 KiB units compressing 2:1 each: 2 MiB of them compressed as
+    // one stream (zstd -3's window spans hundreds of units) still packs about 2:1. Heads
+    // that differed only in their stamps would pack many times further.
+    for (c, unit) in [(2.0, 8192u64), (1.0, 4096)] {
+        let data = stream(&reducible(1.0, c, unit), 1, 16, 131072);
+        let zs = zstd::bulk::compress(&data, 3).unwrap().len();
+        let ratio = data.len() as f64 / zs as f64;
+        assert!(
+            ratio < c * 1.05,
+            "compress:{c}: the whole stream packs {ratio:.3}:1"
+        );
+    }
+}
