@@ -183,12 +183,18 @@ pub fn verdict(m: &Measured, r: &DbReport) -> (String, String) {
         pct(me),
         dev.map_or(String::new(), |d| format!("; {} {util:.0} % busy", d.name))
     );
-    let (code, what) = if host >= 90.0 && server >= me && r.server_cpu_s.is_some() {
+    // On a busy host, the one that used most of the busy CPU held the run; if neither the
+    // server nor dbio used a third of it, other work on the host did.
+    let busy_s = host / 100.0 * cap;
+    let (code, what) = if host >= 90.0 && server >= me && server >= busy_s / 3.0 {
         ("database-cpu", "the database server's CPU")
-    } else if host >= 90.0 && me > server {
+    } else if host >= 90.0 && me > server && me >= busy_s / 3.0 {
         ("load-generator", "dbio's own CPU (the load generator)")
     } else if host >= 90.0 {
-        ("host-cpu", "the host's CPU")
+        (
+            "host-cpu",
+            "the host's CPU, busy with other work than the database server and dbio",
+        )
     } else if util >= 90.0 {
         ("device", "the device")
     } else {
