@@ -72,8 +72,10 @@ pub struct DbRunArgs {
     /// Sessions: each one database connection doing one operation at a time.
     #[arg(long, default_value_t = 1)]
     pub sessions: u32,
-    /// Keys read per operation (SLOB's WORK_UNIT): one index range scan, random single-block reads.
-    #[arg(long, default_value_t = 64)]
+    /// Keys read per operation (SLOB's WORK_UNIT): one index range scan, random single-block
+    /// reads, one round trip. The default is pgio's: per round trip that much work keeps
+    /// dbio's CPU a small share of the server's (bench/db-vs-pgio).
+    #[arg(long, default_value_t = 255)]
     pub work_unit: u32,
     /// Operations per 100 that update their rows and commit (WAL/redo writes, commit waits).
     #[arg(long, default_value_t = 0)]
