@@ -578,6 +578,8 @@ Examples:
   dbio sweep oltp --vary threads=1,2,4 --json sweep.json
   dbio sweep dss --vary bs=8k,64k,256k,1m --html dss.html             charts: latency vs IOPS, MB/s vs bs
   dbio sweep slob --vary sessions=1,4,8,16,32 --duration 30s          SLOB's ramp of sessions, AWR rows
+  dbio sweep db --vary sessions=1,4,8,16,32,64 --url postgres://dbio@127.0.0.1/bench
+                            the same ramp through a real PostgreSQL or MariaDB (see dbio db --help)
   dbio sweep oltp-read --vary qd=1..256x2 --target-latency 'p99<500us'   bisection, not every step
   dbio sweep oltp-read --engine sim --sim sata-ssd --vary qd=1..128x2 --slo 'p99<1ms'   simulated
 

@@ -8,8 +8,11 @@ Examples:
   dbio db setup --url postgres://dbio@127.0.0.1:5432/bench --sessions 8 --size 1GiB
   dbio db run --url postgres://dbio@127.0.0.1:5432/bench --sessions 8 --duration 60s
   dbio db run --url mysql://root@127.0.0.1:3306/ --sessions 4 --update-pct 20 --json r.json
-  dbio db sweep --url postgres://dbio@127.0.0.1/bench --vary sessions=1,4,8,16,32,64
+  dbio sweep db --vary sessions=1,4,8,16,32,64 --url postgres://dbio@127.0.0.1/bench
+  dbio sweep db --vary sessions=1,2,4,8 --url mysql://root@127.0.0.1:3306/ --html ramp.html
   dbio db drop --url postgres://dbio@127.0.0.1:5432/bench
+
+`dbio sweep db` and `dbio db sweep` are the same command: a sweep driven through the database.
 
 dbio writes only to its own schema, dbio_slob (a database of that name in MariaDB), and
 records every object it makes in dbio_slob.dbio_made: setup refuses a dbio_slob it did not
@@ -33,7 +36,8 @@ pub enum DbCmd {
     /// Run the SLOB method through the database and report its, the device's and dbio's figures.
     #[command(after_help = DB_HELP)]
     Run(DbRunArgs),
-    /// Run once per number of sessions (--vary sessions=1,4,8,...): a row per step, the knee.
+    /// Run once per number of sessions (--vary sessions=1,4,8,...): a row per step, the
+    /// saturation point; also spelled `dbio sweep db`.
     #[command(after_help = DB_HELP)]
     Sweep(DbSweepArgs),
     /// Remove dbio's schema: exactly what setup recorded, nothing else.
@@ -68,8 +72,10 @@ pub struct DbRunArgs {
     /// Sessions: each one database connection doing one operation at a time.
     #[arg(long, default_value_t = 1)]
     pub sessions: u32,
-    /// Keys read per operation (SLOB's WORK_UNIT): one index range scan, random single-block reads.
-    #[arg(long, default_value_t = 64)]
+    /// Keys read per operation (SLOB's WORK_UNIT): one index range scan, random single-block
+    /// reads, one round trip. The default is pgio's: per round trip that much work keeps
+    /// dbio's CPU a small share of the server's (bench/db-vs-pgio).
+    #[arg(long, default_value_t = 255)]
     pub work_unit: u32,
     /// Operations per 100 that update their rows and commit (WAL/redo writes, commit waits).
     #[arg(long, default_value_t = 0)]
@@ -101,6 +107,9 @@ pub struct DbSweepArgs {
     /// The sessions to run, e.g. sessions=1,4,8,16,32,64 or sessions=1..64x2.
     #[arg(long, value_name = "sessions=VALUES")]
     pub vary: String,
+    /// Also write the sweep as one HTML page: the ramp table, latency against IOPS.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
     #[command(flatten)]
     pub run: DbRunArgs,
 }
@@ -110,4 +119,39 @@ pub struct DbDropArgs {
     /// postgres://USER:PASSWORD@HOST:PORT/DB or mysql://USER:PASSWORD@HOST:PORT/ (mariadb:// too).
     #[arg(long)]
     pub url: String,
+}
+
+/// The command line with `dbio sweep db …` spelled as `dbio db sweep …`, the one command
+/// both name (a database sweep takes the database's flags, not a profile's).
+pub fn canonical(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    if args.len() > 2 && args[1] == "sweep" && args[2] == "db" {
+        args.swap(1, 2);
+    }
+    args
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical;
+    use std::ffi::OsString;
+
+    fn v(s: &str) -> Vec<OsString> {
+        s.split(' ').map(OsString::from).collect()
+    }
+
+    #[test]
+    fn sweep_db_is_db_sweep() {
+        assert_eq!(
+            canonical(v("dbio sweep db --vary sessions=1,2")),
+            v("dbio db sweep --vary sessions=1,2")
+        );
+        // Nothing else moves: a profile sweep, a db run, a flag value of "db".
+        for s in [
+            "dbio sweep oltp --vary qd=1,2",
+            "dbio db run --url x",
+            "dbio sweep --label db",
+        ] {
+            assert_eq!(canonical(v(s)), v(s));
+        }
+    }
 }

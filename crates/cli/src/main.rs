@@ -32,7 +32,7 @@ use cmd::translate::Tool;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = args::Cli::parse();
+    let cli = args::Cli::parse_from(db_args::canonical(std::env::args_os().collect()));
     match cli.command {
         args::Command::Run(a) => cmd::run::run(a.run, &a.formats).into(),
         args::Command::Profiles(a) => cmd::profiles::run(a).into(),

@@ -135,3 +135,65 @@ pub fn report(r: &RunResult) -> Option<String> {
     }
     Some(out)
 }
+
+/// Per step of a database sweep: the database's reads, the device's, the client's operations,
+/// dbio's and the server's CPU, and the verdict (None when no step is a database run).
+pub fn sweep_views(s: &dbio_model::sweep::SweepResult) -> Option<String> {
+    let rows = step_views(s);
+    if rows.is_empty() {
+        return None;
+    }
+    let mut out = format!(
+        "\n{:>9} {:>12} {:>12} {:>12} {:>10} {:>9} {:>9}  verdict\n",
+        "sessions", "db reads/s", "device r/s", "client op/s", "op avg µs", "dbio CPU", "db CPU"
+    );
+    for v in rows {
+        let _ = writeln!(
+            out,
+            "{:>9} {:>12.1} {:>12} {:>12.1} {:>10.0} {:>9} {:>9}  {}",
+            v.value,
+            v.db_reads_s,
+            v.device_reads_s.map_or("-".into(), |x| format!("{x:.1}")),
+            v.ops_s,
+            v.op_mean_us,
+            format!("{:.2} s", v.dbio_cpu_s),
+            v.server_cpu_s.map_or("-".into(), |x| format!("{x:.2} s")),
+            v.limit
+        );
+    }
+    Some(out)
+}
+
+/// One step of a database sweep, as the text and HTML tables show it.
+pub struct StepView<'a> {
+    pub value: &'a str,
+    pub db_reads_s: f64,
+    pub device_reads_s: Option<f64>,
+    pub ops_s: f64,
+    pub op_mean_us: f64,
+    pub dbio_cpu_s: f64,
+    pub server_cpu_s: Option<f64>,
+    pub limit: &'a str,
+}
+
+/// The steps of `s` that are database runs.
+pub fn step_views(s: &dbio_model::sweep::SweepResult) -> Vec<StepView<'_>> {
+    s.values
+        .iter()
+        .zip(&s.steps)
+        .filter_map(|(v, r)| {
+            let d = r.db.as_ref()?;
+            let secs = r.measured_secs.max(1e-9);
+            Some(StepView {
+                value: v,
+                db_reads_s: d.database.physical_reads as f64 / secs,
+                device_reads_s: d.device.as_ref().map(|x| x.reads as f64 / secs),
+                ops_s: d.client.operations as f64 / secs,
+                op_mean_us: d.client.read_op_ns.mean / 1000.0,
+                dbio_cpu_s: d.dbio_cpu_s,
+                server_cpu_s: d.server_cpu_s,
+                limit: r.verdict.as_ref().map_or("", |v| v.limit.as_str()),
+            })
+        })
+        .collect()
+}

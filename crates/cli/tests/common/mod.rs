@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod browser;
+
 use serde_json::Value;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

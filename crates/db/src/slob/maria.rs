@@ -225,6 +225,7 @@ pub fn counters(c: &mut Conn, url: &str) -> Result<Counters, String> {
     let mut k = Counters {
         read_time_s: Some(0.0),
         log_time_s: Some(0.0),
+        log_sync_time_s: Some(0.0),
         ..Counters::default()
     };
     for (ev, r, rt, w, wt, wb, m, mt) in rows {
@@ -237,6 +238,7 @@ pub fn counters(c: &mut Conn, url: &str) -> Result<Counters, String> {
             k.log_bytes = wb;
             k.log_syncs = m;
             k.log_time_s = Some((wt + mt) as f64 / 1e12);
+            k.log_sync_time_s = Some(mt as f64 / 1e12);
         }
     }
     let status: Vec<(String, u64)> = c
@@ -259,6 +261,7 @@ pub fn counters(c: &mut Conn, url: &str) -> Result<Counters, String> {
         k.log_bytes = get("Innodb_os_log_written");
         k.log_syncs = get("Innodb_os_log_fsyncs");
         k.log_time_s = None;
+        k.log_sync_time_s = None;
     }
     Ok(k)
 }

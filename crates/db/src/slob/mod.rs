@@ -48,7 +48,9 @@ pub struct Counters {
     pub log_writes: u64,
     pub log_bytes: u64,
     pub log_syncs: u64,
+    /// Time in log writes and syncs together, and in syncs alone (the commit wait).
     pub log_time_s: Option<f64>,
+    pub log_sync_time_s: Option<f64>,
     pub commits: u64,
     pub data_writes: u64,
 }

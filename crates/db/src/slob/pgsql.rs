@@ -198,7 +198,7 @@ pub fn counters(c: &mut Client, url: &str) -> Result<Counters, String> {
             "SELECT d.blks_read, d.blk_read_time, d.blks_hit, d.xact_commit,
                     w.wal_write, w.wal_bytes::float8, w.wal_sync, w.wal_write_time + w.wal_sync_time,
                     current_setting('track_io_timing') = 'on',
-                    current_setting('track_wal_io_timing') = 'on'
+                    current_setting('track_wal_io_timing') = 'on', w.wal_sync_time
              FROM pg_stat_database d, pg_stat_wal w WHERE d.datname = current_database()",
             &[],
         )
@@ -213,6 +213,7 @@ pub fn counters(c: &mut Client, url: &str) -> Result<Counters, String> {
         log_bytes: r.get::<_, f64>(5) as u64,
         log_syncs: r.get::<_, i64>(6) as u64,
         log_time_s: wal_timing.then(|| r.get::<_, f64>(7) / 1000.0),
+        log_sync_time_s: wal_timing.then(|| r.get::<_, f64>(10) / 1000.0),
         data_writes: 0,
     })
 }

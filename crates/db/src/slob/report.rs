@@ -25,9 +25,16 @@ fn counts(m: &Measured) -> DbCounts {
     }
 }
 
-/// The AWR-like rows: the database's own names, the generic ones, counts and times.
+/// The AWR-like rows: the database's own names, the generic ones, counts and times. A log
+/// sync is the commit's wait: its time is its own row's, the rest of the log time the writes'.
 fn events(m: &Measured, c: &DbCounts, data_writes: u64) -> Vec<DbEvent> {
     let pg = m.server.system == System::Postgres;
+    let (a, b) = (&m.before.db, &m.after.db);
+    let sync_s = b
+        .log_sync_time_s
+        .zip(a.log_sync_time_s)
+        .map(|(y, x)| (y - x).max(0.0));
+    let write_s = c.log_time_s.map(|t| (t - sync_s.unwrap_or(0.0)).max(0.0));
     let per_s = |n: u64| if m.secs > 0.0 { n as f64 / m.secs } else { 0.0 };
     let row = |name: &str, generic: &str, waits: u64, time_s: Option<f64>| DbEvent {
         name: name.into(),
@@ -45,8 +52,8 @@ fn events(m: &Measured, c: &DbCounts, data_writes: u64) -> Vec<DbEvent> {
                 c.read_time_s,
             ),
             row("blks_hit", "buffer cache hit", c.cache_hits, None),
-            row("WAL write", "log write", c.log_writes, c.log_time_s),
-            row("WAL sync", "log sync (commit)", c.log_syncs, None),
+            row("WAL write", "log write", c.log_writes, write_s),
+            row("WAL sync", "log sync (commit)", c.log_syncs, sync_s),
             row("xact_commit", "commit", c.commits, None),
         ]
     } else {
@@ -59,17 +66,12 @@ fn events(m: &Measured, c: &DbCounts, data_writes: u64) -> Vec<DbEvent> {
             ),
             row("innodb_data_file write", "data write", data_writes, None),
             row("buffer pool hit", "buffer cache hit", c.cache_hits, None),
-            row(
-                "innodb_log_file write",
-                "log write",
-                c.log_writes,
-                c.log_time_s,
-            ),
+            row("innodb_log_file write", "log write", c.log_writes, write_s),
             row(
                 "innodb_log_file sync",
                 "log sync (commit)",
                 c.log_syncs,
-                None,
+                sync_s,
             ),
             row("Com_commit", "commit", c.commits, None),
         ]
@@ -181,12 +183,18 @@ pub fn verdict(m: &Measured, r: &DbReport) -> (String, String) {
         pct(me),
         dev.map_or(String::new(), |d| format!("; {} {util:.0} % busy", d.name))
     );
-    let (code, what) = if host >= 90.0 && server >= me && r.server_cpu_s.is_some() {
+    // On a busy host, the one that used most of the busy CPU held the run; if neither the
+    // server nor dbio used a third of it, other work on the host did.
+    let busy_s = host / 100.0 * cap;
+    let (code, what) = if host >= 90.0 && server >= me && server >= busy_s / 3.0 {
         ("database-cpu", "the database server's CPU")
-    } else if host >= 90.0 && me > server {
+    } else if host >= 90.0 && me > server && me >= busy_s / 3.0 {
         ("load-generator", "dbio's own CPU (the load generator)")
     } else if host >= 90.0 {
-        ("host-cpu", "the host's CPU")
+        (
+            "host-cpu",
+            "the host's CPU, busy with other work than the database server and dbio",
+        )
     } else if util >= 90.0 {
         ("device", "the device")
     } else {

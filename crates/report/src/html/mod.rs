@@ -3,6 +3,7 @@
 
 pub mod advise;
 pub mod charts;
+mod db;
 pub mod svg;
 
 use crate::item::{warnings, Item, Result};
@@ -313,6 +314,7 @@ fn run_section(o: &mut String, r: &RunResult) {
         }
     }
     session_table(o, r);
+    db::run_tables(o, r);
     facts(o, r);
     let _ = writeln!(
         o,
@@ -526,6 +528,7 @@ fn sweep_section(o: &mut String, s: &SweepResult) {
         );
     }
     o.push_str("</table></div>\n");
+    db::sweep_table(o, s);
     for line in crate::markdown::sweep_conclusions(s) {
         let _ = writeln!(o, "<p>{}</p>", esc(&line));
     }

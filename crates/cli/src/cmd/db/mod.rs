@@ -7,7 +7,7 @@ pub mod exec;
 use crate::db_args::{DbCmd, DbDropArgs, DbRunArgs, DbSetupArgs, DbSweepArgs};
 use crate::exit::Exit;
 use crate::history;
-use crate::output::{emit_json, Transcript};
+use crate::output::{check_outputs, emit_json, Transcript};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
 use dbio_db::slob::run::RunOpts;
@@ -16,6 +16,7 @@ use dbio_db::url::redact;
 use dbio_model::units::{parse_duration, parse_size};
 use dbio_orchestrate::executor::Executor;
 use dbio_orchestrate::sweep::SweepPlan;
+use dbio_report::item::Item;
 use exec::DbExec;
 use std::sync::atomic::Ordering;
 
@@ -193,35 +194,31 @@ fn run_cmd(a: DbRunArgs) -> Exit {
     }
 }
 
-fn sweep_cmd(a: DbSweepArgs) -> Exit {
-    let fail = |m: String| Exit::usage(format!("dbio db sweep: {m}"));
-    let vary = match crate::vary::parse_vary(&a.vary) {
-        Ok(v) if v.key == "sessions" => v,
-        Ok(v) => {
-            return fail(format!(
-                "--vary {}: a database sweep varies sessions (sessions=1,4,8,16)",
-                v.key
-            ))
-        }
-        Err(m) => return fail(m),
-    };
-    let o = match opts(&a.run) {
-        Ok(o) => o,
-        Err(m) => return fail(m),
-    };
+/// The steps of a database sweep, each a job of its own number of sessions, all checked
+/// before the first runs.
+fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), String> {
+    let outputs = [
+        ("--json", a.run.json.as_deref()),
+        ("--html", a.html.as_deref()),
+    ];
+    check_outputs(&outputs, &crate::cmd::run::measured(&[], &a.run.store))?;
+    let vary = crate::vary::parse_vary(&a.vary)?;
+    if vary.key != "sessions" {
+        return Err(format!(
+            "--vary {}: a database sweep varies sessions (sessions=1,4,8,16)",
+            vary.key
+        ));
+    }
+    let o = opts(&a.run)?;
     let mut specs = Vec::new();
     for v in &vary.values {
         let mut step = o;
         step.sessions = match v.parse() {
             Ok(n) if n > 0 && n <= 4096 => n,
-            _ => return fail(format!("--vary sessions={v}: use 1 to 4096")),
+            _ => return Err(format!("--vary sessions={v}: use 1 to 4096")),
         };
         specs.push(exec::job(&step, &redact(&a.run.url)));
     }
-    let store = match history::store_unless(&a.run.store) {
-        Ok(s) => s,
-        Err(m) => return fail(m),
-    };
     let plan = crate::cmd::sweep::Plan {
         after_secs: 0.0,
         knee_hint: false,
@@ -234,6 +231,19 @@ fn sweep_cmd(a: DbSweepArgs) -> Exit {
             search: false,
         },
     };
+    Ok((plan, o))
+}
+
+fn sweep_cmd(a: DbSweepArgs) -> Exit {
+    const CMD: &str = "dbio sweep db";
+    let (plan, o) = match sweep_plan(&a) {
+        Ok(p) => p,
+        Err(m) => return Exit::usage(format!("{CMD}: {m}")),
+    };
+    let store = match history::store_unless(&a.run.store) {
+        Ok(s) => s,
+        Err(m) => return Exit::usage(format!("{CMD}: {m}")),
+    };
     let stop = stop_flag();
     let transcript = Transcript::new(a.run.quiet, a.run.json.as_deref());
     let say = |s: &str| transcript.say(s);
@@ -243,9 +253,9 @@ fn sweep_cmd(a: DbSweepArgs) -> Exit {
     };
     let sweep = match crate::cmd::sweep::execute(&plan, &mut exec, a.run.quiet, &stop, &say) {
         Ok(s) => s,
-        Err(m) => return Exit::Failure.with(format!("dbio db sweep: {m}")),
+        Err(m) => return Exit::Failure.with(format!("{CMD}: {m}")),
     };
-    say(&views_table(&sweep));
+    say(&dbio_report::db::sweep_views(&sweep).unwrap_or_default());
     let json = dbio_report::json::to_json(&sweep);
     if let Some(store) = &store {
         let entry = history::sweep_entry(
@@ -254,13 +264,23 @@ fn sweep_cmd(a: DbSweepArgs) -> Exit {
             &transcript.text(),
             a.run.store.label.as_deref(),
         );
-        history::keep(store, &entry, a.run.quiet, "dbio db sweep");
+        history::keep(store, &entry, a.run.quiet, CMD);
     }
     if let Some(path) = a.run.json.as_deref() {
         if let Err(e) = emit_json(path, &json) {
             return Exit::Failure.with(format!(
-                "dbio db sweep: cannot write the JSON result to {path}: {e}"
+                "{CMD}: cannot write the JSON result to {path}: {e}"
             ));
+        }
+    }
+    if let Some(path) = a.html.as_deref() {
+        let name = a.run.store.label.clone();
+        let item = Item {
+            name: name.unwrap_or_else(|| format!("{CMD}, vary {}", sweep.vary)),
+            result: dbio_report::item::Result::Sweep(Box::new(sweep.clone())),
+        };
+        if let Err(m) = crate::cmd::report::write_html(path, item) {
+            return Exit::Failure.with(format!("{CMD}: {m}"));
         }
     }
     match (sweep.partial, stop.load(Ordering::Relaxed)) {
@@ -268,28 +288,4 @@ fn sweep_cmd(a: DbSweepArgs) -> Exit {
         (true, false) => Exit::Failure,
         _ => Exit::Ok,
     }
-}
-
-/// Per step: the database's reads, the device's, the client's operations, and the verdict.
-fn views_table(s: &dbio_model::sweep::SweepResult) -> String {
-    let mut out = format!(
-        "\n{:>9} {:>12} {:>12} {:>12} {:>10}  verdict\n",
-        "sessions", "db reads/s", "device r/s", "client op/s", "op avg µs"
-    );
-    for (v, r) in s.values.iter().zip(&s.steps) {
-        let Some(d) = &r.db else { continue };
-        let secs = r.measured_secs.max(1e-9);
-        out.push_str(&format!(
-            "{:>9} {:>12.1} {:>12} {:>12.1} {:>10.0}  {}\n",
-            v,
-            d.database.physical_reads as f64 / secs,
-            d.device
-                .as_ref()
-                .map_or("-".into(), |x| format!("{:.1}", x.reads as f64 / secs)),
-            d.client.operations as f64 / secs,
-            d.client.read_op_ns.mean / 1000.0,
-            r.verdict.as_ref().map_or("", |v| v.limit.as_str())
-        ));
-    }
-    out
 }
