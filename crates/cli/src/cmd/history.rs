@@ -13,7 +13,7 @@ use std::fmt::Write;
 use std::time::{Duration, SystemTime};
 
 /// `--since`: a date or time (`2026-11-01`, `2026-11-01T08:00:00Z`) or an age (`2h`, `7d`).
-fn since(v: &str) -> Result<String, String> {
+pub(crate) fn since(v: &str) -> Result<String, String> {
     let v = v.trim();
     let hint = "give a date (2026-11-01), a time (2026-11-01T08:00:00Z) or an age (2h, 7d)";
     if v.len() >= 4 && v[..4].chars().all(|c| c.is_ascii_digit()) && v[4..].starts_with('-') {
