@@ -54,8 +54,9 @@ pub fn parse(text: &str, file: &str) -> Result<Snapshot, String> {
         o.size_bytes = Some(r.count("bytes")?);
         o.reads = r.count("phyrds")?;
         o.writes = r.count("phywrts")?;
-        o.bytes_read = r.count("phyblkrd")? * block;
-        o.bytes_written = r.count("phyblkwrt")? * block;
+        // Saturating: counts past u64 are refused by their sum (Snapshot::checked).
+        o.bytes_read = r.count("phyblkrd")?.saturating_mul(block);
+        o.bytes_written = r.count("phyblkwrt")?.saturating_mul(block);
         o.read_ms = Some(r.num("readtim")? * 10.0);
         o.write_ms = Some(r.num("writetim")? * 10.0);
         since = since.max(r.count("seconds_since_startup")?);
