@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
-"""Helper of bench/rss-flat: runs dbio for --duration seconds and samples its VmRSS.
+"""Helper of bench/rss-flat: runs dbio for about --duration seconds and samples its VmRSS.
 
+Two workloads: `run` (a closed-loop `dbio run` on --target for --duration) and `sim-sweep` (a
+`dbio sweep` on the simulated device, steps of about --step seconds of wall time each, sized by
+a short calibration run, twice as many as --duration needs; Ctrl-C (SIGINT) ends it after
+--duration, as a user would, and it stops within its step).
 Samples /proc/PID/status (VmRSS, VmHWM) of the dbio process at 1 s, then every 10 s, and once
 more 1 s before the planned end. Reference: the sample at 60 s. End: the last sample.
 PASS if |end - ref| <= max(5 % of ref, 2 MiB).
@@ -41,23 +45,53 @@ def status_kib(pid):
         return None
 
 
+def sim_ops_per_s(dbio, workdir):
+    """I/Os per wall second of the simulated device at QD 32 (a 2 million I/O run)."""
+    ops = 2_000_000
+    cmd = [dbio, "run", "--engine", "sim", "--rw", "randrw", "--bs", "8k", "--qd", "32",
+           "--ops", str(ops), "-q", "--no-store", "--json", os.path.join(workdir, "cal.json")]
+    t0 = time.monotonic()
+    subprocess.run(cmd, check=True, stdin=subprocess.DEVNULL)
+    return ops / (time.monotonic() - t0)
+
+
+def command(o, out):
+    """The dbio command line of the workload."""
+    if o.mode == "run":
+        return [o.dbio, "run", "--target", o.target, "--rw", "randrw", "--bs", "8k", "--qd",
+                "32", "--threads", "1", "--duration", f"{o.duration}s", "--destroy-data",
+                "--json", out, "-q", "--no-store"]
+    rate = sim_ops_per_s(o.dbio, o.workdir)
+    steps = max(2, 2 * o.duration // o.step)
+    ops = int(rate * o.step)
+    print(f"rss-flat: the simulated device runs {rate:,.0f} I/Os per wall second here; "
+          f"{steps} steps of {ops:,} I/Os", flush=True)
+    qds = ",".join(str(q) for q in range(1, steps + 1))
+    return [o.dbio, "sweep", "--engine", "sim", "--sim", "nvme-gen3", "--rw", "randrw",
+            "--bs", "8k", "--vary", f"qd={qds}", "--ops", str(ops), "--json", out, "-q",
+            "--no-store"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dbio", required=True)
-    ap.add_argument("--target", required=True)
+    ap.add_argument("--mode", choices=["run", "sim-sweep"], default="run")
+    ap.add_argument("--target")
     ap.add_argument("--duration", type=int, required=True)
+    ap.add_argument("--step", type=int, default=60, help="wall seconds per sweep step")
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--json-out")
     o = ap.parse_args()
+    if o.mode == "run" and not o.target:
+        ap.error("--mode run needs --target")
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, on_term)
 
     out = os.path.join(o.workdir, "dbio.json")
     log = os.path.join(o.workdir, "dbio.log")
-    cmd = [o.dbio, "run", "--target", o.target, "--rw", "randrw", "--bs", "8k", "--qd", "32",
-           "--threads", "1", "--duration", f"{o.duration}s", "--destroy-data",
-           "--json", out, "-q", "--no-store"]
-    print("rss-flat: " + " ".join(cmd), flush=True)
+    cmd = command(o, out)
+    shown = cmd if len(" ".join(cmd)) < 300 else [a if len(a) < 60 else a[:40] + "…" for a in cmd]
+    print("rss-flat: " + " ".join(shown), flush=True)
 
     # Sample times, seconds after the start of dbio.
     times = [1] + list(range(INTERVAL, o.duration, INTERVAL))
@@ -85,7 +119,13 @@ def main():
                                 "hwm_kib": s.get("VmHWM")})
                 print(f"  t={at:6.1f} s  VmRSS {s['VmRSS'] / 1024:8.2f} MiB  "
                       f"VmHWM {s.get('VmHWM', 0) / 1024:8.2f} MiB", flush=True)
-            rc = p.wait()
+            if o.mode == "sim-sweep" and p.poll() is None:
+                p.send_signal(signal.SIGINT)
+                print("  (Ctrl-C sent to the sweep at the planned end)", flush=True)
+                rc = p.wait()
+                rc = 0 if rc == 130 else rc
+            else:
+                rc = p.wait()
         except (KeyboardInterrupt, Stop):
             p.send_signal(signal.SIGINT)
             try:
@@ -106,11 +146,25 @@ def main():
     if dbio_log:
         for line in dbio_log.splitlines():
             print(f"  dbio says: {line}")
-    with open(out) as f:
-        d = json.load(f)
-    iops = sum((d.get(k) or {}).get("iops", 0) for k in ("read", "write"))
-    print(f"  dbio ran {wall:.1f} s (measured {d.get('measured_secs', 0):.1f} s), "
-          f"{iops:,.0f} IOPS read+write, outcome {d.get('outcome')}")
+    try:
+        with open(out) as f:
+            d = json.load(f)
+    except FileNotFoundError:
+        print("  (dbio wrote no JSON result)")
+        d = {}
+    runs = d.get("steps") or [d]
+    iops = sum((r.get(k) or {}).get("iops", 0) for r in runs for k in ("read", "write")) / len(runs)
+    ios = sum(r.get(k, {}).get("ios", 0) or 0 for r in runs for k in ("read", "write"))
+    outcome = sorted({str((r.get("outcome") or {}).get("status")) for r in runs})
+    print(f"  dbio ran {wall:.1f} s, {len(runs)} run(s) (measured "
+          f"{sum(r.get('measured_secs', 0) for r in runs):.1f} s), "
+          f"{iops:,.0f} IOPS read+write (mean of runs), {ios:,} I/Os, outcome {outcome}")
+    # What the result itself holds in memory grows with the run: its per-second points,
+    # each with its encoded latency histogram.
+    series = [pt for r in runs for pt in r.get("timeseries") or []]
+    hist_bytes = sum(len(pt.get("hist") or "") for pt in series)
+    print(f"  the result keeps {len(series):,} per-second points, {hist_bytes / MIB:.2f} MiB of "
+          f"encoded histograms in them ({hist_bytes / max(len(series), 1):,.0f} bytes a point)")
 
     ref = next((s for s in samples if s["t_s"] >= REF_AT), None)
     if ref is None or len(samples) < 2 or samples[-1] is ref:
@@ -128,10 +182,12 @@ def main():
     print(f"rss-flat: {'PASS' if ok else 'FAIL'}")
     if o.json_out:
         with open(o.json_out, "w") as f:
-            json.dump({"cmd": cmd, "duration_s": o.duration, "samples": samples,
+            json.dump({"cmd": cmd, "mode": o.mode, "duration_s": o.duration,
+                       "wall_s": wall, "runs": len(runs), "ios": ios, "points": len(series),
+                       "hist_bytes": hist_bytes, "samples": samples,
                        "ref": ref, "end": end, "ratio": end["rss_kib"] / ref["rss_kib"],
                        "allowed_kib": allowed_kib, "pass": ok, "iops": iops,
-                       "dbio_outcome": d.get("outcome")}, f, indent=1)
+                       "dbio_outcome": outcome}, f, indent=1)
     return 0
 
 

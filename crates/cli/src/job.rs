@@ -52,7 +52,11 @@ pub fn parse_bs(v: &str) -> Result<Vec<BsWeight>, String> {
             return Err(format!("--bs: {part} has weight 0; leave it out instead"));
         }
         match out.iter_mut().find(|b: &&mut BsWeight| b.size == size) {
-            Some(b) => b.weight += w,
+            Some(b) => {
+                b.weight = b.weight.checked_add(w).ok_or_else(|| {
+                    format!("--bs: the weights of {s} add up to more than {}; weights are relative, so use smaller ones, e.g. 8k:70,64k:30", u32::MAX)
+                })?
+            }
             None => out.push(BsWeight { size, weight: w }),
         }
     }
@@ -511,6 +515,10 @@ mod tests {
         assert!(parse_bs("8k:x").unwrap_err().contains("weight"));
         assert!(parse_bs("0").is_err());
         assert!(parse_bs("8q").unwrap_err().contains("unknown unit"));
+        // Found by the `flags` fuzz target: one size's weights summed past u32 panicked.
+        let e = parse_bs("8k:4294967295,8k:1").unwrap_err();
+        assert!(e.contains("add up to more than 4294967295"), "{e}");
+        assert_eq!(parse_bs("8k:2,8k:3").unwrap()[0].weight, 5);
     }
 
     #[test]

@@ -126,10 +126,11 @@ fn is_partition(name: &str, names: &[&str]) -> bool {
 fn object(l: &Line) -> ObjectIo {
     let mut o = ObjectIo::new(format!("/dev/{}", l.name), ObjectKind::Other);
     o.reads = l.f[0];
-    o.bytes_read = l.f[2] * 512;
+    // Saturating: a damaged file's counts past u64 / 512 are refused by their sum later.
+    o.bytes_read = l.f[2].saturating_mul(512);
     o.read_ms = Some(l.f[3] as f64);
     o.writes = l.f[4];
-    o.bytes_written = l.f[6] * 512;
+    o.bytes_written = l.f[6].saturating_mul(512);
     o.write_ms = Some(l.f[7] as f64);
     o
 }
@@ -165,6 +166,22 @@ mod tests {
         let p = parse(TEXT, "x", true).unwrap();
         let names: Vec<&str> = p.objects.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(names, ["/dev/nvme0n1p1", "/dev/nvme0n1p2", "/dev/sda"]);
+    }
+
+    /// Found by fuzzing `dbio advise`'s exports: sectors past u64 / 512 overflowed; they
+    /// saturate here and the export is refused as a whole (crate::read_export).
+    #[test]
+    fn sectors_past_u64_are_refused_not_overflowed() {
+        let big = TEXT.replace(" 16000 ", " 18446744073709551615 ");
+        assert_eq!(
+            parse(&big, "x", false).unwrap().objects[0].bytes_read,
+            u64::MAX
+        );
+        let e = crate::read_export(&big, "x", false).unwrap_err();
+        assert!(
+            e.contains("bytes read of its objects add up to more than 2^62"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub fn now_ms() -> u64 {
 /// Reads an export of any form dbio knows, told apart by its content: a dbio snapshot
 /// (JSON), an AWR report, /proc/diskstats, or a SQL Server or Oracle CSV.
 pub fn read_export(text: &str, file: &str, partitions: bool) -> Result<Snapshot, String> {
+    parse_export(text, file, partitions)?.checked(file)
+}
+
+fn parse_export(text: &str, file: &str, partitions: bool) -> Result<Snapshot, String> {
     let header = text
         .trim_start_matches('\u{feff}')
         .lines()

@@ -54,8 +54,9 @@ pub fn parse(text: &str, file: &str) -> Result<Snapshot, String> {
         o.size_bytes = Some(r.count("bytes")?);
         o.reads = r.count("phyrds")?;
         o.writes = r.count("phywrts")?;
-        o.bytes_read = r.count("phyblkrd")? * block;
-        o.bytes_written = r.count("phyblkwrt")? * block;
+        // Saturating: counts past u64 are refused by their sum (Snapshot::checked).
+        o.bytes_read = r.count("phyblkrd")?.saturating_mul(block);
+        o.bytes_written = r.count("phyblkwrt")?.saturating_mul(block);
         o.read_ms = Some(r.num("readtim")? * 10.0);
         o.write_ms = Some(r.num("writetim")? * 10.0);
         since = since.max(r.count("seconds_since_startup")?);
@@ -148,7 +149,8 @@ fn awr_file(
     o.reads = reads as u64;
     o.writes = writes as u64;
     o.bytes_read = (reads * blks.max(1.0) * 8192.0) as u64;
-    o.bytes_written = writes as u64 * 8192;
+    // In f64 like the reads: a cast saturates where u64 arithmetic would overflow.
+    o.bytes_written = (writes * 8192.0) as u64;
     o.read_ms = Some(reads * av_rd);
     Ok(o)
 }
@@ -219,5 +221,19 @@ TEMP                     +DATA/X/TEMPFILE/temp.264.1
         );
         assert_eq!(s.objects[1].kind, dbio_model::advise::ObjectKind::Temp);
         assert_eq!(s.objects[1].bytes_read, 100 * 16 * 8192);
+    }
+
+    /// Found by the `exports` fuzz target: a writes figure past u64::MAX / 8192 overflowed.
+    #[test]
+    fn awr_writes_beyond_u64_do_not_overflow() {
+        let o = awr_file(
+            "USERS",
+            "f",
+            &["1", "0", "1.0", "1.0", "9e18", "0", "0", "0"],
+            "a",
+            1,
+        )
+        .unwrap();
+        assert_eq!(o.bytes_written, u64::MAX);
     }
 }

@@ -1,6 +1,7 @@
 //! `--sizes FILE`: object sizes for sources that have none (AWR, saved diskstats), as a CSV
 //! with a NAME and a BYTES column (other columns are ignored, so a V$DATAFILE export will do).
 
+use crate::snapshot::MAX_TOTAL;
 use crate::table::Table;
 use dbio_model::advise::ObjectIo;
 use std::collections::HashMap;
@@ -14,8 +15,16 @@ pub fn parse(text: &str, file: &str) -> Result<HashMap<String, u64>, String> {
         ));
     }
     let mut m = HashMap::new();
+    let mut total = 0u64;
     for r in t.rows() {
-        m.insert(r.text("name").to_string(), r.count("bytes")?);
+        let bytes = r.count("bytes")?;
+        total = total.saturating_add(bytes);
+        if total > MAX_TOTAL {
+            return Err(format!(
+                "{file}: the sizes add up to more than 2^62 bytes; no database is that large, so this is not a sizes file of one (or it is damaged)"
+            ));
+        }
+        m.insert(r.text("name").to_string(), bytes);
     }
     Ok(m)
 }

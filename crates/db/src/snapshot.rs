@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 /// Identifier and version of the snapshot file format (`--snapshot FILE`).
 pub const SNAPSHOT_SCHEMA: &str = "dbio.advise-snapshot/1";
 
+/// Largest sum over a snapshot's objects of one counter (reads, writes, bytes, sizes).
+pub const MAX_TOTAL: u64 = 1 << 62;
+
 /// Cumulative counters of every object of one source at one moment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
@@ -68,6 +71,30 @@ impl Snapshot {
         }
     }
 
+    /// The snapshot if its counters add up to what a server can count (each sum over the
+    /// objects at most [`MAX_TOTAL`]), else a message naming the file and the counter: larger
+    /// figures are not a server's, and their sums would overflow.
+    pub fn checked(self, file: &str) -> Result<Snapshot, String> {
+        let fields: [(&str, fn(&ObjectIo) -> u64); 5] = [
+            ("reads", |o| o.reads),
+            ("writes", |o| o.writes),
+            ("bytes read", |o| o.bytes_read),
+            ("bytes written", |o| o.bytes_written),
+            ("sizes", |o| o.size_bytes.unwrap_or(0)),
+        ];
+        for (what, f) in fields {
+            let total = self.objects.iter().try_fold(0u64, |sum, o| {
+                sum.checked_add(f(o)).filter(|t| *t <= MAX_TOTAL)
+            });
+            if total.is_none() {
+                return Err(format!(
+                    "{file}: the {what} of its objects add up to more than 2^62; no server counts that much, so this is not an export of one (or it is damaged)"
+                ));
+            }
+        }
+        Ok(self)
+    }
+
     /// Reads a snapshot written by `dbio advise --snapshot`.
     pub fn from_json(text: &str, file: &str) -> Result<Snapshot, String> {
         let s: Snapshot = serde_json::from_str(text)
@@ -78,7 +105,7 @@ impl Snapshot {
                 s.schema
             ));
         }
-        Ok(s)
+        s.checked(file)
     }
 
     /// The snapshot as JSON for `--snapshot FILE`.
@@ -274,5 +301,25 @@ mod tests {
             "{e}"
         );
         assert!(!e.contains('\n'));
+    }
+
+    /// Found by the `exports` fuzz target: counters near u64::MAX overflowed the ranking's
+    /// sums. They are refused where the export is read.
+    #[test]
+    fn counters_past_what_a_server_counts_are_refused() {
+        let mut s = snap(MAX_TOTAL, 1000);
+        assert!(s.clone().checked("f").is_ok());
+        s.objects.push(ObjectIo::new("u", ObjectKind::Data));
+        s.objects[1].reads = 1;
+        let e = s.checked("f").unwrap_err();
+        assert!(
+            e.starts_with("f: the reads of its objects add up to more than 2^62"),
+            "{e}"
+        );
+        let mut big = snap(u64::MAX, 1000);
+        big.objects[0].bytes_read = 1;
+        assert!(Snapshot::from_json(&big.to_json(), "b.json")
+            .unwrap_err()
+            .contains("reads"));
     }
 }

@@ -16,7 +16,7 @@ use dbio_model::RunResult;
 use std::time::Duration;
 
 /// The checked flags.
-struct Plan {
+pub(crate) struct Plan {
     budget: Option<u64>,
     flash_run: Option<String>,
     flash_ms: f64,
@@ -109,7 +109,7 @@ pub fn run(a: AdviseArgs) -> Exit {
 }
 
 /// The flags checked, before anything is read or connected to.
-fn plan(a: &AdviseArgs) -> Result<Plan, String> {
+pub(crate) fn plan(a: &AdviseArgs) -> Result<Plan, String> {
     let sources =
         a.url.is_some() as usize + a.diskstats as usize + (!a.exports.is_empty()) as usize;
     if sources != 1 {
@@ -194,7 +194,7 @@ fn plan(a: &AdviseArgs) -> Result<Plan, String> {
 }
 
 /// "0.4" or "40%" as a share in (0, 1].
-fn share(v: &str) -> Result<f64, String> {
+pub(crate) fn share(v: &str) -> Result<f64, String> {
     let t = v.trim();
     let x = match t.strip_suffix('%') {
         Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),

@@ -7,7 +7,7 @@ use crate::output::print_out;
 use dbio_model::RunResult;
 
 /// Parses `--devices A=75,B=6` (A is the first run, B the others).
-fn devices(v: &str) -> Result<(f64, f64), String> {
+pub(crate) fn devices(v: &str) -> Result<(f64, f64), String> {
     let bad = || {
         format!(
             "--devices {v}: write A=N,B=M with the device counts behind the runs, e.g. A=75,B=6"

@@ -13,10 +13,12 @@ use std::fmt::Write;
 use std::time::{Duration, SystemTime};
 
 /// `--since`: a date or time (`2026-11-01`, `2026-11-01T08:00:00Z`) or an age (`2h`, `7d`).
-fn since(v: &str) -> Result<String, String> {
+pub(crate) fn since(v: &str) -> Result<String, String> {
     let v = v.trim();
     let hint = "give a date (2026-11-01), a time (2026-11-01T08:00:00Z) or an age (2h, 7d)";
-    if v.len() >= 4 && v[..4].chars().all(|c| c.is_ascii_digit()) && v[4..].starts_with('-') {
+    // Bytes, not a str slice: a multi-byte character across byte 4 must not panic.
+    let b = v.as_bytes();
+    if b.len() > 4 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' {
         let full = if v.len() == 10 {
             format!("{v}T00:00:00Z")
         } else {
@@ -137,5 +139,18 @@ pub fn export(a: ExportArgs) -> Exit {
     match emit_json(to, &found.json) {
         Ok(()) => Exit::Ok,
         Err(e) => Exit::Failure.with(format!("dbio export: cannot write {to}: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::since;
+
+    /// Found by the `flags` fuzz target: a character of two bytes across byte 4 panicked.
+    #[test]
+    fn a_character_across_the_fifth_byte_is_refused() {
+        let e = since("000é").unwrap_err();
+        assert!(e.starts_with("--since 000é:"), "{e}");
+        assert_eq!(since("2026-11-01").unwrap(), "2026-11-01T00:00:00Z");
     }
 }

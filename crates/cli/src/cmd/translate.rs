@@ -25,7 +25,7 @@ pub enum Tool {
 }
 
 impl Tool {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Tool::Sqlio => "sqlio",
             Tool::Diskspd => "diskspd",
@@ -180,7 +180,7 @@ pub fn translate(tool: Tool, args: &[String]) -> Result<Translation, String> {
 }
 
 /// Each job's `dbio run` command line and its parsed flags, all validated before any runs.
-fn parse_runs(
+pub(crate) fn parse_runs(
     name: &str,
     t: &Translation,
     ours: &[String],

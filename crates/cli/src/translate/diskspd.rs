@@ -188,7 +188,8 @@ fn seconds(t: &mut Translation, a: &str, v: &str) -> Option<f64> {
 
 /// Reads one option (`a` as written, `opt` without its dash).
 fn option(t: &mut Translation, d: &mut Diskspd, a: &str, opt: &str) {
-    let (key, v) = opt.split_at(1);
+    // The key is the first character, whatever its width in bytes.
+    let (key, v) = opt.split_at(opt.chars().next().map_or(0, char::len_utf8));
     let block = d.block;
     let sz = |t: &mut Translation, v: &str| {
         let n = size(v, block);
@@ -610,6 +611,15 @@ mod tests {
         let refused: Vec<&str> = t.refusals().iter().map(|n| n.option.as_str()).collect();
         assert_eq!(refused, ["-Q7", "#1"]);
         assert!(t.refusals()[1].text.contains("/dev/"));
+    }
+
+    /// Found by the `jobs` fuzz target: an option whose first character takes two bytes
+    /// was split inside it (a panic); it is refused by name like any unknown option.
+    #[test]
+    fn an_option_of_a_wide_character_is_refused() {
+        let t = translate(&args("-üinc -b8K /t.dat"), &no_file);
+        let refused: Vec<&str> = t.refusals().iter().map(|n| n.option.as_str()).collect();
+        assert_eq!(refused, ["-üinc"]);
     }
 
     #[test]

@@ -1,0 +1,61 @@
+//! dbio: a storage benchmark and analyzer for database workloads. The command line: flags in,
+//! a command run, an exit status out. A library so that the `dbio` binary (`src/main.rs`) is
+//! one call and the fuzz targets (`fuzz/`) reach the parsers of user input.
+
+mod advise_args;
+mod advise_source;
+mod args;
+mod buckets;
+mod cmd;
+mod data;
+mod db_args;
+mod exit;
+mod fleet_args;
+mod formats;
+#[doc(hidden)]
+pub mod fuzz;
+mod history;
+mod input;
+mod job;
+mod output;
+mod phases;
+mod profiles;
+mod progress;
+mod session;
+mod signals;
+mod sim;
+mod streams;
+mod targets;
+mod translate;
+mod vary;
+mod verify_args;
+
+use clap::Parser;
+use cmd::translate::Tool;
+use std::process::ExitCode;
+
+/// Parses the process's arguments, runs the command and returns its exit status.
+pub fn main() -> ExitCode {
+    let cli = args::Cli::parse_from(db_args::canonical(std::env::args_os().collect()));
+    match cli.command {
+        args::Command::Run(a) => cmd::run::run(a.run, &a.formats).into(),
+        args::Command::Profiles(a) => cmd::profiles::run(a).into(),
+        args::Command::Sweep(a) => cmd::sweep::run(*a).into(),
+        args::Command::History(a) => cmd::history::history(a).into(),
+        args::Command::Show(a) => cmd::history::show(a).into(),
+        args::Command::Export(a) => cmd::history::export(a).into(),
+        args::Command::Compare(a) => cmd::compare::run(a).into(),
+        args::Command::Suite(a) => cmd::suite::run(*a).into(),
+        args::Command::Path(a) => cmd::path::run(a).into(),
+        args::Command::Reduce(a) => cmd::reduce::run(*a).into(),
+        args::Command::Report(a) => cmd::report::run(a).into(),
+        args::Command::Sqlio(a) => cmd::translate::run(Tool::Sqlio, &a.args).into(),
+        args::Command::Diskspd(a) => cmd::translate::run(Tool::Diskspd, &a.args).into(),
+        args::Command::Fio(a) => cmd::translate::run(Tool::Fio, &a.args).into(),
+        args::Command::Merge(a) => cmd::merge::run(*a).into(),
+        args::Command::Clock => cmd::clock::run().into(),
+        args::Command::Advise(a) => cmd::advise::run(*a).into(),
+        args::Command::Db(a) => cmd::db::run(a.cmd).into(),
+        args::Command::Verify(a) => cmd::verify::run(a).into(),
+    }
+}
