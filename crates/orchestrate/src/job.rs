@@ -77,7 +77,7 @@ fn check_sizes(j: &JobSpec) -> Result<(), String> {
         _ => {}
     }
     let offset = j.region.offset;
-    if offset % j.align != 0 {
+    if !offset.is_multiple_of(j.align) {
         return Err(format!(
             "--offset {offset}: not a multiple of the alignment {}; use e.g. --offset {}",
             j.align,

@@ -70,10 +70,13 @@ fn session_job() -> JobSpec {
     j
 }
 
+/// What a change should do to the job, written by hand.
+type Expect = fn(&mut JobSpec);
+
 #[test]
 fn each_setting_changes_that_field_alone() {
     let base = job();
-    let cases: [(Vary, fn(&mut JobSpec)); 5] = [
+    let cases: [(Vary, Expect); 5] = [
         (Vary::Qd(64), |j| j.qd = 64),
         (Vary::Threads(8), |j| j.threads = 8),
         (Vary::Mix(30), |j| j.read_pct = 30),
