@@ -12,6 +12,7 @@ fn rfc3339(t: SystemTime) -> String {
 #[test]
 fn measuring_starts_at_the_common_start_not_before() {
     let dir = scratch();
+    let target = dir.path().join("t.dat");
     let start = SystemTime::now() + Duration::from_secs(3);
     let r = run_ok(
         dir.path(),
@@ -27,7 +28,7 @@ fn measuring_starts_at_the_common_start_not_before() {
             "--duration",
             "1s",
             "--target",
-            "t.dat",
+            target.to_str().unwrap(),
             "--no-store",
             "--start-at",
             &rfc3339(start),
