@@ -409,11 +409,8 @@ pub(crate) fn gather(
             s.poll(now);
         }
         if let Some(from) = timeline.start.get().filter(|m| !took_start && now >= *m) {
-            // The two clocks read together: reading /proc (or being preempted) between them
-            // would move the wall-clock start, which hosts' starts are compared by.
-            let (mono, wall) = (Instant::now(), SystemTime::now());
-            started_at = wall - mono.saturating_duration_since(from);
             (cpu0, ticks0, took_start) = (process_cpu(), host_ticks(), true);
+            started_at = SystemTime::now() - now.saturating_duration_since(from);
         }
         poll();
         match rx.recv_timeout(Duration::from_millis(50)) {
