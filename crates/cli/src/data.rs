@@ -1,8 +1,8 @@
 //! `--data`: random, zeros, pattern:0xHH…, or dedupe:R,compress:C[,unit:SIZE]; and the
 //! rule that reducible data is written in whole dedupe units.
 
-use dbio_model::units::{format_size, parse_size};
-use dbio_model::{DataKind, JobSpec, Reducibility};
+use dbio_model::units::parse_size;
+use dbio_model::{DataKind, Reducibility};
 
 /// Largest dedupe ratio accepted.
 const MAX_DEDUPE: f64 = 1000.0;
@@ -95,30 +95,6 @@ pub fn parse_data(v: &str) -> Result<DataKind, String> {
         compress: compress.unwrap_or(1.0),
         unit: unit.unwrap_or(8192),
     }))
-}
-
-/// Reducible data is made in whole dedupe units: every block size and the alignment must be
-/// multiples of the unit, or a unit on the target would mix pieces of several writes.
-pub fn check_units(spec: &JobSpec) -> Result<(), String> {
-    let DataKind::Reducible(r) = &spec.data else {
-        return Ok(());
-    };
-    let u = r.unit;
-    let odd = spec
-        .bs
-        .iter()
-        .map(|b| b.size)
-        .chain([spec.align])
-        .find(|s| s % u != 0);
-    match odd {
-        Some(s) => Err(format!(
-            "--data: reducible data is written in whole dedupe units of {}, and {} (--bs or --align) is not a multiple of it; use blocks that are multiples of {}, or a smaller unit (e.g. unit:4k with sizes in whole 4 KiB)",
-            format_size(u),
-            format_size(s),
-            format_size(u)
-        )),
-        None => Ok(()),
-    }
 }
 
 #[cfg(test)]

@@ -7,9 +7,8 @@ use crate::profiles;
 use dbio_model::profile::Profile;
 use dbio_model::units::{parse_duration, parse_size};
 use dbio_model::*;
+use dbio_orchestrate::job::MAX_BS;
 
-/// Largest block size dbio accepts.
-const MAX_BS: u64 = 256 << 20;
 /// Default measuring time when neither --duration, --ops nor --bytes is given.
 const DEFAULT_SECS: f64 = 30.0;
 /// Target of a run that names none.
@@ -305,34 +304,11 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
     };
     let bs = parse_bs(&s.bs)?;
     let min_bs = bs.iter().map(|b| b.size).min().unwrap_or(0);
-    let max_bs = bs.iter().map(|b| b.size).max().unwrap_or(0);
     let align = match &s.align {
         Some(v) => size("align", v)?,
         None => min_bs,
     };
-    if align == 0 {
-        return Err("--align: must be at least 1 byte".into());
-    }
-    // io_uring rings hold at most 32768 entries, and each I/O keeps room for its flush.
-    if s.qd == 0 || s.qd > 16_384 {
-        return Err(format!(
-            "--qd {}: use 1 to 16384 outstanding I/Os per thread (for more, add --threads)",
-            s.qd
-        ));
-    }
-    if s.threads == 0 || s.threads > 4096 {
-        return Err(format!("--threads {}: use 1 to 4096", s.threads));
-    }
     let file_size = s.size.as_deref().map(|v| size("size", v)).transpose()?;
-    if let Some(s) = file_size {
-        if s < max_bs {
-            return Err(format!(
-                "--size {}: smaller than the largest block size {}; use a larger --size",
-                units::format_size(s),
-                units::format_size(max_bs)
-            ));
-        }
-    }
     let stop = match (&s.duration, a.ops, &a.bytes) {
         (_, Some(0), _) => return Err("--ops 0: give at least 1 I/O".into()),
         (_, Some(n), _) => StopAfter::Ops(n),
@@ -361,24 +337,6 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         .as_secs_f64();
     let offset = size("offset", &s.offset)?;
     let range = s.range.as_deref().map(|v| size("range", v)).transpose()?;
-    if range == Some(0) {
-        return Err("--range 0: the region must hold at least one block".into());
-    }
-    if let Some(r) = range {
-        if r < max_bs {
-            return Err(format!(
-                "--range {}: smaller than the largest block size {}",
-                units::format_size(r),
-                units::format_size(max_bs)
-            ));
-        }
-    }
-    if offset % align != 0 {
-        return Err(format!(
-            "--offset {offset}: not a multiple of the alignment {align}; use e.g. --offset {}",
-            offset / align * align
-        ));
-    }
     let sync = s
         .sync
         .as_deref()
@@ -402,11 +360,6 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
             "--skew applies to random patterns, and --rw {} is sequential",
             s.rw
         ));
-    }
-    if s.rate == Some(0) {
-        return Err(
-            "--rate 0: give the IOPS to issue, or leave --rate out for a closed loop".into(),
-        );
     }
     let engine = match a.engine.as_str() {
         "psync" => EngineKind::Psync,
@@ -439,9 +392,6 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
     } else {
         Arrivals::Uniform
     };
-    if arrivals == Arrivals::Poisson && s.rate.is_none() {
-        return Err("--arrivals poisson spaces open-loop I/Os: give --rate IOPS too".into());
-    }
     let targets = match engine {
         EngineKind::Sim => Vec::new(),
         _ => target_values(a),
@@ -491,9 +441,8 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
     };
     crate::session::apply(&s.session, a, &mut spec)?;
     crate::verify_args::apply(a, &mut spec)?;
-    if spec.engine != EngineKind::Sim {
-        crate::data::check_units(&spec)?;
-    }
+    // The rules between the job's values, as every sweep step is checked again.
+    dbio_orchestrate::job::check(&spec)?;
     Ok(spec)
 }
 

@@ -1,20 +1,11 @@
 //! `--vary KEY=VALUES` of `dbio sweep`: the setting a sweep changes and its values, as a
 //! list (`qd=1,2,4,8`) or a geometric range (`qd=1..128x2`, `bs=8k..1mx2`).
 
-use crate::args::RunArgs;
 use dbio_model::units::parse_size;
+use dbio_orchestrate::vary::{Vary, Varying, KEYS};
 
-/// The varied setting and its values, as they are written on the command line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Vary {
-    pub key: &'static str,
-    pub values: Vec<String>,
-}
-
-const KEYS: [&str; 6] = ["qd", "threads", "sessions", "bs", "mix", "rate"];
-
-/// Parses `KEY=V1,V2,…` or `KEY=FROM..TOxFACTOR`.
-pub fn parse_vary(v: &str) -> Result<Vary, String> {
+/// Parses `KEY=V1,V2,…` or `KEY=FROM..TOxFACTOR` into the typed changes of a sweep's steps.
+pub fn parse_vary(v: &str) -> Result<Varying, String> {
     let bad = |why: String| format!("--vary {v}: {why}");
     let (key, list) = v
         .split_once('=')
@@ -76,20 +67,11 @@ pub fn parse_vary(v: &str) -> Result<Vary, String> {
             "the values of {key} must increase from step to step"
         )));
     }
-    Ok(Vary { key, values })
-}
-
-/// Sets the varied flag of `a` to `value`, as if it had been given on the command line.
-pub fn apply(a: &mut RunArgs, key: &str, value: &str) {
-    let n = || value.parse().ok();
-    match key {
-        "qd" => a.qd = n(),
-        "threads" => a.threads = n(),
-        "sessions" => a.sessions = n(),
-        "mix" => a.mix = n(),
-        "rate" => a.rate = value.parse().ok(),
-        _ => a.bs = Some(value.to_string()),
-    }
+    let steps = nums
+        .iter()
+        .map(|n| Vary::of(key, *n).map_err(&bad))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Varying { key, values, steps })
 }
 
 #[cfg(test)]
@@ -113,6 +95,14 @@ mod tests {
             ["8k", "64k", "1m"]
         );
         assert_eq!(parse_vary("mix=90,50,10").unwrap().values.len(), 3);
+        assert_eq!(
+            parse_vary("bs=8k,64k").unwrap().steps,
+            [Vary::Bs(8192), Vary::Bs(65536)]
+        );
+        assert_eq!(
+            parse_vary("rate=100,200").unwrap().steps[1],
+            Vary::Rate(200)
+        );
     }
 
     #[test]
@@ -125,6 +115,7 @@ mod tests {
             ("qd=1..8x1", "factor"),
             ("qd=two", "not a whole number"),
             ("qd", "KEY=VALUES"),
+            ("qd=1,99999999999", "too large"),
         ] {
             let e = parse_vary(bad).unwrap_err();
             assert!(

@@ -259,3 +259,91 @@ fn a_sweep_runs_each_step_on_every_host_and_merges_it() {
         assert_eq!(step["read"]["ios"].as_u64().unwrap(), sum);
     }
 }
+
+/// The pattern `pgrep -f` finds host `i`'s own dbio by (not the local ssh that started it,
+/// whose command line starts with ssh).
+fn remote_dbio(d: &Path, i: usize) -> String {
+    format!(
+        "^{} run --job-json.*{}/t{i}\\.dat",
+        DBIO.replace('.', "\\."),
+        d.display().to_string().replace('.', "\\.")
+    )
+}
+
+fn running(pattern: &str) -> bool {
+    Command::new("pgrep")
+        .args(["-f", pattern])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap()
+        .success()
+}
+
+#[test]
+fn ctrl_c_stops_every_host_and_merges_what_they_measured() {
+    use std::os::unix::process::CommandExt;
+    let test = "ctrl_c_stops_every_host_and_merges_what_they_measured";
+    let Some(f) = fleet(test, 3) else { return };
+    let d = f.dir.path();
+    // A long run with a known start, so the test knows when every host is measuring.
+    let start = std::time::SystemTime::now() + Duration::from_secs(10);
+    let mut args = fleet_args(&f, 300, &f.addrs());
+    args.extend([
+        "--start-at".into(),
+        humantime::format_rfc3339_nanos(start).to_string(),
+    ]);
+    args.extend(["--json".into(), d.join("m.json").display().to_string()]);
+    let child = Command::new(DBIO)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !(0..3).all(|i| running(&remote_dbio(d, i))) {
+        assert!(Instant::now() < deadline, "not every host's dbio started");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Three seconds into measuring...
+    let measuring = start + Duration::from_secs(3);
+    if let Ok(left) = measuring.duration_since(std::time::SystemTime::now()) {
+        std::thread::sleep(left);
+    }
+    // ...Ctrl-C, as a terminal sends it: SIGINT to the launching dbio's whole process group.
+    let killed = Command::new("kill")
+        .args(["-INT", "--", &format!("-{}", child.id())])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let sent = Instant::now();
+    // A generous bound: the one-second figure is measured by bench/fleet-skew.
+    for i in 0..3 {
+        while running(&remote_dbio(d, i)) {
+            assert!(
+                sent.elapsed() < Duration::from_secs(30),
+                "host {i}'s dbio still runs 30 s after Ctrl-C"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "interrupted: {err}");
+    let m = json(&d.join("m.json"));
+    assert_eq!(m["partial"], true, "an interrupted merge is partial");
+    assert_eq!(m["outcome"]["status"], "interrupted");
+    let rows = m["cluster"]["hosts"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "every host's measurement was kept: {err}");
+    assert!(m["cluster"]["failed"].as_array().unwrap().is_empty());
+    let mut sum = 0;
+    for (row, addr) in rows.iter().zip(f.addrs()) {
+        assert_eq!(row["name"], addr.as_str());
+        let ios = row["read"]["ios"].as_u64().unwrap();
+        assert!(ios > 0, "{addr} measured I/Os before the stop");
+        sum += ios;
+    }
+    assert_eq!(m["read"]["ios"].as_u64().unwrap(), sum);
+    assert!(m["measured_secs"].as_f64().unwrap() < 60.0, "stopped early");
+}

@@ -6,5 +6,7 @@
 
 pub mod executor;
 pub mod fleet;
+pub mod job;
 pub mod progress;
 pub mod sweep;
+pub mod vary;

@@ -3,6 +3,7 @@
 //! point and where bandwidth levels off.
 
 use crate::executor::Executor;
+use crate::vary::Varying;
 use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
 use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
@@ -12,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// A sweep whose steps are all validated.
+#[derive(Debug)]
 pub struct SweepPlan {
     /// The varied setting (qd, threads, sessions, bs, mix, rate).
     pub key: &'static str,
@@ -24,6 +26,56 @@ pub struct SweepPlan {
     pub slo: Option<Slo>,
     /// Bisect for the highest value within the objective instead of running every step.
     pub search: bool,
+}
+
+impl SweepPlan {
+    /// The sweep of `base` over `varying`: every step's job checked before the first runs.
+    /// `slo_text`/`slo` is the latency objective (the knee's); `search` bisects for the
+    /// highest qd, threads or rate within it. Err says which step or objective is wrong.
+    pub fn new(
+        base: &JobSpec,
+        varying: Varying,
+        objective: Option<(String, Slo)>,
+        search: bool,
+    ) -> Result<SweepPlan, String> {
+        let flag = if search { "--target-latency" } else { "--slo" };
+        if search && !matches!(varying.key, "qd" | "threads" | "rate") {
+            return Err(format!(
+                "{flag} searches qd, threads or rate for the highest load within the objective, not {}",
+                varying.key
+            ));
+        }
+        if search && objective.is_none() {
+            return Err(format!("{flag}: give the objective, e.g. p99<1ms"));
+        }
+        let specs = varying.jobs(base)?;
+        // An objective on a direction that no step does would never be met, whatever the
+        // device. (Session mode writes redo whatever its read share; it is left to the run.)
+        if let Some((text, s)) = objective
+            .as_ref()
+            .filter(|_| specs.iter().all(|j| j.session.is_none()))
+        {
+            let (does, what) = match s.dir {
+                Dir::Read => (specs.iter().any(|j| j.read_pct > 0), "reads"),
+                Dir::Write => (specs.iter().any(|j| j.read_pct < 100), "writes"),
+                Dir::All => (true, ""),
+            };
+            if !does {
+                return Err(format!(
+                    "{flag} {text}: no step {what}; bound the direction the steps do, or all I/O (e.g. p99<1ms)"
+                ));
+            }
+        }
+        let (slo_text, slo) = objective.map_or((None, None), |(t, s)| (Some(t), Some(s)));
+        Ok(SweepPlan {
+            key: varying.key,
+            values: varying.values,
+            specs,
+            slo_text,
+            slo,
+            search,
+        })
+    }
 }
 
 /// What a sweep tells its caller as it goes.

@@ -93,8 +93,7 @@ pub fn run_at(
         return Ok(r);
     }
     let mut prepared = prepare(&[spec], &stop, on_event, &mut warnings)?;
-    wait_until(start_at, &stop, on_event, &mut warnings)?;
-    let m = measure(&[spec], &prepared, stop, on_event, &mut warnings)?;
+    let m = measure(&[spec], &prepared, stop, on_event, &mut warnings, start_at)?;
     let p = prepared.remove(0);
     let mut r = assemble(Assembly {
         spec,
@@ -114,7 +113,8 @@ pub fn run_at(
     Ok(r)
 }
 
-/// Sleeps until `at` (wall clock), checking `stop`; says so when `at` is already past.
+/// Sleeps until `at` (wall clock), checking `stop`; says so when `at` is already past. The
+/// last nap ends at `at` itself, so the wake-up is as close to it as the scheduler allows.
 fn wait_until(
     at: Option<SystemTime>,
     stop: &AtomicBool,
@@ -259,6 +259,7 @@ pub(crate) fn measure(
     stop: Arc<AtomicBool>,
     on_event: &mut dyn FnMut(Event),
     warnings: &mut Vec<Warning>,
+    start_at: Option<SystemTime>,
 ) -> Result<Measured, RunError> {
     let spec = specs[0];
     let verification = crate::verify::setup::start(specs, prepared)?;
@@ -281,12 +282,28 @@ pub(crate) fn measure(
             verify: verification.as_ref().and_then(|v| v.of_stream(i)),
         })
         .collect();
+    // The CPUs are held awake, and every worker is set up, before a common start: at the
+    // instant itself only the clock starts (the hosts' start skew is their wake-up alone).
+    let (_awake, cpu_idle) = hold_cpus(spec, warnings);
+    let mut waited = Ok(());
     let Workers {
         handles,
         timeline,
         intervals: rx,
-    } = start_workers(&setups);
-    let (_awake, cpu_idle) = hold_cpus(spec, warnings);
+    } = start_workers(&setups, &mut || {
+        waited = wait_until(start_at, &stop, on_event, warnings);
+    });
+    if let Err(e) = waited {
+        // Stopped while waiting: the workers see `stop` at once; nothing was measured.
+        drop(rx);
+        handles.into_iter().flatten().for_each(|h| {
+            let _ = h.join();
+        });
+        if let Some(v) = verification {
+            v.finish(&[], Some("not run".into()));
+        }
+        return Err(e);
+    }
     let threads: u32 = specs.iter().map(|s| s.threads).sum();
     let mut settler = spec
         .steady

@@ -90,7 +90,9 @@ pub struct Setup<'a> {
 
 /// Starts one worker per thread of every stream and returns once all are ready and the
 /// clock has started; the first stream's ramp and stop set the one timeline of them all.
-pub fn start_workers(setups: &[Setup]) -> Workers {
+/// `before_clock` runs when every worker is ready, just before the clock starts: a common
+/// start (`--start-at`) is waited for there, with nothing left to set up after it.
+pub fn start_workers(setups: &[Setup], before_clock: &mut dyn FnMut()) -> Workers {
     let all: u32 = setups.iter().map(|s| s.spec.threads).sum();
     let ready = Arc::new(Barrier::new(all as usize + 1));
     let timeline: Arc<OnceLock<Timeline>> = Arc::new(OnceLock::new());
@@ -100,6 +102,7 @@ pub fn start_workers(setups: &[Setup]) -> Workers {
         .map(|s| spawn_stream(s, &ready, &timeline, &tx))
         .collect();
     ready.wait();
+    before_clock();
     let spec = setups[0].spec;
     let origin = Instant::now();
     let ramp_end = origin + Duration::from_secs_f64(spec.ramp_secs);

@@ -32,7 +32,7 @@ pub fn run_streams(
     let specs: Vec<&JobSpec> = streams.iter().map(|s| &s.job).collect();
     let mut warnings = Vec::new();
     let prepared = prepare(&specs, &stop, on_event, &mut warnings)?;
-    let m = measure(&specs, &prepared, stop, on_event, &mut warnings)?;
+    let m = measure(&specs, &prepared, stop, on_event, &mut warnings, None)?;
     let mut results = Vec::new();
     // Each paced stream is judged on its own schedule (the totals' spec is the first's).
     let mut behind = Vec::new();

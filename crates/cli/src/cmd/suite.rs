@@ -1,8 +1,10 @@
 //! `dbio suite`: the database storage assessment in one command: an oltp-read concurrency
 //! ramp with its knee, oltp at the knee, log commit latency with 1–8 writers, TempDB, and a
 //! DSS I/O-size sweep; then a scorecard against thresholds. The whole is one JSON result.
+//! Each part is a validated job (a profile on its role's targets), and a sweep part is that
+//! job varied step by step as a value.
 
-use crate::args::{RunArgs, SuiteArgs, SweepArgs};
+use crate::args::{RunArgs, SuiteArgs};
 use crate::cmd::report::write_html;
 use crate::cmd::sweep;
 use crate::exit::Exit;
@@ -12,78 +14,95 @@ use crate::output::{check_outputs, emit_json, Transcript};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
 use crate::targets::role_targets;
-use clap::{Args, FromArgMatches};
+use dbio_analyze::slo::Slo;
 use dbio_model::suite::{RoleTarget, SuiteResult, Thresholds, SUITE_SCHEMA};
 use dbio_model::sweep::SweepResult;
 use dbio_model::units::{format_size, parse_size};
-use dbio_model::{Outcome, RunResult};
+use dbio_model::{JobSpec, Outcome, RunResult};
 use dbio_orchestrate::executor::Executor;
+use dbio_orchestrate::sweep::SweepPlan;
+use dbio_orchestrate::vary::{Vary, Varying};
 use dbio_report::item::Item;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// The steps of each part and how long each step runs: (quick, full).
-const RAMP_QD: (&str, &str) = ("1,4,16,64", "1..128x2");
-const LOG_WRITERS: &str = "1,2,4,8";
-const DSS_SIZES: (&str, &str) = ("64k,256k,1m", "8k,64k,256k,1m");
+/// The steps of each part: (quick, full).
+const RAMP_QD: (&[u32], &[u32]) = (&[1, 4, 16, 64], &[1, 2, 4, 8, 16, 32, 64, 128]);
+const LOG_WRITERS: &[u32] = &[1, 2, 4, 8];
+const DSS_SIZES: (&[u64], &[u64]) = (
+    &[64 << 10, 256 << 10, 1 << 20],
+    &[8 << 10, 64 << 10, 256 << 10, 1 << 20],
+);
 /// Seconds measured per step, and ramp before each.
 const STEP: ((f64, f64), (f64, f64)) = ((2.0, 0.0), (30.0, 5.0));
 
-/// Flags of one run or sweep step, parsed as `dbio run` would parse them.
-fn run_args(words: &[String]) -> Result<RunArgs, String> {
-    let cmd = RunArgs::augment_args(clap::Command::new("suite").no_binary_name(true));
-    let m = cmd.try_get_matches_from(words).map_err(|e| e.to_string())?;
-    RunArgs::from_arg_matches(&m).map_err(|e| e.to_string())
-}
-
-/// Everything the parts share, turned into flags.
+/// Everything the parts share: the settings of every part's job and each role's targets.
 struct Setup {
     quick: bool,
-    base: Vec<String>,
-    /// Per role, `--target PATH` words (none for the simulated device).
+    /// The settings of every part (engine, duration, ramp, size, ...), before its profile.
+    base: RunArgs,
+    /// Per role, its paths (none for the simulated device).
     targets: Vec<(String, Vec<String>)>,
 }
 
 impl Setup {
-    fn words(&self, profile: &str, role: &str, extra: &[&str]) -> Vec<String> {
-        let mut w = vec![profile.to_string()];
-        if let Some((_, t)) = self.targets.iter().find(|(r, _)| r == role) {
-            w.extend(t.iter().cloned());
-        }
-        w.extend(self.base.iter().cloned());
-        w.extend(extra.iter().map(|s| s.to_string()));
-        w
+    /// The validated job of `profile` on the targets of `role`.
+    fn job(&self, profile: &str, role: &str) -> Result<JobSpec, String> {
+        let mut a = self.base.clone();
+        a.profile = Some(profile.to_string());
+        a.targets = self
+            .targets
+            .iter()
+            .find(|(r, _)| r == role)
+            .map(|(_, p)| p.clone())
+            .unwrap_or_default();
+        job_spec(&a)
+    }
+
+    /// The qd steps of the ramp, the block sizes of the DSS part.
+    fn ramp_qd(&self) -> Varying {
+        let qd = if self.quick { RAMP_QD.0 } else { RAMP_QD.1 };
+        Varying::new(qd.iter().map(|q| Vary::Qd(*q)).collect())
+    }
+
+    fn dss_sizes(&self) -> Varying {
+        let bs = if self.quick { DSS_SIZES.0 } else { DSS_SIZES.1 };
+        Varying::new(bs.iter().map(|b| Vary::Bs(*b)).collect())
     }
 }
 
-/// Runs `dbio suite` and returns its exit status.
-pub fn run(a: SuiteArgs) -> Exit {
-    let fail = |m: String| Exit::usage(format!("dbio suite: {m}"));
+/// The suite's settings checked: the parts' setup, the thresholds, every role's targets.
+struct Checked {
+    setup: Setup,
+    thresholds: Thresholds,
+    targets: Vec<(String, Vec<String>)>,
+    /// Seconds measured per step, and ramp before each.
+    secs: f64,
+    ramp: f64,
+}
+
+/// Checks the suite's flags before any part runs; the message says what is wrong.
+fn check(a: &SuiteArgs) -> Result<Checked, String> {
     if !a.fleet.target_on.is_empty() {
-        return fail("--target-on: the suite puts each part on its role's --target; with --hosts give paths that exist on every host".into());
+        return Err("--target-on: the suite puts each part on its role's --target; with --hosts give paths that exist on every host".into());
     }
     let mut inputs = crate::cmd::run::measured(&a.targets, &a.store);
     inputs.extend(a.thresholds.clone());
-    if let Err(m) = check_outputs(
+    check_outputs(
         &[("--json", a.json.as_deref()), ("--html", a.html.as_deref())],
         &inputs,
-    ) {
-        return fail(m);
-    }
+    )?;
     let thresholds = match &a.thresholds {
         None => Thresholds::default(),
-        Some(f) => match crate::input::read_text(f) {
-            Ok(text) => match Thresholds::from_toml(&text, f) {
-                Ok(t) => t,
-                Err(m) => return fail(m),
-            },
-            Err(e) => return fail(format!("--thresholds {f}: {e}")),
-        },
+        Some(f) => {
+            let text = crate::input::read_text(f).map_err(|e| format!("--thresholds {f}: {e}"))?;
+            Thresholds::from_toml(&text, f)?
+        }
     };
     let sim = a.engine == "sim";
     let targets = if sim {
         if !a.targets.is_empty() {
-            return fail(
+            return Err(
                 "--engine sim models a device and touches no file; leave out --target".into(),
             );
         }
@@ -94,86 +113,76 @@ pub fn run(a: SuiteArgs) -> Exit {
         } else {
             a.targets.clone()
         };
-        match role_targets(&values, &["data", "log", "tempdb"]) {
-            Ok(rt) => {
-                if !a.quiet {
-                    rt.notices.iter().for_each(|n| eprintln!("dbio suite: {n}"));
-                }
-                rt.paths
-            }
-            Err(m) => return fail(m),
+        let rt = role_targets(&values, &["data", "log", "tempdb"])?;
+        if !a.quiet {
+            rt.notices.iter().for_each(|n| eprintln!("dbio suite: {n}"));
         }
+        rt.paths
     };
-    let ((secs, ramp), quick) = (if a.quick { STEP.0 } else { STEP.1 }, a.quick);
-    let mut base: Vec<String> = vec![
-        "--engine".into(),
-        a.engine.clone(),
-        "--duration".into(),
-        format!("{secs}s"),
-        "--ramp".into(),
-        format!("{ramp}s"),
-        "--no-store".into(),
-    ];
-    if let Some(s) = &a.sim {
-        base.extend(["--sim".into(), s.clone()]);
-    }
+    let (secs, ramp) = if a.quick { STEP.0 } else { STEP.1 };
+    let mut base = RunArgs::defaults();
+    base.engine = a.engine.clone();
+    base.duration = Some(format!("{secs}s"));
+    base.ramp = Some(format!("{ramp}s"));
+    base.store.no_store = true;
+    base.sim = a.sim.clone();
+    base.destroy_data = a.destroy_data;
+    base.quiet = a.quiet;
     if !sim {
-        let size = a
-            .size
-            .clone()
-            .unwrap_or_else(|| if quick { "256MiB" } else { "1GiB" }.into());
-        base.extend(["--size".into(), size]);
-    }
-    if a.destroy_data {
-        base.push("--destroy-data".into());
-    }
-    if a.quiet {
-        base.push("-q".into());
+        let quick_size = if a.quick { "256MiB" } else { "1GiB" };
+        base.size = Some(a.size.clone().unwrap_or_else(|| quick_size.into()));
     }
     let setup = Setup {
-        quick,
+        quick: a.quick,
         base,
-        targets: targets
-            .iter()
-            .map(|(role, paths)| {
-                let words = paths
-                    .iter()
-                    .flat_map(|p| ["--target".to_string(), p.clone()])
-                    .collect();
-                (role.clone(), words)
-            })
-            .collect(),
+        targets: targets.clone(),
     };
-    let pick = |q: (&'static str, &'static str)| if setup.quick { q.0 } else { q.1 };
-    let ramp_qd = pick(RAMP_QD);
-    let dss_sizes = pick(DSS_SIZES);
     // Every part's files take the DSS part's largest I/O: say so now, not after four parts.
     if let Some(size) = &a.size {
-        let largest = dss_sizes
-            .split(',')
-            .filter_map(|v| parse_size(v).ok())
+        let largest = setup
+            .dss_sizes()
+            .steps
+            .iter()
+            .filter_map(|v| match v {
+                Vary::Bs(b) => Some(*b),
+                _ => None,
+            })
             .max()
             .unwrap_or(0);
         match parse_size(size) {
             Ok(n) if n < largest => {
-                return fail(format!(
+                return Err(format!(
                     "--size {size}: smaller than the suite's largest I/O ({}, in the DSS part); use at least that",
                     format_size(largest)
                 ))
             }
             Ok(_) => {}
-            Err(e) => return fail(format!("--size {size}: {e}")),
+            Err(e) => return Err(format!("--size {size}: {e}")),
         }
     }
-    // Steps of every part, for the time left.
-    let steps = [
-        crate::vary::parse_vary(&format!("qd={ramp_qd}")).map_or(0, |v| v.values.len()),
-        1,
-        4,
-        1,
-        dss_sizes.split(',').count(),
-    ];
-    let per_step = secs + ramp;
+    Ok(Checked {
+        setup,
+        thresholds,
+        targets,
+        secs,
+        ramp,
+    })
+}
+
+/// Runs `dbio suite` and returns its exit status.
+pub fn run(a: SuiteArgs) -> Exit {
+    let fail = |m: String| Exit::usage(format!("dbio suite: {m}"));
+    let Checked {
+        setup,
+        thresholds,
+        targets,
+        secs,
+        ramp,
+    } = match check(&a) {
+        Ok(c) => c,
+        Err(m) => return fail(m),
+    };
+    let quick = setup.quick;
     let store = match history::store_unless(&a.store) {
         Ok(s) => s,
         Err(m) => return fail(m),
@@ -181,17 +190,6 @@ pub fn run(a: SuiteArgs) -> Exit {
     let stop = stop_flag();
     let transcript = Transcript::new(a.quiet, a.json.as_deref());
     let say = |s: &str| transcript.say(s);
-    let part = |i: usize, name: &str| {
-        let left: usize = steps[i..].iter().sum();
-        say(&format!(
-            "\n== part {}/5: {name} (about {:.0} s of measuring left in the suite)\n",
-            i + 1,
-            left as f64 * per_step
-        ));
-    };
-    // Seconds of measuring planned after part i, for the time left in all.
-    let after = |i: usize| steps[i + 1..].iter().sum::<usize>() as f64 * per_step;
-    let slo = format!("read:p99<{}us", thresholds.data_read_p99_us);
     let mut s = SuiteResult {
         schema: SUITE_SCHEMA.into(),
         dbio_version: env!("CARGO_PKG_VERSION").into(),
@@ -214,69 +212,16 @@ pub fn run(a: SuiteArgs) -> Exit {
         scorecard: Vec::new(),
         partial: false,
     };
-    let result = (|| -> Result<(), String> {
-        let exec = &mut *crate::cmd::fleet::executor(&a.fleet, a.store.label.as_deref(), a.quiet)?;
-        part(
-            0,
-            "oltp-read concurrency ramp, knee under the data-read objective",
-        );
-        let ramp = run_sweep(
-            &setup.words("oltp-read", "data", &[]),
-            &format!("qd={ramp_qd}"),
-            Some(&slo),
-            after(0),
-            exec,
-            &stop,
-            &say,
-        )?;
-        let knee_qd = ramp.knee.as_ref().map_or_else(
-            || ramp.values.first().cloned().unwrap_or("1".into()),
-            |k| k.value.clone(),
-        );
-        s.oltp_read = Some(ramp);
-        part(
-            1,
-            &format!("oltp, 70 % reads, at the knee's queue depth {knee_qd}"),
-        );
-        s.oltp_at_knee = Some(run_one(
-            &setup.words("oltp", "data", &["--qd", &knee_qd]),
-            after(1),
-            exec,
-            &stop,
-            a.quiet,
-            &say,
-        )?);
-        part(2, "log commit latency with 1, 2, 4 and 8 writers");
-        s.log = Some(run_sweep(
-            &setup.words("log", "log", &[]),
-            &format!("threads={LOG_WRITERS}"),
-            None,
-            after(2),
-            exec,
-            &stop,
-            &say,
-        )?);
-        part(3, "TempDB");
-        s.tempdb = Some(run_one(
-            &setup.words("tempdb", "tempdb", &[]),
-            after(3),
-            exec,
-            &stop,
-            a.quiet,
-            &say,
-        )?);
-        part(4, "DSS bandwidth against I/O size");
-        s.dss = Some(run_sweep(
-            &setup.words("dss", "data", &[]),
-            &format!("bs={dss_sizes}"),
-            None,
-            after(4),
-            exec,
-            &stop,
-            &say,
-        )?);
-        Ok(())
-    })();
+    let parts = Parts {
+        setup: &setup,
+        per_step: secs + ramp,
+        slo: format!("read:p99<{}us", thresholds.data_read_p99_us),
+        stop: &stop,
+        quiet: a.quiet,
+        say: &say,
+    };
+    let result = crate::cmd::fleet::executor(&a.fleet, a.store.label.as_deref(), a.quiet)
+        .and_then(|mut exec| parts.run(&mut *exec, &mut s));
     let interrupted = stop.load(Ordering::Relaxed);
     if let Err(m) = &result {
         if s.oltp_read.is_none() && !interrupted {
@@ -323,51 +268,124 @@ pub fn run(a: SuiteArgs) -> Exit {
     }
 }
 
-/// One sweep part; an interrupted or failed sweep ends the suite.
-fn run_sweep(
-    words: &[String],
-    vary: &str,
-    slo: Option<&str>,
-    after_secs: f64,
-    exec: &mut dyn Executor,
-    stop: &Arc<AtomicBool>,
-    say: &dyn Fn(&str),
-) -> Result<SweepResult, String> {
-    let args = SweepArgs {
-        vary: vary.into(),
-        slo: slo.map(Into::into),
-        target_latency: None,
-        run: run_args(words)?,
-    };
-    let mut plan = sweep::plan(&args)?;
-    plan.after_secs = after_secs;
-    plan.knee_hint = false;
-    let r = sweep::execute(&plan, exec, args.run.quiet, stop, say)?;
-    if r.partial {
-        return Err(format!("the {vary} sweep stopped before its last step"));
-    }
-    Ok(r)
+/// The five parts, run in turn through one executor.
+struct Parts<'a> {
+    setup: &'a Setup,
+    /// Seconds of one step (ramp and measuring), for the time left.
+    per_step: f64,
+    /// The data-read objective of the ramp's knee.
+    slo: String,
+    stop: &'a Arc<AtomicBool>,
+    quiet: bool,
+    say: &'a dyn Fn(&str),
 }
 
-/// One run part, its summary printed.
-fn run_one(
-    words: &[String],
-    after_secs: f64,
-    exec: &mut dyn Executor,
-    stop: &Arc<AtomicBool>,
-    quiet: bool,
-    say: &dyn Fn(&str),
-) -> Result<RunResult, String> {
-    let spec = job_spec(&run_args(words)?)?;
-    let mut progress = Progress::new(quiet).more_after(after_secs);
-    let r = exec
-        .run(&spec, stop, &mut |ev| progress.on(ev))
-        .map_err(|e| e.to_string());
-    progress.finish();
-    let r = crate::cmd::run::judged(r?);
-    say(&dbio_report::text::summary(&r));
-    if r.outcome != Outcome::Complete {
-        return Err(format!("{} did not complete", spec.profile));
+impl Parts<'_> {
+    /// Steps of every part, for the time left.
+    fn steps(&self) -> [usize; 5] {
+        let ramp = self.setup.ramp_qd().steps.len();
+        [
+            ramp,
+            1,
+            LOG_WRITERS.len(),
+            1,
+            self.setup.dss_sizes().steps.len(),
+        ]
     }
-    Ok(r)
+
+    /// Says part `i` starts, with the measuring time left in the suite; the seconds planned
+    /// after it.
+    fn start(&self, i: usize, name: &str) -> f64 {
+        let steps = self.steps();
+        let left: usize = steps[i..].iter().sum();
+        (self.say)(&format!(
+            "\n== part {}/5: {name} (about {:.0} s of measuring left in the suite)\n",
+            i + 1,
+            left as f64 * self.per_step
+        ));
+        steps[i + 1..].iter().sum::<usize>() as f64 * self.per_step
+    }
+
+    /// Runs every part into `s`; Err at the first part that fails or is interrupted.
+    fn run(&self, exec: &mut dyn Executor, s: &mut SuiteResult) -> Result<(), String> {
+        let setup = self.setup;
+        let after = self.start(
+            0,
+            "oltp-read concurrency ramp, knee under the data-read objective",
+        );
+        let slo = Slo::parse(&self.slo)?;
+        let ramp_job = setup.job("oltp-read", "data")?;
+        let ramp = self.sweep(
+            &ramp_job,
+            setup.ramp_qd(),
+            Some((self.slo.clone(), slo)),
+            after,
+            exec,
+        )?;
+        let knee_qd = ramp.knee.as_ref().map_or_else(
+            || ramp.values.first().cloned().unwrap_or("1".into()),
+            |k| k.value.clone(),
+        );
+        s.oltp_read = Some(ramp);
+        let after = self.start(
+            1,
+            &format!("oltp, 70 % reads, at the knee's queue depth {knee_qd}"),
+        );
+        let qd = knee_qd
+            .parse::<u64>()
+            .map_err(|_| format!("knee qd {knee_qd}"))?;
+        let at_knee = Vary::of("qd", qd)?.apply(&setup.job("oltp", "data")?)?;
+        s.oltp_at_knee = Some(self.one(&at_knee, after, exec)?);
+        let after = self.start(2, "log commit latency with 1, 2, 4 and 8 writers");
+        let writers = Varying::new(LOG_WRITERS.iter().map(|t| Vary::Threads(*t)).collect());
+        s.log = Some(self.sweep(&setup.job("log", "log")?, writers, None, after, exec)?);
+        let after = self.start(3, "TempDB");
+        s.tempdb = Some(self.one(&setup.job("tempdb", "tempdb")?, after, exec)?);
+        let after = self.start(4, "DSS bandwidth against I/O size");
+        let dss = setup.job("dss", "data")?;
+        s.dss = Some(self.sweep(&dss, setup.dss_sizes(), None, after, exec)?);
+        Ok(())
+    }
+
+    /// One sweep part; an interrupted or failed sweep ends the suite.
+    fn sweep(
+        &self,
+        job: &JobSpec,
+        varying: Varying,
+        objective: Option<(String, Slo)>,
+        after_secs: f64,
+        exec: &mut dyn Executor,
+    ) -> Result<SweepResult, String> {
+        let key = varying.key;
+        let plan = sweep::Plan {
+            after_secs,
+            knee_hint: false,
+            steps: SweepPlan::new(job, varying, objective, false)?,
+        };
+        let r = sweep::execute(&plan, exec, self.quiet, self.stop, self.say)?;
+        if r.partial {
+            return Err(format!("the {key} sweep stopped before its last step"));
+        }
+        Ok(r)
+    }
+
+    /// One run part, its summary printed.
+    fn one(
+        &self,
+        job: &JobSpec,
+        after_secs: f64,
+        exec: &mut dyn Executor,
+    ) -> Result<RunResult, String> {
+        let mut progress = Progress::new(self.quiet).more_after(after_secs);
+        let r = exec
+            .run(job, self.stop, &mut |ev| progress.on(ev))
+            .map_err(|e| e.to_string());
+        progress.finish();
+        let r = crate::cmd::run::judged(r?);
+        (self.say)(&dbio_report::text::summary(&r));
+        if r.outcome != Outcome::Complete {
+            return Err(format!("{} did not complete", job.profile));
+        }
+        Ok(r)
+    }
 }

@@ -2,6 +2,7 @@
 //! spirit of SLOB's AWR tables), then the knee, the saturation point and where bandwidth
 //! levels off. The whole sweep is one JSON result.
 
+use crate::args::RunArgs;
 use crate::args::SweepArgs;
 use crate::cmd::fleet::executor;
 use crate::cmd::report::write_html;
@@ -11,12 +12,13 @@ use crate::job::job_spec;
 use crate::output::{check_outputs, emit_json, Transcript};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
-use crate::vary::{apply, parse_vary};
+use crate::vary::parse_vary;
 use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::sweep::SweepResult;
 use dbio_model::{EngineKind, JobSpec, RunResult};
 use dbio_orchestrate::executor::Executor;
 use dbio_orchestrate::sweep::{run_sweep, SweepObserver, SweepPlan};
+use dbio_orchestrate::vary::{Vary, Varying};
 use dbio_report::item::Item;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -31,7 +33,8 @@ pub struct Plan {
     pub steps: SweepPlan,
 }
 
-/// Checks `--vary`, the objective and every step's settings; the message says what is wrong.
+/// Checks `--vary`, the objective and every step's job; the message says what is wrong. The
+/// steps are the job of the flags with the varied setting changed, each checked again as a job.
 pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
     let vary = parse_vary(&a.vary)?;
     let search = a.target_latency.is_some();
@@ -41,49 +44,26 @@ pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
         Err(m) if search => return Err(m.replace("--slo", "--target-latency")),
         Err(m) => return Err(m),
     };
-    if search && !matches!(vary.key, "qd" | "threads" | "rate") {
-        return Err(format!(
-            "--target-latency searches qd, threads or rate for the highest load within the objective, not {}",
-            vary.key
-        ));
-    }
-    let mut specs: Vec<JobSpec> = Vec::new();
-    for v in &vary.values {
-        let mut args = a.run.clone();
-        apply(&mut args, vary.key, v);
-        specs.push(job_spec(&args).map_err(|m| format!("step {}={v}: {m}", vary.key))?);
-    }
-    // An objective on a direction that no step does would never be met, whatever the device.
-    // (Session mode writes redo whatever its read share; it is left to the run.)
-    if let Some(s) = slo
-        .as_ref()
-        .filter(|_| specs.iter().all(|j| j.session.is_none()))
-    {
-        let (does, what) = match s.dir {
-            Dir::Read => (specs.iter().any(|j| j.read_pct > 0), "reads"),
-            Dir::Write => (specs.iter().any(|j| j.read_pct < 100), "writes"),
-            Dir::All => (true, ""),
-        };
-        if !does {
-            let flag = if search { "--target-latency" } else { "--slo" };
-            return Err(format!(
-                "{flag} {}: no step {what}; bound the direction the steps do, or all I/O (e.g. p99<1ms)",
-                slo_text.as_deref().unwrap_or_default()
-            ));
-        }
-    }
+    let base = base_job(&a.run, &vary)?;
+    let steps = SweepPlan::new(&base, vary, slo_text.zip(slo), search)?;
     Ok(Plan {
         after_secs: 0.0,
         knee_hint: true,
-        steps: SweepPlan {
-            key: vary.key,
-            values: vary.values,
-            specs,
-            slo_text,
-            slo,
-            search,
-        },
+        steps,
     })
+}
+
+/// The job every step varies: the flags' own. Where the varied setting decides what kind of
+/// job it is (sessions: session mode; rate: an open loop) and the flags leave it out, the
+/// first step's value stands in, so the base is a job of that kind.
+fn base_job(run: &RunArgs, vary: &Varying) -> Result<JobSpec, String> {
+    let mut run = run.clone();
+    match vary.steps.first() {
+        Some(Vary::Sessions(n)) if run.sessions.is_none() => run.sessions = Some(*n),
+        Some(Vary::Rate(r)) if run.rate.is_none() => run.rate = Some(*r),
+        _ => {}
+    }
+    job_spec(&run)
 }
 
 /// The sweep's table as it goes: a progress display per step, a row per finished step.

@@ -2,6 +2,7 @@
 //! jump hosts), the remote command's words each quoted for the remote shell.
 
 use super::hosts::Host;
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 
 /// How to reach the hosts: the ssh program, an optional config file, the remote dbio.
@@ -29,7 +30,10 @@ pub fn quote(word: &str) -> String {
 }
 
 /// `ssh … HOST -- 'dbio' 'ARG'…` with stdin, stdout and stderr piped. BatchMode: a host that
-/// wants a password fails at once instead of prompting under a progress display.
+/// wants a password fails at once instead of prompting under a progress display. The ssh runs
+/// in a process group of its own, so the terminal's Ctrl-C reaches only the launching dbio,
+/// which stops every host by closing its session's stdin and still collects its result (a
+/// Ctrl-C to ssh itself would drop the session and the result with it).
 pub fn command(setup: &SshSetup, host: &Host, args: &[String]) -> Command {
     let mut c = Command::new(&setup.ssh);
     c.args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=10"]);
@@ -46,7 +50,8 @@ pub fn command(setup: &SshSetup, host: &Host, args: &[String]) -> Command {
     c.arg(&host.destination).arg("--").arg(remote.join(" "));
     c.stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .stderr(Stdio::piped())
+        .process_group(0);
     c
 }
 

@@ -1,0 +1,201 @@
+//! What makes a job a valid one, checked on the job itself: the rules every job obeys
+//! whether it came from flags, a profile, or another job with one setting changed (a sweep's
+//! step). The messages name the flag that sets the value, as the CLI's own do.
+
+use dbio_model::units::format_size;
+use dbio_model::{Arrivals, DataKind, EngineKind, JobSpec, Rw};
+
+/// Largest block size dbio accepts.
+pub const MAX_BS: u64 = 256 << 20;
+/// Most outstanding I/Os per thread: io_uring rings hold at most 32768 entries, and each I/O
+/// keeps room for its flush.
+pub const MAX_QD: u32 = 16_384;
+/// Most worker threads (and sessions).
+pub const MAX_THREADS: u32 = 4096;
+/// Verification checks blocks of this size.
+const VERIFY_UNIT: u64 = dbio_model::verify::VERIFY_UNIT;
+
+/// Checks the rules between a job's values; Err is one message naming the flag and what to do.
+pub fn check(j: &JobSpec) -> Result<(), String> {
+    // Session mode first: its threads are its sessions, and the message names those.
+    check_session(j)?;
+    if j.qd == 0 || j.qd > MAX_QD {
+        return Err(format!(
+            "--qd {}: use 1 to {MAX_QD} outstanding I/Os per thread (for more, add --threads)",
+            j.qd
+        ));
+    }
+    if j.threads == 0 || j.threads > MAX_THREADS {
+        return Err(format!("--threads {}: use 1 to {MAX_THREADS}", j.threads));
+    }
+    check_sizes(j)?;
+    check_mix(j)?;
+    check_rate(j)?;
+    check_units(j)?;
+    check_verify(j)
+}
+
+/// Block sizes, alignment, file size, region.
+fn check_sizes(j: &JobSpec) -> Result<(), String> {
+    if j.bs.is_empty() {
+        return Err("--bs: give at least one block size, e.g. 8k".into());
+    }
+    for b in &j.bs {
+        if b.size == 0 || b.size > MAX_BS {
+            return Err(format!(
+                "--bs {}: out of range; use 512 bytes to 256 MiB",
+                b.size
+            ));
+        }
+        if b.weight == 0 {
+            return Err(format!(
+                "--bs {}: weight 0; leave it out instead",
+                format_size(b.size)
+            ));
+        }
+    }
+    let max_bs = j.max_bs();
+    if j.align == 0 {
+        return Err("--align: must be at least 1 byte".into());
+    }
+    if let Some(s) = j.file_size.filter(|s| *s < max_bs) {
+        return Err(format!(
+            "--size {}: smaller than the largest block size {}; use a larger --size",
+            format_size(s),
+            format_size(max_bs)
+        ));
+    }
+    match j.region.range {
+        Some(0) => return Err("--range 0: the region must hold at least one block".into()),
+        Some(r) if r < max_bs => {
+            return Err(format!(
+                "--range {}: smaller than the largest block size {}",
+                format_size(r),
+                format_size(max_bs)
+            ))
+        }
+        _ => {}
+    }
+    let offset = j.region.offset;
+    if !offset.is_multiple_of(j.align) {
+        return Err(format!(
+            "--offset {offset}: not a multiple of the alignment {}; use e.g. --offset {}",
+            j.align,
+            offset / j.align * j.align
+        ));
+    }
+    Ok(())
+}
+
+/// The read share agrees with the access pattern.
+fn check_mix(j: &JobSpec) -> Result<(), String> {
+    if j.read_pct > 100 {
+        return Err(format!(
+            "--mix {}: the read share is a percentage, 0 to 100",
+            j.read_pct
+        ));
+    }
+    let fixed = match j.rw {
+        Rw::Read | Rw::RandRead => Some(100),
+        Rw::Write | Rw::RandWrite => Some(0),
+        Rw::RandRw => None,
+    };
+    match fixed {
+        Some(p) if p != j.read_pct => Err(format!(
+            "--mix applies to --rw randrw (the read share of a mixed run); --rw {} has none",
+            rw_name(j.rw)
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// An open loop's rate.
+fn check_rate(j: &JobSpec) -> Result<(), String> {
+    if j.rate == Some(0) {
+        return Err(
+            "--rate 0: give the IOPS to issue, or leave --rate out for a closed loop".into(),
+        );
+    }
+    if j.arrivals == Arrivals::Poisson && j.rate.is_none() {
+        return Err("--arrivals poisson spaces open-loop I/Os: give --rate IOPS too".into());
+    }
+    Ok(())
+}
+
+/// Session mode: one synchronous thread per session, pages of one size.
+fn check_session(j: &JobSpec) -> Result<(), String> {
+    let Some(s) = &j.session else { return Ok(()) };
+    if s.sessions == 0 || s.sessions > MAX_THREADS {
+        return Err(format!(
+            "--sessions {}: use 1 to {MAX_THREADS} sessions",
+            s.sessions
+        ));
+    }
+    if j.rate.is_some() {
+        return Err(
+            "--rate does not apply to session mode: sessions are a closed loop; slow them with --think"
+                .into(),
+        );
+    }
+    if j.threads != s.sessions {
+        return Err(format!(
+            "--threads does not apply to session mode: each session is a thread; use --sessions (here {})",
+            s.sessions
+        ));
+    }
+    if j.bs.len() != 1 || j.bs[0].size != s.page {
+        return Err("--bs: session mode reads pages of one size; give one size, e.g. 8k".into());
+    }
+    Ok(())
+}
+
+/// Reducible data is written in whole dedupe units.
+fn check_units(j: &JobSpec) -> Result<(), String> {
+    let DataKind::Reducible(r) = &j.data else {
+        return Ok(());
+    };
+    if j.engine == EngineKind::Sim {
+        return Ok(());
+    }
+    let u = r.unit;
+    match j.bs.iter().map(|b| b.size).chain([j.align]).find(|s| s % u != 0) {
+        Some(s) => Err(format!(
+            "--data: reducible data is written in whole dedupe units of {}, and {} (--bs or --align) is not a multiple of it; use blocks that are multiples of {}, or a smaller unit (e.g. unit:4k with sizes in whole 4 KiB)",
+            format_size(u),
+            format_size(s),
+            format_size(u)
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A verifying run checks whole 4 KiB blocks.
+fn check_verify(j: &JobSpec) -> Result<(), String> {
+    if j.verify.is_none() {
+        return Ok(());
+    }
+    if let Some(b) = j.bs.iter().find(|b| !b.size.is_multiple_of(VERIFY_UNIT)) {
+        return Err(format!(
+            "--verify: --bs {}: verification checks 4 KiB blocks; use block sizes that are multiples of 4k",
+            b.size
+        ));
+    }
+    if !j.align.is_multiple_of(VERIFY_UNIT) {
+        return Err(
+            "--verify: --align and --offset must be multiples of 4k: verification checks 4 KiB blocks"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+/// The access pattern as `--rw` names it.
+pub fn rw_name(rw: Rw) -> &'static str {
+    match rw {
+        Rw::Read => "read",
+        Rw::Write => "write",
+        Rw::RandRead => "randread",
+        Rw::RandWrite => "randwrite",
+        Rw::RandRw => "randrw",
+    }
+}
