@@ -3,10 +3,10 @@
 //! series lined up by wall clock over the window every host measured, and the spread.
 
 use dbio_model::cluster::{ClockOffset, Cluster, HostDir, HostFailure, HostRow, Spread};
-use dbio_model::histogram::{decode_compact, new_histogram};
+use dbio_model::histogram::new_histogram;
 use dbio_model::{
-    CpuStats, DirStats, HostFacts, LatencyHistogram, LatencySummary, Outcome, RunResult, TimePoint,
-    Warning, RUN_SCHEMA,
+    CpuStats, DirStats, HostFacts, LatencyHistogram, LatencySummary, Outcome, RunResult, Warning,
+    RUN_SCHEMA,
 };
 use hdrhistogram::Histogram;
 
@@ -110,7 +110,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
         read: merge_dir(results.iter().map(|r| r.read.as_ref())),
         write: merge_dir(results.iter().map(|r| r.write.as_ref())),
         flush: merge_dir(results.iter().map(|r| r.flush.as_ref())),
-        timeseries: series(hosts, start, end),
+        timeseries: series::series(hosts, start, end),
         cpu: merge_cpu(&results),
         warnings,
         session: None,
@@ -256,55 +256,6 @@ fn merge_dir<'a>(dirs: impl Iterator<Item = Option<&'a DirStats>>) -> Option<Dir
     })
 }
 
-/// The cluster's seconds over the common window: each host's second k (which began k s
-/// after its own start) goes to the cluster second its wall-clock start falls nearest to;
-/// only seconds every host measured are kept. Rates add up; p99 comes from the hosts'
-/// per-second histograms merged (the slowest host's p99 where a host has none).
-fn series(hosts: &[HostResult], start: u64, end: u64) -> Vec<TimePoint> {
-    let n = ((end - start) as f64 / 1e9).ceil() as usize;
-    let mut slots: Vec<Vec<&TimePoint>> = vec![Vec::new(); n];
-    for h in hosts {
-        let s = h.result.started_unix_ns as i64;
-        for p in &h.result.timeseries {
-            let k = (p.t - 1e-9).floor() as i64;
-            let at = s + k * 1_000_000_000 - start as i64;
-            let j = (at as f64 / 1e9).round() as i64;
-            if j >= 0 && (j as usize) < n {
-                slots[j as usize].push(p);
-            }
-        }
-    }
-    slots
-        .into_iter()
-        .enumerate()
-        .filter(|(_, ps)| ps.len() == hosts.len())
-        .map(|(j, ps)| {
-            let hist = ps
-                .iter()
-                .map(|p| p.hist.as_deref().map(decode_compact))
-                .try_fold(new_histogram(), |mut acc, h| match h {
-                    Some(Ok(h)) => acc.add(h).ok().map(|_| acc),
-                    _ => None,
-                });
-            let p99_us = match &hist {
-                Some(h) if !h.is_empty() => h.value_at_quantile(0.99) as f64 / 1000.0,
-                Some(_) => 0.0,
-                None => ps.iter().map(|p| p.p99_us).fold(0.0, f64::max),
-            };
-            TimePoint {
-                t: j as f64 + 1.0,
-                read_iops: ps.iter().map(|p| p.read_iops).sum(),
-                write_iops: ps.iter().map(|p| p.write_iops).sum(),
-                mb_s: ps.iter().map(|p| p.mb_s).sum(),
-                p99_us,
-                hist: hist
-                    .filter(|h| !h.is_empty())
-                    .map(|h| dbio_model::histogram::encode_compact(&h)),
-            }
-        })
-        .collect()
-}
-
 fn merge_cpu(results: &[&RunResult]) -> CpuStats {
     let user: f64 = results.iter().map(|r| r.cpu.process_user_s).sum();
     let sys: f64 = results.iter().map(|r| r.cpu.process_sys_s).sum();
@@ -339,17 +290,58 @@ fn cluster_facts(hosts: &[HostResult]) -> HostFacts {
     }
 }
 
-/// Each host's warnings, named after the host (the same warning once per host).
+/// The hosts' warnings, one per kind (code) naming the hosts it applies to, in the order
+/// first seen; each host's own stay in its row.
 fn host_warnings(hosts: &[HostResult]) -> Vec<Warning> {
-    hosts
-        .iter()
-        .flat_map(|h| {
-            h.result.warnings.iter().map(|w| Warning {
+    let mut kinds: Vec<(&Warning, Vec<&str>, bool)> = Vec::new();
+    for h in hosts {
+        for w in &h.result.warnings {
+            match kinds.iter_mut().find(|(k, _, _)| k.code == w.code) {
+                Some((k, names, same)) => {
+                    if names.last() != Some(&h.name.as_str()) {
+                        names.push(&h.name);
+                    }
+                    *same &= k.message == w.message;
+                }
+                None => kinds.push((w, vec![&h.name], true)),
+            }
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|(w, names, same)| {
+            let on = if names.len() == hosts.len() && hosts.len() > 1 {
+                format!("all {} hosts", hosts.len())
+            } else {
+                name_list(&names)
+            };
+            let message = if same || names.len() == 1 {
+                format!("{on}: {}", w.message)
+            } else {
+                format!(
+                    "{on}: {} (as on {}; each host's own figures are in its row)",
+                    w.message, names[0]
+                )
+            };
+            Warning {
                 code: w.code.clone(),
-                message: format!("{}: {}", h.name, w.message),
-            })
+                message,
+            }
         })
         .collect()
+}
+
+/// Up to eight names, then how many more.
+fn name_list(names: &[&str]) -> String {
+    const SHOWN: usize = 8;
+    if names.len() <= SHOWN {
+        return names.join(", ");
+    }
+    format!(
+        "{} and {} more hosts",
+        names[..SHOWN].join(", "),
+        names.len() - SHOWN
+    )
 }
 
 fn host_dir(d: &Option<DirStats>) -> Option<HostDir> {
@@ -384,6 +376,7 @@ fn row(h: &HostResult, earliest: u64) -> HostRow {
             Outcome::IoError(e) => e.clone(),
         },
         start_offset_ms: (r.started_unix_ns - earliest) as f64 / 1e6,
+        warnings: r.warnings.clone(),
     }
 }
 
@@ -428,5 +421,6 @@ fn spread(hosts: &[HostResult]) -> Spread {
     }
 }
 
+mod series;
 #[cfg(test)]
 mod tests;

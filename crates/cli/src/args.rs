@@ -260,6 +260,10 @@ pub struct ReportArgs {
     /// Write one CSV row per direction of every run (and sweep step) to FILE, or stdout with '-'.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<String>,
+    /// Write one run's per-second latency histograms as an HdrHistogram interval log (.hlog)
+    /// to FILE, or stdout with '-', for HdrHistogram's log analyzers.
+    #[arg(long, value_name = "FILE")]
+    pub hlog: Option<String>,
     /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
     #[arg(long, value_name = "PATH")]
     pub db: Option<String>,

@@ -49,6 +49,10 @@ pub struct HostRow {
     pub outcome: String,
     /// Start of this host's measured window against the earliest host's, in milliseconds.
     pub start_offset_ms: f64,
+    /// The host's own warnings, as its result gave them (the merged result names each kind
+    /// once, with the hosts it applies to).
+    #[serde(default)]
+    pub warnings: Vec<crate::Warning>,
 }
 
 /// One direction of one host.

@@ -10,6 +10,7 @@ pub mod db;
 pub mod diskspd;
 pub mod fio_job;
 pub mod fio_json;
+pub mod hlog;
 pub mod html;
 pub mod item;
 pub mod json;

@@ -218,3 +218,76 @@ fn skew_over_a_tenth_of_the_window_and_missing_hosts_are_warned_and_partial() {
     assert!(codes.contains(&"hosts-missing"), "{codes:?}");
     assert!(m.partial);
 }
+
+/// Many seconds (more than one merging thread's share) of several latencies each: every
+/// merged second's histogram, decoded by the `hdrhistogram` crate, is the bucket-for-bucket
+/// sum of the hosts' seconds built here from the recorded values.
+#[test]
+fn each_merged_second_is_the_sum_of_the_hosts_seconds_bucket_for_bucket() {
+    let secs = 40;
+    let lat = |h: u64, k: u64| [1_000 + 37 * k + h, 50_000 + 911 * k * h, 3_000_000 + k];
+    let mut hosts: Vec<HostResult> = (0..3u64)
+        .map(|h| {
+            host(
+                &format!("h{h}"),
+                T0 + h * 1_000_000,
+                &vec![3; secs],
+                &vec![1; secs],
+            )
+        })
+        .collect();
+    for (h, hr) in hosts.iter_mut().enumerate() {
+        for (k, p) in hr.result.timeseries.iter_mut().enumerate() {
+            let values: Vec<(u64, u64)> =
+                lat(h as u64, k as u64).map(|v| (v, k as u64 + 1)).to_vec();
+            p.hist = Some(encode_compact(&hist_of(&values)));
+        }
+    }
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    assert_eq!(m.timeseries.len(), secs);
+    for (j, p) in m.timeseries.iter().enumerate() {
+        let mut want = new_histogram();
+        for h in 0..3u64 {
+            for v in lat(h, j as u64) {
+                want.record_n(v, j as u64 + 1).unwrap();
+            }
+        }
+        let got = dbio_model::histogram::decode_compact(p.hist.as_deref().unwrap()).unwrap();
+        assert_eq!(got, want, "second {j}");
+        assert_eq!(p.p99_us, want.value_at_quantile(0.99) as f64 / 1e3);
+    }
+}
+
+/// A warning every host gave is one line naming all hosts; one only some gave names them;
+/// each host keeps its own in its row.
+#[test]
+fn warnings_are_grouped_by_kind_and_kept_per_host() {
+    let mut hosts = three();
+    let w = |code: &str, message: &str| Warning {
+        code: code.into(),
+        message: message.into(),
+    };
+    for h in &mut hosts {
+        h.result.warnings = vec![w("simulated", "simulated: no device was measured")];
+    }
+    hosts[0]
+        .result
+        .warnings
+        .push(w("generator-bound", "worker 0 at 99 % CPU"));
+    hosts[2]
+        .result
+        .warnings
+        .push(w("generator-bound", "worker 1 at 97 % CPU"));
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    let lines: Vec<&str> = m.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert_eq!(
+        lines,
+        [
+            "all 3 hosts: simulated: no device was measured",
+            "a, c: worker 0 at 99 % CPU (as on a; each host's own figures are in its row)",
+        ]
+    );
+    let rows = &m.cluster.unwrap().hosts;
+    assert_eq!(rows[2].warnings, hosts[2].result.warnings);
+    assert_eq!(rows[1].warnings.len(), 1);
+}

@@ -9,9 +9,9 @@ use dbio_report::item::Item;
 
 /// Runs `dbio report` and returns its exit status.
 pub fn run(a: ReportArgs) -> Exit {
-    if a.html.is_none() && a.md.is_none() && a.csv.is_none() {
+    if a.html.is_none() && a.md.is_none() && a.csv.is_none() && a.hlog.is_none() {
         return Exit::usage(
-            "dbio report: say what to write: --html FILE, --md FILE or --csv FILE ('-' for stdout with --md and --csv)",
+            "dbio report: say what to write: --html FILE, --md FILE, --csv FILE or --hlog FILE ('-' for stdout with --md, --csv and --hlog)",
         );
     }
     let names: Vec<&str> = a.runs.iter().map(String::as_str).collect();
@@ -20,6 +20,7 @@ pub fn run(a: ReportArgs) -> Exit {
         ("--html", a.html.as_deref()),
         ("--md", a.md.as_deref()),
         ("--csv", a.csv.as_deref()),
+        ("--hlog", a.hlog.as_deref()),
     ];
     if let Err(m) = crate::output::check_outputs(&outputs, &inputs) {
         return Exit::usage(format!("dbio report: {m}"));
@@ -39,6 +40,11 @@ pub fn run(a: ReportArgs) -> Exit {
             }
         }
     }
+    if let Some(path) = a.hlog.as_deref() {
+        if let Err(m) = write_hlog(path, &items) {
+            return m;
+        }
+    }
     let outputs = [
         (
             "--html",
@@ -55,6 +61,27 @@ pub fn run(a: ReportArgs) -> Exit {
         }
     }
     Exit::Ok
+}
+
+/// `--hlog`: the interval log of the one run given.
+fn write_hlog(path: &str, items: &[Item]) -> Result<(), Exit> {
+    let log = match items {
+        [Item {
+            name,
+            result: dbio_report::item::Result::Run(r),
+        }] => dbio_report::hlog::interval_log(r).ok_or_else(|| {
+            Exit::usage(format!(
+                "dbio report: --hlog: {name} holds no per-second histograms (written by an older dbio, or a database run); run it again with this dbio"
+            ))
+        })?,
+        _ => {
+            return Err(Exit::usage(
+                "dbio report: --hlog writes the interval log of one run: give one run (not a sweep or suite, not several)",
+            ))
+        }
+    };
+    emit_json(path, &log)
+        .map_err(|e| Exit::Failure.with(format!("dbio report: --hlog: cannot write {path}: {e}")))
 }
 
 /// Writes the HTML page of one finished run or sweep to `path` (`--html` on run and sweep);

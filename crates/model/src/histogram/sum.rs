@@ -1,0 +1,268 @@
+//! The sum of many compactly encoded histograms (HdrHistogram's V2 interval-log encoding,
+//! base64), decoded straight into one array of counts: merging thousands of per-second
+//! histograms costs no full-range histogram per decoded one.
+
+use super::{decode_compact, new_histogram};
+use base64::Engine;
+use flate2::{Decompress, FlushDecompress, Status};
+use hdrhistogram::Histogram;
+
+/// V2 cookies as the `hdrhistogram` crate and HdrHistogram (Java) write them.
+const V2_COOKIE: u32 = 0x1c84_9313;
+const V2_COMPRESSED_COOKIE: u32 = 0x1c84_9314;
+/// Bytes of a V2 header after its cookie: payload length, normalizing offset, significant
+/// digits, lowest and highest trackable value, integer-to-double ratio.
+const V2_HEADER: usize = 4 + 4 + 4 + 8 + 8 + 8;
+/// log2 of half the sub-buckets of a bucket: 2 × 10^3 needs 2048 sub-buckets (2^11).
+const HALF_MAGNITUDE: u32 = 10;
+const HALF_COUNT: usize = 1 << HALF_MAGNITUDE;
+
+/// Index into dbio's counts array (lowest value 1, three digits) of the bucket holding `v`.
+pub fn index_of(v: u64) -> usize {
+    let bucket = 63 - (v | (2 * HALF_COUNT as u64 - 1)).leading_zeros() - HALF_MAGNITUDE;
+    let sub = (v >> bucket) as usize;
+    (((bucket + 1) as usize) << HALF_MAGNITUDE) + sub - HALF_COUNT
+}
+
+/// The lowest value of the bucket at `index` in dbio's counts array.
+pub fn value_of(index: usize) -> u64 {
+    let bucket = (index >> HALF_MAGNITUDE) as i64 - 1;
+    let sub = (index & (HALF_COUNT - 1)) + HALF_COUNT;
+    if bucket < 0 {
+        (sub - HALF_COUNT) as u64
+    } else {
+        (sub as u64) << bucket
+    }
+}
+
+/// Adds up encoded histograms bucket for bucket; reusable after [`HistogramSum::clear`].
+pub struct HistogramSum {
+    counts: Vec<u64>,
+    /// Lowest and highest index holding a count (`lo > hi` when empty).
+    lo: usize,
+    hi: usize,
+    base64: Vec<u8>,
+    payload: Vec<u8>,
+    inflate: Decompress,
+}
+
+impl Default for HistogramSum {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl HistogramSum {
+    /// An empty sum over dbio's range and precision.
+    pub fn new() -> Self {
+        HistogramSum {
+            counts: vec![0; new_histogram().distinct_values()],
+            lo: usize::MAX,
+            hi: 0,
+            base64: Vec::new(),
+            payload: Vec::new(),
+            inflate: Decompress::new(true),
+        }
+    }
+
+    /// True when nothing has been added (or every histogram added was empty).
+    pub fn is_empty(&self) -> bool {
+        self.lo > self.hi
+    }
+
+    /// Empties the sum, touching only the counts that were set.
+    pub fn clear(&mut self) {
+        if !self.is_empty() {
+            self.counts[self.lo..=self.hi].fill(0);
+        }
+        self.lo = usize::MAX;
+        self.hi = 0;
+    }
+
+    /// Adds one histogram encoded by [`super::encode_compact`] or any HdrHistogram interval
+    /// log line (V2, deflated or not, base64). Err says what the text is not; the sum is then
+    /// unspecified until cleared.
+    pub fn add_compact(&mut self, s: &str) -> Result<(), String> {
+        self.base64.clear();
+        base64::engine::general_purpose::STANDARD
+            .decode_vec(s.trim(), &mut self.base64)
+            .map_err(|e| format!("not base64: {e}"))?;
+        let bytes = std::mem::take(&mut self.base64);
+        let added = self.add_v2(&bytes, s);
+        self.base64 = bytes;
+        added
+    }
+
+    /// Adds a V2 histogram (`bytes`, cookie first); `s` is its text for the slow path.
+    fn add_v2(&mut self, bytes: &[u8], s: &str) -> Result<(), String> {
+        let payload = match be_u32(bytes, 0) {
+            Some(V2_COMPRESSED_COOKIE) => {
+                let len = be_u32(bytes, 4).ok_or("a truncated HdrHistogram")? as usize;
+                let body = bytes.get(8..8 + len).ok_or("a truncated HdrHistogram")?;
+                self.inflate_into_payload(body)?;
+                std::mem::take(&mut self.payload)
+            }
+            Some(V2_COOKIE) => {
+                let mut p = std::mem::take(&mut self.payload);
+                p.clear();
+                p.extend_from_slice(bytes);
+                p
+            }
+            _ => return Err("not an HdrHistogram: unknown cookie".into()),
+        };
+        let added = self.add_payload(&payload, s);
+        self.payload = payload;
+        added
+    }
+
+    /// Inflates a zlib stream into `self.payload`.
+    fn inflate_into_payload(&mut self, body: &[u8]) -> Result<(), String> {
+        self.inflate.reset(true);
+        self.payload.clear();
+        loop {
+            if self.payload.capacity() - self.payload.len() < 4096 {
+                self.payload.reserve(self.payload.capacity().max(16 * 1024));
+            }
+            let (in_before, out_before) = (self.inflate.total_in(), self.inflate.total_out());
+            let rest = &body[in_before as usize..];
+            let st = self
+                .inflate
+                .decompress_vec(rest, &mut self.payload, FlushDecompress::Finish)
+                .map_err(|e| format!("not an HdrHistogram: {e}"))?;
+            if st == Status::StreamEnd {
+                return Ok(());
+            }
+            let stuck = self.inflate.total_in() == in_before
+                && self.inflate.total_out() == out_before
+                && self.payload.capacity() > self.payload.len();
+            if stuck {
+                return Err("not an HdrHistogram: the deflated data is truncated".into());
+            }
+        }
+    }
+
+    /// Adds an uncompressed V2 histogram (cookie first). Histograms of another lowest value
+    /// or precision go through the `hdrhistogram` crate's own decoder and an exact `add`.
+    fn add_payload(&mut self, v2: &[u8], s: &str) -> Result<(), String> {
+        let truncated = || "not an HdrHistogram: truncated".to_string();
+        if be_u32(v2, 0) != Some(V2_COOKIE) || v2.len() < 4 + V2_HEADER {
+            return Err(truncated());
+        }
+        let len = be_u32(v2, 4).ok_or_else(truncated)? as usize;
+        let offset = be_u32(v2, 8).ok_or_else(truncated)?;
+        let digits = be_u32(v2, 12).ok_or_else(truncated)?;
+        let low = u64::from_be_bytes(v2[16..24].try_into().expect("8 bytes"));
+        let ratio = f64::from_be_bytes(v2[32..40].try_into().expect("8 bytes"));
+        if offset != 0 || digits != u32::from(super::SIGFIG) || low != 1 || ratio != 1.0 {
+            return self.add_other_layout(s);
+        }
+        let body = v2.get(40..40 + len).ok_or_else(truncated)?;
+        self.add_counts(body)
+    }
+
+    /// Adds the zig-zag LEB128 counts of a V2 payload laid out as dbio's histograms are.
+    fn add_counts(&mut self, body: &[u8]) -> Result<(), String> {
+        let (mut at, mut index) = (0usize, 0usize);
+        let (mut first, mut last) = (usize::MAX, 0usize);
+        while at < body.len() {
+            // Most counts of a second are under 64: one byte.
+            let zz = match body[at] {
+                b if b < 0x80 => {
+                    at += 1;
+                    u64::from(b)
+                }
+                _ => {
+                    let (v, used) =
+                        varint(&body[at..]).ok_or("not an HdrHistogram: a truncated count")?;
+                    at += used;
+                    v
+                }
+            };
+            let n = ((zz >> 1) as i64) ^ -((zz & 1) as i64);
+            if n < 0 {
+                index = index.saturating_add(n.unsigned_abs() as usize);
+                continue;
+            }
+            if n > 0 {
+                let c = self
+                    .counts
+                    .get_mut(index)
+                    .ok_or("out of range: a latency beyond dbio's one hour")?;
+                *c = c
+                    .checked_add(n as u64)
+                    .ok_or("out of range: count overflow")?;
+                first = first.min(index);
+                last = index;
+            }
+            index += 1;
+        }
+        if first <= last {
+            self.lo = self.lo.min(first);
+            self.hi = self.hi.max(last);
+        }
+        Ok(())
+    }
+
+    /// The slow path for histograms of another layout: decoded whole, then added exactly.
+    fn add_other_layout(&mut self, s: &str) -> Result<(), String> {
+        let h = decode_compact(s)?;
+        for v in h.iter_recorded() {
+            let i = index_of(h.lowest_equivalent(v.value_iterated_to()));
+            self.counts[i] += v.count_at_value();
+            self.lo = self.lo.min(i);
+            self.hi = self.hi.max(i);
+        }
+        Ok(())
+    }
+
+    /// Total count of everything added.
+    pub fn len(&self) -> u64 {
+        if self.is_empty() {
+            return 0;
+        }
+        self.counts[self.lo..=self.hi].iter().sum()
+    }
+
+    /// Writes the sum into `h` (one of dbio's histograms, emptied first).
+    pub fn write_into(&self, h: &mut Histogram<u64>) {
+        h.reset();
+        if self.is_empty() {
+            return;
+        }
+        for (i, &c) in self.counts[self.lo..=self.hi].iter().enumerate() {
+            if c > 0 {
+                h.saturating_record_n(value_of(self.lo + i), c);
+            }
+        }
+    }
+
+    /// The sum as a new histogram.
+    pub fn to_histogram(&self) -> Histogram<u64> {
+        let mut h = new_histogram();
+        self.write_into(&mut h);
+        h
+    }
+}
+
+fn be_u32(b: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_be_bytes(b.get(at..at + 4)?.try_into().ok()?))
+}
+
+/// One LEB128 varint as V2 writes it (at most 9 bytes, the ninth holding 8 bits) and its
+/// length; None when `b` ends inside it.
+fn varint(b: &[u8]) -> Option<(u64, usize)> {
+    let mut v = 0u64;
+    for (k, &byte) in b.iter().enumerate().take(9) {
+        if k == 8 {
+            return Some((v | (u64::from(byte) << 56), 9));
+        }
+        v |= u64::from(byte & 0x7f) << (7 * k);
+        if byte & 0x80 == 0 {
+            return Some((v, k + 1));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,121 @@
+//! The sum is held against the `hdrhistogram` crate: its own index layout, its decoder and
+//! its exact `add` are the oracle.
+
+use super::*;
+use crate::histogram::encode_compact;
+use hdrhistogram::serialization::{Serializer, V2Serializer};
+
+/// A deterministic heavy-tailed spread of `n` latencies from about 1 µs, seeded by `seed`.
+fn latencies(seed: u64, n: usize) -> Vec<u64> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let u = (x >> 11) as f64 / (1u64 << 53) as f64;
+            (1000.0 * (1.0 / (1.0 - u * 0.99999)).powf(1.5)) as u64
+        })
+        .collect()
+}
+
+fn hist(values: &[u64]) -> Histogram<u64> {
+    let mut h = new_histogram();
+    values.iter().for_each(|&v| h.saturating_record(v));
+    h
+}
+
+/// Every bucket's value and index as the crate lays them out.
+#[test]
+fn index_and_value_agree_with_the_crate_for_every_bucket() {
+    let h = new_histogram();
+    for i in 0..h.distinct_values() {
+        let v = value_of(i);
+        assert_eq!(h.lowest_equivalent(v), v, "index {i}");
+        assert_eq!(index_of(v), i, "value {v}");
+        assert_eq!(index_of(h.highest_equivalent(v)), i, "top of index {i}");
+    }
+    let mut one = new_histogram();
+    one.record(123_456_789).unwrap();
+    let at = one.iter_all().position(|v| v.count_at_value() > 0).unwrap();
+    assert_eq!(at, index_of(123_456_789));
+}
+
+/// Three hosts' seconds, each encoded as dbio writes them, summed without a histogram per
+/// second: equal bucket for bucket to the crate's decode-and-add, and round trips exactly.
+#[test]
+fn a_sum_of_encoded_seconds_equals_the_crate_sum_bucket_for_bucket() {
+    let hosts: Vec<Histogram<u64>> = (1..=3)
+        .map(|s| hist(&latencies(s * 7919, 40_000)))
+        .collect();
+    let mut sum = HistogramSum::new();
+    let mut oracle = new_histogram();
+    for h in &hosts {
+        let text = encode_compact(h);
+        sum.add_compact(&text).unwrap();
+        oracle.add(decode_compact(&text).unwrap()).unwrap();
+    }
+    assert_eq!(sum.to_histogram(), oracle);
+    assert_eq!(sum.len(), 120_000);
+    let again = decode_compact(&encode_compact(&sum.to_histogram())).unwrap();
+    assert_eq!(again, oracle);
+    let recorded = |h: &Histogram<u64>| -> Vec<(u64, u64)> {
+        h.iter_recorded()
+            .map(|v| (v.value_iterated_to(), v.count_at_value()))
+            .collect()
+    };
+    assert_eq!(recorded(&sum.to_histogram()), recorded(&oracle));
+}
+
+#[test]
+fn clear_forgets_everything_and_the_sum_is_reusable() {
+    let mut sum = HistogramSum::new();
+    sum.add_compact(&encode_compact(&hist(&[5_000, 9_000_000])))
+        .unwrap();
+    sum.clear();
+    assert!(sum.is_empty());
+    assert_eq!(sum.len(), 0);
+    let h = hist(&[70_000, 70_001, 3_600_000_000_000]);
+    sum.add_compact(&encode_compact(&h)).unwrap();
+    assert_eq!(sum.to_histogram(), h);
+    // An empty histogram adds nothing.
+    sum.add_compact(&encode_compact(&new_histogram())).unwrap();
+    assert_eq!(sum.to_histogram(), h);
+}
+
+/// Uncompressed V2, and a histogram of another lowest value and precision (as a foreign
+/// interval log might hold), are summed as the crate's exact `add` would.
+#[test]
+fn other_v2_forms_are_summed_exactly() {
+    use base64::Engine;
+    let b64 = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
+    let plain = hist(&latencies(42, 5_000));
+    let mut raw = Vec::new();
+    V2Serializer::new().serialize(&plain, &mut raw).unwrap();
+    let mut foreign = Histogram::<u64>::new_with_bounds(1000, 3_600_000_000_000, 2).unwrap();
+    latencies(43, 5_000)
+        .iter()
+        .for_each(|&v| foreign.saturating_record(v));
+    let mut sum = HistogramSum::new();
+    sum.add_compact(&b64(&raw)).unwrap();
+    sum.add_compact(&encode_compact(&foreign)).unwrap();
+    let mut oracle = plain.clone();
+    oracle.add(&foreign).unwrap();
+    assert_eq!(sum.to_histogram(), oracle);
+}
+
+#[test]
+fn text_that_is_no_histogram_is_refused() {
+    let mut sum = HistogramSum::new();
+    assert!(sum
+        .add_compact("not base64!")
+        .unwrap_err()
+        .contains("base64"));
+    assert!(sum
+        .add_compact("aGVsbG8=")
+        .unwrap_err()
+        .contains("HdrHistogram"));
+    let whole = encode_compact(&hist(&latencies(1, 1000)));
+    let cut = &whole[..whole.len() / 2 / 4 * 4];
+    assert!(sum.add_compact(cut).is_err());
+}
