@@ -75,7 +75,8 @@ impl Snapshot {
     /// objects at most [`MAX_TOTAL`]), else a message naming the file and the counter: larger
     /// figures are not a server's, and their sums would overflow.
     pub fn checked(self, file: &str) -> Result<Snapshot, String> {
-        let fields: [(&str, fn(&ObjectIo) -> u64); 5] = [
+        type Counter = fn(&ObjectIo) -> u64;
+        let fields: [(&str, Counter); 5] = [
             ("reads", |o| o.reads),
             ("writes", |o| o.writes),
             ("bytes read", |o| o.bytes_read),

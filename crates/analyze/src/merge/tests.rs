@@ -3,6 +3,7 @@
 
 use super::*;
 use dbio_model::histogram::encode_compact;
+use dbio_model::TimePoint;
 
 const SEC: u64 = 1_000_000_000;
 /// 2026-12-01T10:00:00Z.
