@@ -149,6 +149,22 @@ impl LatencySummary {
     }
 }
 
+/// A deterministic heavy-tailed spread of `n` latencies from about 1 µs, seeded by `seed`:
+/// the values the histogram tests record.
+#[cfg(test)]
+pub(crate) fn test_latencies(seed: u64, n: usize) -> Vec<u64> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let u = (x >> 11) as f64 / (1u64 << 53) as f64;
+            (1000.0 * (1.0 / (1.0 - u * 0.99999)).powf(1.5)) as u64
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -173,16 +189,7 @@ mod tests {
 
     /// A deterministic spread of latencies from 1 µs to ~30 s, heavy-tailed like real I/O.
     fn generated(n: usize) -> Vec<u64> {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let u = (x >> 11) as f64 / (1u64 << 53) as f64;
-                (1000.0 * (1.0 / (1.0 - u * 0.99999)).powf(1.5)) as u64
-            })
-            .collect()
+        test_latencies(0x9E37_79B9_7F4A_7C15, n)
     }
 
     #[test]

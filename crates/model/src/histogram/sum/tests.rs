@@ -5,18 +5,9 @@ use super::*;
 use crate::histogram::encode_compact;
 use hdrhistogram::serialization::{Serializer, V2Serializer};
 
-/// A deterministic heavy-tailed spread of `n` latencies from about 1 µs, seeded by `seed`.
+/// The histogram tests' heavy-tailed latencies.
 fn latencies(seed: u64, n: usize) -> Vec<u64> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let u = (x >> 11) as f64 / (1u64 << 53) as f64;
-            (1000.0 * (1.0 / (1.0 - u * 0.99999)).powf(1.5)) as u64
-        })
-        .collect()
+    crate::histogram::test_latencies(seed, n)
 }
 
 fn hist(values: &[u64]) -> Histogram<u64> {
