@@ -75,7 +75,7 @@ pub fn snapshot(c: &mut Conn, url: &str) -> Result<Snapshot, String> {
     let uptime: Option<(String, u64)> = c
         .query_first("SHOW GLOBAL STATUS LIKE 'Uptime'")
         .map_err(err)?;
-    s.counting_ms = uptime.map(|u| u.1 * 1000);
+    s.counting_ms = uptime.map(|u| u.1.saturating_mul(1000));
     let rows: Vec<FileRow> = c
         .query(
             "SELECT FILE_NAME, EVENT_NAME, COUNT_READ, SUM_TIMER_READ, SUM_NUMBER_OF_BYTES_READ,

@@ -65,7 +65,12 @@ pub fn parse(text: &str, file: &str) -> Result<Snapshot, String> {
         }
         s.objects.push(o);
     }
-    s.counting_ms = (since > 0).then_some(since * 1000);
+    if since > 0 {
+        let ms = since.checked_mul(1000).ok_or_else(|| {
+            format!("{file}: SECONDS_SINCE_STARTUP {since} is more seconds than any server has run; check that column of the export")
+        })?;
+        s.counting_ms = Some(ms);
+    }
     if default_block {
         s.notes
             .push("no BLOCK_SIZE for some files: bytes counted in 8 KiB blocks".into());
@@ -235,5 +240,20 @@ TEMP                     +DATA/X/TEMPFILE/temp.264.1
         )
         .unwrap();
         assert_eq!(o.bytes_written, u64::MAX);
+    }
+
+    /// Found by the `exports` fuzz target in CI: SECONDS_SINCE_STARTUP near u64::MAX overflowed
+    /// on its way to milliseconds; it is refused, naming the column.
+    #[test]
+    fn filestat_uptime_beyond_u64_ms_is_refused() {
+        let head = "FILE_TYPE,FILE#,TABLESPACE_NAME,NAME,BYTES,BLOCK_SIZE,PHYRDS,PHYWRTS,PHYBLKRD,PHYBLKWRT,READTIM,WRITETIM,SECONDS_SINCE_STARTUP,STARTUP_TIME";
+        let row = |secs: &str| {
+            format!("{head}\nDATA,5,USERS,/u02/users01.dbf,8192,8192,1,2,1,2,3,4,{secs},2009-11-02 08:00:00\n")
+        };
+        let e = parse(&row("99999999999999999999"), "f.csv").unwrap_err();
+        assert!(e.contains("SECONDS_SINCE_STARTUP"), "{e}");
+        // The largest that fits is kept as milliseconds.
+        let s = parse(&row("98000"), "f.csv").unwrap();
+        assert_eq!(s.counting_ms, Some(98_000_000));
     }
 }
