@@ -11,6 +11,7 @@ use dbio_model::{
 use hdrhistogram::Histogram;
 
 /// One host's result and the name it goes by in the merged one.
+#[derive(Clone)]
 pub struct HostResult {
     pub name: String,
     pub result: RunResult,
@@ -34,8 +35,10 @@ pub fn host_name(label: Option<&str>, r: &RunResult) -> String {
 
 /// Merges `hosts` (at least one). Refuses results of a newer schema, already merged ones,
 /// different workloads (unless allowed) and windows that do not overlap, naming the host
-/// and the field.
+/// and the field. Hosts with a measured clock offset are placed on the launcher's clock.
 pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, String> {
+    let placed = on_launcher_clock(hosts, &opts.clock_offsets);
+    let hosts = &*placed;
     let first = hosts.first().ok_or("no results to merge")?;
     for h in hosts {
         check_one(h)?;
@@ -190,6 +193,34 @@ fn differing_workload(hosts: &[HostResult]) -> Result<Option<String>, String> {
 }
 
 /// The window every host measured, in ns since the epoch; Err names a host outside it.
+/// `hosts` with each start moved from the host's own clock to the launcher's (its clock minus
+/// the offset measured before the start), so that the skew, the common window and the seconds'
+/// alignment are not a clock's error. Borrowed as they are when nothing was measured.
+fn on_launcher_clock<'a>(
+    hosts: &'a [HostResult],
+    offsets: &[ClockOffset],
+) -> std::borrow::Cow<'a, [HostResult]> {
+    let offset_ns = |name: &str| {
+        offsets
+            .iter()
+            .find(|o| o.host == name)
+            .map(|o| (o.offset_ms * 1e6).round() as i64)
+    };
+    if hosts.iter().all(|h| offset_ns(&h.name).unwrap_or(0) == 0) {
+        return std::borrow::Cow::Borrowed(hosts);
+    }
+    let moved = hosts
+        .iter()
+        .map(|h| {
+            let mut h = h.clone();
+            let ns = offset_ns(&h.name).unwrap_or(0);
+            h.result.started_unix_ns = h.result.started_unix_ns.saturating_add_signed(-ns);
+            h
+        })
+        .collect();
+    std::borrow::Cow::Owned(moved)
+}
+
 fn common_window(hosts: &[HostResult]) -> Result<(u64, u64), String> {
     let span = |r: &RunResult| {
         let s = r.started_unix_ns;

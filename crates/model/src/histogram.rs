@@ -5,17 +5,29 @@ use hdrhistogram::Histogram;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+mod second;
 mod sum;
-pub use sum::HistogramSum;
+pub use second::SecondHist;
+pub use sum::{HistogramSum, Layout};
 
-/// Significant digits every dbio latency histogram keeps.
+/// Significant digits of the latency histograms of a run's totals (0.1 % buckets).
 pub const SIGFIG: u8 = 3;
+/// Significant digits of the per-second histograms (1 % buckets): a second takes a few hundred
+/// bytes instead of several KiB, so an hour of seconds from many hosts stays small and merges
+/// fast. Each of its buckets is the union of whole buckets of [`SIGFIG`], so the seconds'
+/// histograms sum exactly at this precision.
+pub const SECOND_SIGFIG: u8 = 2;
 /// Largest latency recorded exactly, in nanoseconds (one hour); longer ones saturate to it.
 pub const HIGHEST_NS: u64 = 3_600_000_000_000;
 
 /// A new empty latency histogram in nanoseconds with dbio's fixed precision and range.
 pub fn new_histogram() -> Histogram<u64> {
-    Histogram::new_with_bounds(1, HIGHEST_NS, SIGFIG).expect("constant histogram bounds are valid")
+    histogram_of(SIGFIG)
+}
+
+/// A new empty histogram of dbio's range at `sigfig` significant digits (1 to 5).
+pub fn histogram_of(sigfig: u8) -> Histogram<u64> {
+    Histogram::new_with_bounds(1, HIGHEST_NS, sigfig).expect("constant histogram bounds are valid")
 }
 
 /// Encodes `h` as HdrHistogram's interval logs do: the V2 format, deflated, in base64. One
@@ -29,9 +41,29 @@ pub fn encode_compact(h: &Histogram<u64>) -> String {
 pub struct Encoder {
     v2: Vec<u8>,
     out: Vec<u8>,
+    second: Option<Histogram<u64>>,
 }
 
 impl Encoder {
+    /// `h` brought to [`SECOND_SIGFIG`] digits (unchanged if it is already), then encoded:
+    /// the form of a second's histogram in results.
+    pub fn encode_second(&mut self, h: &Histogram<u64>) -> String {
+        if h.sigfig() == SECOND_SIGFIG {
+            return self.encode(h);
+        }
+        let mut coarse = self
+            .second
+            .take()
+            .unwrap_or_else(|| histogram_of(SECOND_SIGFIG));
+        coarse.reset();
+        coarse
+            .add(h)
+            .expect("histograms of dbio's range add at any precision");
+        let text = self.encode(&coarse);
+        self.second = Some(coarse);
+        text
+    }
+
     /// `h` in the V2 compressed encoding, base64: the V2 bytes deflated (zlib) at the
     /// fastest level, behind V2's compressed cookie and length, as `V2DeflateSerializer`
     /// writes them (which deflates at the default level, for a few per cent less).

@@ -1,6 +1,6 @@
 //! The result of one run, as written to JSON (schema `schema/run-result.v1.json`).
 
-use crate::histogram::{LatencyHistogram, LatencySummary};
+use crate::histogram::{LatencyHistogram, LatencySummary, SecondHist};
 use crate::job::JobSpec;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -224,10 +224,12 @@ pub struct TimePoint {
     pub mb_s: f64,
     /// p99 latency of all reads and writes completed in the interval, in µs.
     pub p99_us: f64,
-    /// The interval's latency histogram (reads and writes), encoded as HdrHistogram's interval
-    /// logs do (V2, deflated, base64): hosts' seconds merge exactly from it.
+    /// The interval's latency histogram (reads and writes) at two significant digits, encoded
+    /// as HdrHistogram's interval logs do (V2, deflated, base64): hosts' seconds merge exactly
+    /// from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hist: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub hist: Option<SecondHist>,
 }
 
 /// CPU spent by dbio and by the host during the measured window.

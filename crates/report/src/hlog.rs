@@ -8,10 +8,11 @@ use std::fmt::Write;
 
 /// The interval log of `r`: one line per second of the measured window (latencies of reads
 /// and writes completed in it, ns), timestamps in seconds from the start of measuring. None
-/// when no second carries a histogram (results of an older dbio, database runs).
-pub fn interval_log(r: &RunResult) -> Option<String> {
+/// when no second carries a histogram (results of an older dbio, database runs); Err when a
+/// second's histogram cannot be read back from the run's spill file.
+pub fn interval_log(r: &RunResult) -> Result<Option<String>, String> {
     if r.timeseries.iter().all(|p| p.hist.is_none()) {
-        return None;
+        return Ok(None);
     }
     let start = r.started_unix_ns as f64 / 1e9;
     let mut s = String::new();
@@ -30,14 +31,15 @@ pub fn interval_log(r: &RunResult) -> Option<String> {
     let empty = encode_compact(&new_histogram());
     let mut from = 0.0;
     for p in &r.timeseries {
-        let (text, max_ms) = match p.hist.as_deref() {
+        let text = p.hist.as_ref().map(|h| h.text()).transpose()?;
+        let (text, max_ms) = match text.as_deref() {
             Some(h) => (h, decode_compact(h).map_or(0.0, |h| h.max() as f64 / 1e6)),
             None => (empty.as_str(), 0.0),
         };
         let _ = writeln!(s, "{from:.3},{:.3},{max_ms:.3},{text}", p.t - from);
         from = p.t;
     }
-    Some(s)
+    Ok(Some(s))
 }
 
 #[cfg(test)]
@@ -71,11 +73,11 @@ mod tests {
             .enumerate()
             .map(|(k, h)| dbio_model::TimePoint {
                 t: k as f64 + 1.0,
-                hist: Some(encode_compact(h)),
+                hist: Some(encode_compact(h).into()),
                 ..proto.clone()
             })
             .collect();
-        let log = interval_log(&r).unwrap();
+        let log = interval_log(&r).unwrap().unwrap();
         let mut got = Vec::new();
         let mut start_time = None;
         for e in IntervalLogIterator::new(log.as_bytes()) {
@@ -100,6 +102,6 @@ mod tests {
             assert_eq!(h, seconds[k]);
         }
         r.timeseries.iter_mut().for_each(|p| p.hist = None);
-        assert!(interval_log(&r).is_none());
+        assert!(interval_log(&r).unwrap().is_none());
     }
 }

@@ -1,7 +1,7 @@
 //! Merges the workers' per-second intervals into the run's time series.
 
 use crate::worker::Interval;
-use dbio_model::histogram::new_histogram;
+use dbio_model::histogram::{new_histogram, Encoder, SecondHist};
 use dbio_model::TimePoint;
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
@@ -130,7 +130,9 @@ pub fn point(
         } else {
             hist.value_at_quantile(0.99) as f64 / 1000.0
         },
-        hist: (!hist.is_empty()).then(|| dbio_model::histogram::encode_compact(hist)),
+        // Out of memory until the result is written: an hour of seconds is megabytes of text.
+        hist: (!hist.is_empty())
+            .then(|| SecondHist::spilled(Encoder::default().encode_second(hist))),
     }
 }
 

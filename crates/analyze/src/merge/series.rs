@@ -2,7 +2,7 @@
 //! histograms summed bucket for bucket, seconds merged in parallel.
 
 use super::HostResult;
-use dbio_model::histogram::{new_histogram, Encoder, HistogramSum};
+use dbio_model::histogram::{histogram_of, Encoder, HistogramSum, SECOND_SIGFIG};
 use dbio_model::TimePoint;
 use hdrhistogram::Histogram;
 
@@ -67,8 +67,8 @@ struct SecondMerger {
 impl Default for SecondMerger {
     fn default() -> Self {
         SecondMerger {
-            sum: HistogramSum::new(),
-            hist: new_histogram(),
+            sum: HistogramSum::new(SECOND_SIGFIG),
+            hist: histogram_of(SECOND_SIGFIG),
             encoder: Encoder::default(),
         }
     }
@@ -80,8 +80,9 @@ impl SecondMerger {
         self.sum.clear();
         let summed = ps.iter().all(|p| {
             p.hist
-                .as_deref()
-                .is_some_and(|s| self.sum.add_compact(s).is_ok())
+                .as_ref()
+                .and_then(|h| h.text().ok())
+                .is_some_and(|s| self.sum.add_compact(&s).is_ok())
         });
         let (p99_us, hist) = if !summed {
             (ps.iter().map(|p| p.p99_us).fold(0.0, f64::max), None)
@@ -90,7 +91,7 @@ impl SecondMerger {
         } else {
             self.sum.write_into(&mut self.hist);
             let p99 = self.hist.value_at_quantile(0.99) as f64 / 1000.0;
-            (p99, Some(self.encoder.encode(&self.hist)))
+            (p99, Some(self.encoder.encode(&self.hist).into()))
         };
         TimePoint {
             t: j as f64 + 1.0,

@@ -69,7 +69,9 @@ fn write_hlog(path: &str, items: &[Item]) -> Result<(), Exit> {
         [Item {
             name,
             result: dbio_report::item::Result::Run(r),
-        }] => dbio_report::hlog::interval_log(r).ok_or_else(|| {
+        }] => dbio_report::hlog::interval_log(r)
+            .map_err(|e| Exit::Failure.with(format!("dbio report: --hlog: {name}: {e}")))?
+            .ok_or_else(|| {
             Exit::usage(format!(
                 "dbio report: --hlog: {name} holds no per-second histograms (written by an older dbio, or a database run); run it again with this dbio"
             ))

@@ -2,7 +2,7 @@
 //! base64), decoded straight into one array of counts: merging thousands of per-second
 //! histograms costs no full-range histogram per decoded one.
 
-use super::{decode_compact, new_histogram};
+use super::{decode_compact, histogram_of};
 use base64::Engine;
 use flate2::{Decompress, FlushDecompress, Status};
 use hdrhistogram::Histogram;
@@ -13,30 +13,47 @@ const V2_COMPRESSED_COOKIE: u32 = 0x1c84_9314;
 /// Bytes of a V2 header after its cookie: payload length, normalizing offset, significant
 /// digits, lowest and highest trackable value, integer-to-double ratio.
 const V2_HEADER: usize = 4 + 4 + 4 + 8 + 8 + 8;
-/// log2 of half the sub-buckets of a bucket: 2 × 10^3 needs 2048 sub-buckets (2^11).
-const HALF_MAGNITUDE: u32 = 10;
-const HALF_COUNT: usize = 1 << HALF_MAGNITUDE;
-
-/// Index into dbio's counts array (lowest value 1, three digits) of the bucket holding `v`.
-pub fn index_of(v: u64) -> usize {
-    let bucket = 63 - (v | (2 * HALF_COUNT as u64 - 1)).leading_zeros() - HALF_MAGNITUDE;
-    let sub = (v >> bucket) as usize;
-    (((bucket + 1) as usize) << HALF_MAGNITUDE) + sub - HALF_COUNT
+/// The bucket layout of a histogram from 1 ns with `sigfig` significant digits: `half` is
+/// log2 of half its sub-buckets (2 × 10^3 needs 2048 sub-buckets, 2^11: half is 10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    sigfig: u8,
+    half: u32,
 }
 
-/// The lowest value of the bucket at `index` in dbio's counts array.
-pub fn value_of(index: usize) -> u64 {
-    let bucket = (index >> HALF_MAGNITUDE) as i64 - 1;
-    let sub = (index & (HALF_COUNT - 1)) + HALF_COUNT;
-    if bucket < 0 {
-        (sub - HALF_COUNT) as u64
-    } else {
-        (sub as u64) << bucket
+impl Layout {
+    /// The layout of `sigfig` digits (1 to 5, as HdrHistogram allows).
+    pub const fn of(sigfig: u8) -> Self {
+        let sub = 2 * 10u64.pow(sigfig as u32);
+        // Sub-buckets are the next power of two above 2 × 10^sigfig.
+        let half = 64 - (sub - 1).leading_zeros() - 1;
+        Layout { sigfig, half }
+    }
+
+    /// Index into the counts array of the bucket holding `v`.
+    pub fn index_of(self, v: u64) -> usize {
+        let half_count = 1usize << self.half;
+        let bucket = 63 - (v | (2 * half_count as u64 - 1)).leading_zeros() - self.half;
+        let sub = (v >> bucket) as usize;
+        (((bucket + 1) as usize) << self.half) + sub - half_count
+    }
+
+    /// The lowest value of the bucket at `index`.
+    pub fn value_of(self, index: usize) -> u64 {
+        let half_count = 1usize << self.half;
+        let bucket = (index >> self.half) as i64 - 1;
+        let sub = (index & (half_count - 1)) + half_count;
+        if bucket < 0 {
+            (sub - half_count) as u64
+        } else {
+            (sub as u64) << bucket
+        }
     }
 }
 
 /// Adds up encoded histograms bucket for bucket; reusable after [`HistogramSum::clear`].
 pub struct HistogramSum {
+    layout: Layout,
     counts: Vec<u64>,
     /// Lowest and highest index holding a count (`lo > hi` when empty).
     lo: usize,
@@ -46,17 +63,13 @@ pub struct HistogramSum {
     inflate: Decompress,
 }
 
-impl Default for HistogramSum {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl HistogramSum {
-    /// An empty sum over dbio's range and precision.
-    pub fn new() -> Self {
+    /// An empty sum over dbio's range, at `sigfig` significant digits (the run totals'
+    /// [`super::SIGFIG`] or the seconds' [`super::SECOND_SIGFIG`]).
+    pub fn new(sigfig: u8) -> Self {
         HistogramSum {
-            counts: vec![0; new_histogram().distinct_values()],
+            layout: Layout::of(sigfig),
+            counts: vec![0; histogram_of(sigfig).distinct_values()],
             lo: usize::MAX,
             hi: 0,
             base64: Vec::new(),
@@ -153,7 +166,7 @@ impl HistogramSum {
         let digits = be_u32(v2, 12).ok_or_else(truncated)?;
         let low = u64::from_be_bytes(v2[16..24].try_into().expect("8 bytes"));
         let ratio = f64::from_be_bytes(v2[32..40].try_into().expect("8 bytes"));
-        if offset != 0 || digits != u32::from(super::SIGFIG) || low != 1 || ratio != 1.0 {
+        if offset != 0 || digits != u32::from(self.layout.sigfig) || low != 1 || ratio != 1.0 {
             return self.add_other_layout(s);
         }
         let body = v2.get(40..40 + len).ok_or_else(truncated)?;
@@ -203,11 +216,14 @@ impl HistogramSum {
         Ok(())
     }
 
-    /// The slow path for histograms of another layout: decoded whole, then added exactly.
+    /// The slow path for histograms of another layout: decoded whole, then added exactly
+    /// (a finer histogram's buckets each lie inside one of a coarser one's).
     fn add_other_layout(&mut self, s: &str) -> Result<(), String> {
         let h = decode_compact(s)?;
         for v in h.iter_recorded() {
-            let i = index_of(h.lowest_equivalent(v.value_iterated_to()));
+            let i = self
+                .layout
+                .index_of(h.lowest_equivalent(v.value_iterated_to()));
             self.counts[i] += v.count_at_value();
             self.lo = self.lo.min(i);
             self.hi = self.hi.max(i);
@@ -223,7 +239,7 @@ impl HistogramSum {
         self.counts[self.lo..=self.hi].iter().sum()
     }
 
-    /// Writes the sum into `h` (one of dbio's histograms, emptied first).
+    /// Writes the sum into `h` (a histogram of dbio's range, emptied first).
     pub fn write_into(&self, h: &mut Histogram<u64>) {
         h.reset();
         if self.is_empty() {
@@ -231,14 +247,14 @@ impl HistogramSum {
         }
         for (i, &c) in self.counts[self.lo..=self.hi].iter().enumerate() {
             if c > 0 {
-                h.saturating_record_n(value_of(self.lo + i), c);
+                h.saturating_record_n(self.layout.value_of(self.lo + i), c);
             }
         }
     }
 
     /// The sum as a new histogram.
     pub fn to_histogram(&self) -> Histogram<u64> {
-        let mut h = new_histogram();
+        let mut h = histogram_of(self.layout.sigfig);
         self.write_into(&mut h);
         h
     }

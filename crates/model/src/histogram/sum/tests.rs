@@ -2,7 +2,7 @@
 //! its exact `add` are the oracle.
 
 use super::*;
-use crate::histogram::encode_compact;
+use crate::histogram::{encode_compact, new_histogram, Encoder, SECOND_SIGFIG, SIGFIG};
 use hdrhistogram::serialization::{Serializer, V2Serializer};
 
 /// The histogram tests' heavy-tailed latencies.
@@ -16,20 +16,57 @@ fn hist(values: &[u64]) -> Histogram<u64> {
     h
 }
 
-/// Every bucket's value and index as the crate lays them out.
+/// Every bucket's value and index as the crate lays them out, at both precisions.
 #[test]
 fn index_and_value_agree_with_the_crate_for_every_bucket() {
-    let h = new_histogram();
-    for i in 0..h.distinct_values() {
-        let v = value_of(i);
-        assert_eq!(h.lowest_equivalent(v), v, "index {i}");
-        assert_eq!(index_of(v), i, "value {v}");
-        assert_eq!(index_of(h.highest_equivalent(v)), i, "top of index {i}");
+    for sigfig in [SIGFIG, SECOND_SIGFIG] {
+        let (h, l) = (histogram_of(sigfig), Layout::of(sigfig));
+        for i in 0..h.distinct_values() {
+            let v = l.value_of(i);
+            assert_eq!(h.lowest_equivalent(v), v, "{sigfig} digits: index {i}");
+            assert_eq!(l.index_of(v), i, "{sigfig} digits: value {v}");
+            assert_eq!(l.index_of(h.highest_equivalent(v)), i, "top of index {i}");
+        }
+        let mut one = histogram_of(sigfig);
+        one.record(123_456_789).unwrap();
+        let at = one.iter_all().position(|v| v.count_at_value() > 0).unwrap();
+        assert_eq!(at, l.index_of(123_456_789));
     }
-    let mut one = new_histogram();
-    one.record(123_456_789).unwrap();
-    let at = one.iter_all().position(|v| v.count_at_value() > 0).unwrap();
-    assert_eq!(at, index_of(123_456_789));
+}
+
+/// Seconds encoded as results carry them (two digits), from hosts that recorded at three:
+/// their sum equals the crate's own add of the three-digit histograms into a two-digit one,
+/// bucket for bucket, and a three-digit second from an older result sums the same.
+#[test]
+fn seconds_sum_exactly_at_two_digits() {
+    let hosts: Vec<Histogram<u64>> = (1..=3)
+        .map(|s| hist(&latencies(s * 104_729, 30_000)))
+        .collect();
+    let mut sum = HistogramSum::new(SECOND_SIGFIG);
+    let mut oracle = histogram_of(SECOND_SIGFIG);
+    let mut enc = Encoder::default();
+    for (i, h) in hosts.iter().enumerate() {
+        let text = if i == 2 {
+            encode_compact(h)
+        } else {
+            enc.encode_second(h)
+        };
+        sum.add_compact(&text).unwrap();
+        oracle.add(h).unwrap();
+    }
+    assert_eq!(sum.to_histogram(), oracle);
+    assert_eq!(sum.len(), 90_000);
+    // Two digits hold the p99 to 1 %.
+    let fine = {
+        let mut f = new_histogram();
+        hosts.iter().for_each(|h| f.add(h).unwrap());
+        f.value_at_quantile(0.99) as f64
+    };
+    let coarse = sum.to_histogram().value_at_quantile(0.99) as f64;
+    assert!(
+        (coarse / fine - 1.0).abs() < 0.01,
+        "{coarse} against {fine}"
+    );
 }
 
 /// Three hosts' seconds, each encoded as dbio writes them, summed without a histogram per
@@ -39,7 +76,7 @@ fn a_sum_of_encoded_seconds_equals_the_crate_sum_bucket_for_bucket() {
     let hosts: Vec<Histogram<u64>> = (1..=3)
         .map(|s| hist(&latencies(s * 7919, 40_000)))
         .collect();
-    let mut sum = HistogramSum::new();
+    let mut sum = HistogramSum::new(SIGFIG);
     let mut oracle = new_histogram();
     for h in &hosts {
         let text = encode_compact(h);
@@ -60,7 +97,7 @@ fn a_sum_of_encoded_seconds_equals_the_crate_sum_bucket_for_bucket() {
 
 #[test]
 fn clear_forgets_everything_and_the_sum_is_reusable() {
-    let mut sum = HistogramSum::new();
+    let mut sum = HistogramSum::new(SIGFIG);
     sum.add_compact(&encode_compact(&hist(&[5_000, 9_000_000])))
         .unwrap();
     sum.clear();
@@ -87,7 +124,7 @@ fn other_v2_forms_are_summed_exactly() {
     latencies(43, 5_000)
         .iter()
         .for_each(|&v| foreign.saturating_record(v));
-    let mut sum = HistogramSum::new();
+    let mut sum = HistogramSum::new(SIGFIG);
     sum.add_compact(&b64(&raw)).unwrap();
     sum.add_compact(&encode_compact(&foreign)).unwrap();
     let mut oracle = plain.clone();
@@ -97,7 +134,7 @@ fn other_v2_forms_are_summed_exactly() {
 
 #[test]
 fn text_that_is_no_histogram_is_refused() {
-    let mut sum = HistogramSum::new();
+    let mut sum = HistogramSum::new(SIGFIG);
     assert!(sum
         .add_compact("not base64!")
         .unwrap_err()
