@@ -206,14 +206,34 @@ fn flags(t: &mut Translation, s: &Sqlio) -> RunFlags {
     if kb == 0 {
         t.refuse(&format!("-b{kb}"), "the I/O size is at least 1 KB");
     }
-    f.bs = Some(super::size(kb << 10));
+    let bytes = kb.checked_mul(1024).unwrap_or_else(|| {
+        t.refuse(
+            &format!("-b{kb}"),
+            "an I/O size past 16 EiB; give the size in KB, such as -b8 or -b64",
+        );
+        0
+    });
+    f.bs = Some(super::size(bytes));
     f.duration = Some(secs(s.secs.unwrap_or(30.0)));
     if let Some(b) = s.start_blocks {
-        f.offset = Some(b * (kb << 10));
+        match b.checked_mul(bytes) {
+            Some(offset) => f.offset = Some(offset),
+            None => t.refuse(
+                &format!("-S{b}"),
+                "a start past the end of any device (-S counts blocks of the -b size)",
+            ),
+        }
     }
     targets(t, s, &mut f);
     let files = f.targets.len().max(1) as u32;
-    f.qd = Some(s.outstanding.unwrap_or(1).max(1) * files);
+    let outstanding = s.outstanding.unwrap_or(1).max(1);
+    f.qd = Some(outstanding.checked_mul(files).unwrap_or_else(|| {
+        t.refuse(
+            &format!("-o{outstanding}"),
+            "more I/Os outstanding than any device queues; SQLIO's own runs use -o1 to -o256",
+        );
+        1
+    }));
     if files > 1 && s.outstanding.unwrap_or(1) > 1 {
         t.differs("-o", format!("SQLIO keeps -o I/Os outstanding per thread on each file; dbio keeps --qd per thread over all targets, so --qd is -o x {files} files"));
     }
@@ -248,7 +268,10 @@ fn targets(t: &mut Translation, s: &Sqlio, f: &mut RunFlags) {
                     ),
                 );
             }
-            f.size = Some(mb << 20);
+            match mb.checked_mul(1 << 20) {
+                Some(b) => f.size = Some(b),
+                None => t.refuse("-F", format!("a file size of {mb} MB is past 16 EiB")),
+            }
         }
         s.param_lines.iter().map(|l| l.0.clone()).collect()
     };
@@ -325,6 +348,24 @@ mod tests {
         let t = translate(&args("-kR -frandom -q5 -dDEF c:\\test.dat"), &no_file);
         let refused: Vec<&str> = t.refusals().iter().map(|n| n.option.as_str()).collect();
         assert_eq!(refused, ["-q5", "-dDEF", "c:\\test.dat"]);
+    }
+
+    /// Found by the `jobs` fuzz target: -S times -b past u64 overflowed; sizes past 16 EiB
+    /// and queue depths past u32 are refused by their flag.
+    #[test]
+    fn numbers_past_what_fits_are_refused_by_name() {
+        let t = translate(
+            &args("-kR -frandom -b8 -S9999999999999999999 /mnt/t.dat"),
+            &no_file,
+        );
+        assert_eq!(t.refusals()[0].option, "-S9999999999999999999");
+        let t = translate(
+            &args("-kR -frandom -b18014398509481985 /mnt/t.dat"),
+            &no_file,
+        );
+        assert_eq!(t.refusals()[0].option, "-b18014398509481985");
+        let t = translate(&args("-kR -frandom -b8 -S4 /mnt/t.dat"), &no_file);
+        assert!(t.refusals().is_empty(), "{:?}", t.refusals());
     }
 
     #[test]
