@@ -3,6 +3,7 @@
 //! point and where bandwidth levels off.
 
 use crate::executor::Executor;
+use crate::judge::judged;
 use crate::vary::Varying;
 use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
 use dbio_analyze::slo::{latency, Dir, Slo};
@@ -80,6 +81,8 @@ impl SweepPlan {
 
 /// What a sweep tells its caller as it goes.
 pub trait SweepObserver {
+    /// The sweep starts, before its first step.
+    fn start(&mut self, p: &SweepPlan);
     /// Step `i` starts; `later_secs` are planned for the steps after it.
     fn step_start(&mut self, i: usize, later_secs: f64);
     /// An event of the running step.
@@ -88,6 +91,8 @@ pub trait SweepObserver {
     fn step_end(&mut self, i: usize, r: Option<&RunResult>);
     /// A step after the first failed; the sweep stops with what it has.
     fn step_failed(&mut self, i: usize, why: &str);
+    /// The sweep ended with this result (not called when its first step could not run).
+    fn end(&mut self, r: &SweepResult);
 }
 
 /// Seconds a step is planned to take (ramp and measuring; 0 for size-based steps).
@@ -98,15 +103,16 @@ pub fn planned_secs(s: &JobSpec) -> f64 {
     }
 }
 
-/// Runs the steps of `p` through `exec`. Err when the first step cannot run at all; a later
-/// failure or `stop` ends the sweep early with the steps so far, marked partial.
+/// Runs the steps of `p` through `exec`, each result judged. Err when the first step cannot
+/// run at all; a later failure or `stop` ends the sweep early with the steps so far, marked
+/// partial.
 pub fn run_sweep(
     p: &SweepPlan,
     exec: &mut dyn Executor,
     stop: &Arc<AtomicBool>,
-    judge: &dyn Fn(RunResult) -> RunResult,
     obs: &mut dyn SweepObserver,
 ) -> Result<SweepResult, String> {
+    obs.start(p);
     let mut ran: Vec<(usize, RunResult)> = Vec::new();
     let mut partial = false;
     // One step: None when the sweep must stop (interrupted, or the step failed).
@@ -118,7 +124,7 @@ pub fn run_sweep(
             obs.step_start(i, p.specs[i + 1..].iter().map(planned_secs).sum());
             let result = exec.run(&p.specs[i], stop, &mut |ev| obs.event(ev));
             let r = match result {
-                Ok(r) => judge(r),
+                Ok(r) => judged(r),
                 Err(RunError::Interrupted) => {
                     obs.step_end(i, None);
                     return Ok(None);
@@ -165,7 +171,9 @@ pub fn run_sweep(
     ran.sort_by_key(|(i, _)| *i);
     let values: Vec<String> = ran.iter().map(|(i, _)| p.values[*i].clone()).collect();
     let steps: Vec<RunResult> = ran.into_iter().map(|(_, r)| r).collect();
-    Ok(analyse(p, &values, steps, partial))
+    let result = analyse(p, &values, steps, partial);
+    obs.end(&result);
+    Ok(result)
 }
 
 /// The sweep's result from its steps: knee (within the objective), saturation, and for

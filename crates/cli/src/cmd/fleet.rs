@@ -137,7 +137,7 @@ pub fn run(a: RunArgs) -> Exit {
             eprintln!("dbio run: {}: {}", f.name, f.reason);
         }
     }
-    let mut r = crate::cmd::run::judged(r);
+    let mut r = dbio_orchestrate::judge::judged(r);
     r.label = a.store.label.clone();
     deliver(r, &Delivery::of(&a), store.as_ref(), "dbio run")
 }

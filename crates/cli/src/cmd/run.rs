@@ -11,6 +11,7 @@ use crate::progress::Progress;
 use crate::signals::stop_flag;
 use crate::streams::stream_specs;
 use dbio_model::{JobSpec, Outcome, RunResult, StreamSpec};
+use dbio_orchestrate::judge::judged;
 use dbio_report::item::Item;
 use dbio_runner::RunError;
 use std::io::Read;
@@ -206,15 +207,6 @@ fn stop_on_eof(stop: Arc<AtomicBool>) {
         while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
         stop.store(true, Ordering::Relaxed);
     });
-}
-
-/// The result with the verdict on what limited it.
-pub fn judged(mut r: RunResult) -> RunResult {
-    // A database run's verdict comes with it (the server's CPU and the device's count).
-    if r.db.is_none() {
-        r.verdict = dbio_analyze::verdict::verdict(&r);
-    }
-    r
 }
 
 /// What `dbio run` runs: one job, or several streams with notices about their targets.

@@ -1,12 +1,12 @@
 //! `dbio suite`: the database storage assessment in one command: an oltp-read concurrency
 //! ramp with its knee, oltp at the knee, log commit latency with 1–8 writers, TempDB, and a
 //! DSS I/O-size sweep; then a scorecard against thresholds. The whole is one JSON result.
-//! Each part is a validated job (a profile on its role's targets), and a sweep part is that
-//! job varied step by step as a value.
+//! The parts are run by `dbio_orchestrate::suite`; here the flags become each part's job,
+//! and what the suite says as it goes is printed.
 
 use crate::args::{RunArgs, SuiteArgs};
 use crate::cmd::report::write_html;
-use crate::cmd::sweep;
+use crate::cmd::sweep::Table;
 use crate::exit::Exit;
 use crate::history;
 use crate::job::job_spec;
@@ -14,31 +14,16 @@ use crate::output::{check_outputs, emit_json, Transcript};
 use crate::progress::Progress;
 use crate::signals::stop_flag;
 use crate::targets::role_targets;
-use dbio_analyze::slo::Slo;
-use dbio_model::suite::{RoleTarget, SuiteResult, Thresholds, SUITE_SCHEMA};
-use dbio_model::sweep::SweepResult;
+use dbio_model::suite::Thresholds;
 use dbio_model::units::{format_size, parse_size};
-use dbio_model::{JobSpec, Outcome, RunResult};
-use dbio_orchestrate::executor::Executor;
-use dbio_orchestrate::sweep::SweepPlan;
-use dbio_orchestrate::vary::{Vary, Varying};
+use dbio_model::{JobSpec, RunResult};
+use dbio_orchestrate::suite::{self, Suite, SuiteObserver};
+use dbio_orchestrate::sweep::SweepObserver;
 use dbio_report::item::Item;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
-/// The steps of each part: (quick, full).
-const RAMP_QD: (&[u32], &[u32]) = (&[1, 4, 16, 64], &[1, 2, 4, 8, 16, 32, 64, 128]);
-const LOG_WRITERS: &[u32] = &[1, 2, 4, 8];
-const DSS_SIZES: (&[u64], &[u64]) = (
-    &[64 << 10, 256 << 10, 1 << 20],
-    &[8 << 10, 64 << 10, 256 << 10, 1 << 20],
-);
-/// Seconds measured per step, and ramp before each.
-const STEP: ((f64, f64), (f64, f64)) = ((2.0, 0.0), (30.0, 5.0));
+use std::sync::atomic::Ordering;
 
 /// Everything the parts share: the settings of every part's job and each role's targets.
 struct Setup {
-    quick: bool,
     /// The settings of every part (engine, duration, ramp, size, ...), before its profile.
     base: RunArgs,
     /// Per role, its paths (none for the simulated device).
@@ -58,27 +43,12 @@ impl Setup {
             .unwrap_or_default();
         job_spec(&a)
     }
-
-    /// The qd steps of the ramp, the block sizes of the DSS part.
-    fn ramp_qd(&self) -> Varying {
-        let qd = if self.quick { RAMP_QD.0 } else { RAMP_QD.1 };
-        Varying::new(qd.iter().map(|q| Vary::Qd(*q)).collect())
-    }
-
-    fn dss_sizes(&self) -> Varying {
-        let bs = if self.quick { DSS_SIZES.0 } else { DSS_SIZES.1 };
-        Varying::new(bs.iter().map(|b| Vary::Bs(*b)).collect())
-    }
 }
 
-/// The suite's settings checked: the parts' setup, the thresholds, every role's targets.
+/// The suite's settings checked: the parts' setup and the thresholds.
 struct Checked {
     setup: Setup,
     thresholds: Thresholds,
-    targets: Vec<(String, Vec<String>)>,
-    /// Seconds measured per step, and ramp before each.
-    secs: f64,
-    ramp: f64,
 }
 
 /// Checks the suite's flags before any part runs; the message says what is wrong.
@@ -119,7 +89,7 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
         }
         rt.paths
     };
-    let (secs, ramp) = if a.quick { STEP.0 } else { STEP.1 };
+    let (secs, ramp) = suite::step_secs(a.quick);
     let mut base = RunArgs::defaults();
     base.engine = a.engine.clone();
     base.duration = Some(format!("{secs}s"));
@@ -132,23 +102,9 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
         let quick_size = if a.quick { "256MiB" } else { "1GiB" };
         base.size = Some(a.size.clone().unwrap_or_else(|| quick_size.into()));
     }
-    let setup = Setup {
-        quick: a.quick,
-        base,
-        targets: targets.clone(),
-    };
     // Every part's files take the DSS part's largest I/O: say so now, not after four parts.
     if let Some(size) = &a.size {
-        let largest = setup
-            .dss_sizes()
-            .steps
-            .iter()
-            .filter_map(|v| match v {
-                Vary::Bs(b) => Some(*b),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(0);
+        let largest = suite::largest_io(a.quick);
         match parse_size(size) {
             Ok(n) if n < largest => {
                 return Err(format!(
@@ -161,28 +117,18 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
         }
     }
     Ok(Checked {
-        setup,
+        setup: Setup { base, targets },
         thresholds,
-        targets,
-        secs,
-        ramp,
     })
 }
 
 /// Runs `dbio suite` and returns its exit status.
 pub fn run(a: SuiteArgs) -> Exit {
     let fail = |m: String| Exit::usage(format!("dbio suite: {m}"));
-    let Checked {
-        setup,
-        thresholds,
-        targets,
-        secs,
-        ramp,
-    } = match check(&a) {
+    let Checked { setup, thresholds } = match check(&a) {
         Ok(c) => c,
         Err(m) => return fail(m),
     };
-    let quick = setup.quick;
     let store = match history::store_unless(&a.store) {
         Ok(s) => s,
         Err(m) => return fail(m),
@@ -190,38 +136,20 @@ pub fn run(a: SuiteArgs) -> Exit {
     let stop = stop_flag();
     let transcript = Transcript::new(a.quiet, a.json.as_deref());
     let say = |s: &str| transcript.say(s);
-    let mut s = SuiteResult {
-        schema: SUITE_SCHEMA.into(),
-        dbio_version: env!("CARGO_PKG_VERSION").into(),
-        quick,
-        targets: targets
-            .iter()
-            .flat_map(|(role, paths)| {
-                paths.iter().map(|p| RoleTarget {
-                    role: role.clone(),
-                    path: p.clone(),
-                })
-            })
-            .collect(),
-        thresholds: thresholds.clone(),
-        oltp_read: None,
-        oltp_at_knee: None,
-        log: None,
-        tempdb: None,
-        dss: None,
-        scorecard: Vec::new(),
-        partial: false,
-    };
-    let parts = Parts {
-        setup: &setup,
-        per_step: secs + ramp,
-        slo: format!("read:p99<{}us", thresholds.data_read_p99_us),
+    let mut s = suite::empty_result(a.quick, &setup.targets, thresholds);
+    let jobs = |profile: &str, role: &str| setup.job(profile, role);
+    let parts = Suite {
+        quick: a.quick,
+        jobs: &jobs,
         stop: &stop,
+    };
+    let mut show = Show {
         quiet: a.quiet,
         say: &say,
+        progress: None,
     };
     let result = crate::cmd::fleet::executor(&a.fleet, a.store.label.as_deref(), a.quiet)
-        .and_then(|mut exec| parts.run(&mut *exec, &mut s));
+        .and_then(|mut exec| parts.run(&mut *exec, &mut show, &mut s));
     let interrupted = stop.load(Ordering::Relaxed);
     if let Err(m) = &result {
         if s.oltp_read.is_none() && !interrupted {
@@ -229,12 +157,7 @@ pub fn run(a: SuiteArgs) -> Exit {
         }
         eprintln!("dbio suite: {m}");
     }
-    s.partial = result.is_err()
-        || interrupted
-        || [&s.oltp_read, &s.log, &s.dss]
-            .iter()
-            .any(|x| x.as_ref().is_some_and(|w| w.partial));
-    s.scorecard = dbio_analyze::scorecard::scorecard(&s);
+    suite::conclude(&mut s, result.is_err() || interrupted);
     say(&dbio_report::suite::scorecard(&s));
     let json = dbio_report::json::to_json(&s);
     if let Some(store) = &store {
@@ -268,124 +191,43 @@ pub fn run(a: SuiteArgs) -> Exit {
     }
 }
 
-/// The five parts, run in turn through one executor.
-struct Parts<'a> {
-    setup: &'a Setup,
-    /// Seconds of one step (ramp and measuring), for the time left.
-    per_step: f64,
-    /// The data-read objective of the ramp's knee.
-    slo: String,
-    stop: &'a Arc<AtomicBool>,
+/// The suite as it goes: a heading per part, a sweep part's table, a run part's progress
+/// display and summary.
+struct Show<'a> {
     quiet: bool,
     say: &'a dyn Fn(&str),
+    /// The running run part's display.
+    progress: Option<Progress>,
 }
 
-impl Parts<'_> {
-    /// Steps of every part, for the time left.
-    fn steps(&self) -> [usize; 5] {
-        let ramp = self.setup.ramp_qd().steps.len();
-        [
-            ramp,
-            1,
-            LOG_WRITERS.len(),
-            1,
-            self.setup.dss_sizes().steps.len(),
-        ]
-    }
-
-    /// Says part `i` starts, with the measuring time left in the suite; the seconds planned
-    /// after it.
-    fn start(&self, i: usize, name: &str) -> f64 {
-        let steps = self.steps();
-        let left: usize = steps[i..].iter().sum();
+impl SuiteObserver for Show<'_> {
+    fn part_start(&mut self, i: usize, name: &str, left_secs: f64) {
         (self.say)(&format!(
-            "\n== part {}/5: {name} (about {:.0} s of measuring left in the suite)\n",
-            i + 1,
-            left as f64 * self.per_step
+            "\n== part {}/5: {name} (about {left_secs:.0} s of measuring left in the suite)\n",
+            i + 1
         ));
-        steps[i + 1..].iter().sum::<usize>() as f64 * self.per_step
     }
 
-    /// Runs every part into `s`; Err at the first part that fails or is interrupted.
-    fn run(&self, exec: &mut dyn Executor, s: &mut SuiteResult) -> Result<(), String> {
-        let setup = self.setup;
-        let after = self.start(
-            0,
-            "oltp-read concurrency ramp, knee under the data-read objective",
-        );
-        let slo = Slo::parse(&self.slo)?;
-        let ramp_job = setup.job("oltp-read", "data")?;
-        let ramp = self.sweep(
-            &ramp_job,
-            setup.ramp_qd(),
-            Some((self.slo.clone(), slo)),
-            after,
-            exec,
-        )?;
-        let knee_qd = ramp.knee.as_ref().map_or_else(
-            || ramp.values.first().cloned().unwrap_or("1".into()),
-            |k| k.value.clone(),
-        );
-        s.oltp_read = Some(ramp);
-        let after = self.start(
-            1,
-            &format!("oltp, 70 % reads, at the knee's queue depth {knee_qd}"),
-        );
-        let qd = knee_qd
-            .parse::<u64>()
-            .map_err(|_| format!("knee qd {knee_qd}"))?;
-        let at_knee = Vary::of("qd", qd)?.apply(&setup.job("oltp", "data")?)?;
-        s.oltp_at_knee = Some(self.one(&at_knee, after, exec)?);
-        let after = self.start(2, "log commit latency with 1, 2, 4 and 8 writers");
-        let writers = Varying::new(LOG_WRITERS.iter().map(|t| Vary::Threads(*t)).collect());
-        s.log = Some(self.sweep(&setup.job("log", "log")?, writers, None, after, exec)?);
-        let after = self.start(3, "TempDB");
-        s.tempdb = Some(self.one(&setup.job("tempdb", "tempdb")?, after, exec)?);
-        let after = self.start(4, "DSS bandwidth against I/O size");
-        let dss = setup.job("dss", "data")?;
-        s.dss = Some(self.sweep(&dss, setup.dss_sizes(), None, after, exec)?);
-        Ok(())
+    fn sweep(&mut self, after_secs: f64) -> Box<dyn SweepObserver + '_> {
+        Box::new(Table::new(after_secs, false, self.quiet, self.say))
     }
 
-    /// One sweep part; an interrupted or failed sweep ends the suite.
-    fn sweep(
-        &self,
-        job: &JobSpec,
-        varying: Varying,
-        objective: Option<(String, Slo)>,
-        after_secs: f64,
-        exec: &mut dyn Executor,
-    ) -> Result<SweepResult, String> {
-        let key = varying.key;
-        let plan = sweep::Plan {
-            after_secs,
-            knee_hint: false,
-            steps: SweepPlan::new(job, varying, objective, false)?,
-        };
-        let r = sweep::execute(&plan, exec, self.quiet, self.stop, self.say)?;
-        if r.partial {
-            return Err(format!("the {key} sweep stopped before its last step"));
+    fn run_start(&mut self, after_secs: f64) {
+        self.progress = Some(Progress::new(self.quiet).more_after(after_secs));
+    }
+
+    fn event(&mut self, ev: dbio_runner::Event) {
+        if let Some(p) = self.progress.as_mut() {
+            p.on(ev);
         }
-        Ok(r)
     }
 
-    /// One run part, its summary printed.
-    fn one(
-        &self,
-        job: &JobSpec,
-        after_secs: f64,
-        exec: &mut dyn Executor,
-    ) -> Result<RunResult, String> {
-        let mut progress = Progress::new(self.quiet).more_after(after_secs);
-        let r = exec
-            .run(job, self.stop, &mut |ev| progress.on(ev))
-            .map_err(|e| e.to_string());
-        progress.finish();
-        let r = crate::cmd::run::judged(r?);
-        (self.say)(&dbio_report::text::summary(&r));
-        if r.outcome != Outcome::Complete {
-            return Err(format!("{} did not complete", job.profile));
+    fn run_end(&mut self, r: Option<&RunResult>) {
+        if let Some(mut p) = self.progress.take() {
+            p.finish();
         }
-        Ok(r)
+        if let Some(r) = r {
+            (self.say)(&dbio_report::text::summary(r));
+        }
     }
 }

@@ -25,10 +25,8 @@ use std::sync::Arc;
 
 /// A sweep checked and ready to run: every step is validated before the first one runs.
 pub struct Plan {
-    /// Seconds planned after the sweep (by a suite), for the time left in all.
-    pub after_secs: f64,
-    /// Without an objective, say that --slo would find the knee (not in a suite, which has
-    /// no --slo).
+    /// Without an objective, say that --slo would find the knee (not for a database sweep,
+    /// which has no --slo).
     pub knee_hint: bool,
     pub steps: SweepPlan,
 }
@@ -47,7 +45,6 @@ pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
     let base = base_job(&a.run, &vary)?;
     let steps = SweepPlan::new(&base, vary, slo_text.zip(slo), search)?;
     Ok(Plan {
-        after_secs: 0.0,
         knee_hint: true,
         steps,
     })
@@ -66,17 +63,58 @@ fn base_job(run: &RunArgs, vary: &Varying) -> Result<JobSpec, String> {
     job_spec(&run)
 }
 
-/// The sweep's table as it goes: a progress display per step, a row per finished step.
-struct Table<'a> {
-    plan: &'a Plan,
+/// The sweep's table as it goes: its header, a progress display per step, a row per
+/// finished step, and the conclusions.
+pub struct Table<'a> {
+    /// Seconds planned after the sweep (by a suite), for the time left in all.
+    after_secs: f64,
+    /// Without an objective, say that --slo would find the knee.
+    knee_hint: bool,
     quiet: bool,
+    /// The varied setting and its values, as written.
+    key: &'static str,
+    values: Vec<String>,
     progress: Option<Progress>,
     say: &'a dyn Fn(&str),
 }
 
+impl<'a> Table<'a> {
+    /// A table printed through `say`, `after_secs` planned after the sweep.
+    pub fn new(after_secs: f64, knee_hint: bool, quiet: bool, say: &'a dyn Fn(&str)) -> Self {
+        Table {
+            after_secs,
+            knee_hint,
+            quiet,
+            key: "",
+            values: Vec::new(),
+            progress: None,
+            say,
+        }
+    }
+}
+
 impl SweepObserver for Table<'_> {
+    fn start(&mut self, s: &SweepPlan) {
+        self.key = s.key;
+        self.values = s.values.clone();
+        (self.say)(&format!(
+            "dbio sweep: {} on {}, varying {}\n{:>10} {:>12} {:>8} {:>10} {:>10} {:>10} {:>9} {:>6}\n",
+            s.specs[0].profile,
+            dbio_report::text::place(&s.specs[0]),
+            s.key,
+            s.key,
+            "Waits",
+            "Time(s)",
+            "Avg(µs)",
+            "p99(µs)",
+            "IOPS",
+            "MB/s",
+            "CPU%"
+        ));
+    }
+
     fn step_start(&mut self, _: usize, later_secs: f64) {
-        let more = later_secs + self.plan.after_secs;
+        let more = later_secs + self.after_secs;
         self.progress = Some(Progress::new(self.quiet).more_after(more));
     }
 
@@ -91,13 +129,16 @@ impl SweepObserver for Table<'_> {
             p.finish();
         }
         if let Some(r) = r {
-            (self.say)(&row(&self.plan.steps.values[i], r));
+            (self.say)(&row(&self.values[i], r));
         }
     }
 
     fn step_failed(&mut self, i: usize, why: &str) {
-        let s = &self.plan.steps;
-        eprintln!("dbio sweep: step {}={}: {why}", s.key, s.values[i]);
+        eprintln!("dbio sweep: step {}={}: {why}", self.key, self.values[i]);
+    }
+
+    fn end(&mut self, r: &SweepResult) {
+        (self.say)(&conclusions(r, self.knee_hint));
     }
 }
 
@@ -111,31 +152,8 @@ pub fn execute(
     stop: &Arc<AtomicBool>,
     say: &dyn Fn(&str),
 ) -> Result<SweepResult, String> {
-    let s = &p.steps;
-    say(&format!(
-        "dbio sweep: {} on {}, varying {}\n{:>10} {:>12} {:>8} {:>10} {:>10} {:>10} {:>9} {:>6}\n",
-        s.specs[0].profile,
-        dbio_report::text::place(&s.specs[0]),
-        s.key,
-        s.key,
-        "Waits",
-        "Time(s)",
-        "Avg(µs)",
-        "p99(µs)",
-        "IOPS",
-        "MB/s",
-        "CPU%"
-    ));
-    let mut table = Table {
-        plan: p,
-        quiet,
-        progress: None,
-        say,
-    };
-    let judge = |r: RunResult| crate::cmd::run::judged(r);
-    let sweep = run_sweep(s, exec, stop, &judge, &mut table)?;
-    say(&conclusions(&sweep, p.knee_hint));
-    Ok(sweep)
+    let mut table = Table::new(0.0, p.knee_hint, quiet, say);
+    run_sweep(&p.steps, exec, stop, &mut table)
 }
 
 /// Runs `dbio sweep` and returns its exit status.

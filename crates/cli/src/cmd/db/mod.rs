@@ -220,7 +220,6 @@ fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), Str
         specs.push(exec::job(&step, &redact(&a.run.url)));
     }
     let plan = crate::cmd::sweep::Plan {
-        after_secs: 0.0,
         knee_hint: false,
         steps: SweepPlan {
             key: vary.key,

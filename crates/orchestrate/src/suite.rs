@@ -1,0 +1,235 @@
+//! The database storage assessment driven part by part through an executor: an oltp-read
+//! concurrency ramp with its knee, oltp at the knee's queue depth, log commit latency with
+//! 1–8 writers, TempDB, and a DSS I/O-size sweep. Each part is a validated job (a profile on
+//! its role's targets, built by the caller), and a sweep part is that job varied as values.
+
+use crate::executor::Executor;
+use crate::judge::judged;
+use crate::sweep::{run_sweep, SweepObserver, SweepPlan};
+use crate::vary::{Vary, Varying};
+use dbio_analyze::slo::Slo;
+use dbio_model::suite::{RoleTarget, SuiteResult, Thresholds, SUITE_SCHEMA};
+use dbio_model::sweep::SweepResult;
+use dbio_model::{JobSpec, Outcome, RunResult};
+use dbio_runner::Event;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// The steps of each part: (quick, full).
+const RAMP_QD: (&[u32], &[u32]) = (&[1, 4, 16, 64], &[1, 2, 4, 8, 16, 32, 64, 128]);
+const LOG_WRITERS: &[u32] = &[1, 2, 4, 8];
+const DSS_SIZES: (&[u64], &[u64]) = (
+    &[64 << 10, 256 << 10, 1 << 20],
+    &[8 << 10, 64 << 10, 256 << 10, 1 << 20],
+);
+/// Seconds measured per step, and ramp before each: (quick, full).
+const STEP: ((f64, f64), (f64, f64)) = ((2.0, 0.0), (30.0, 5.0));
+
+/// Seconds measured per step, and ramp before each, of a quick or a full suite.
+pub fn step_secs(quick: bool) -> (f64, f64) {
+    if quick {
+        STEP.0
+    } else {
+        STEP.1
+    }
+}
+
+/// The largest I/O of the suite (the DSS part's): every part's files must hold it.
+pub fn largest_io(quick: bool) -> u64 {
+    dss_bs(quick).iter().copied().max().unwrap_or(0)
+}
+
+fn dss_bs(quick: bool) -> &'static [u64] {
+    if quick {
+        DSS_SIZES.0
+    } else {
+        DSS_SIZES.1
+    }
+}
+
+/// The qd steps of the ramp.
+fn ramp_qd(quick: bool) -> Varying {
+    let qd = if quick { RAMP_QD.0 } else { RAMP_QD.1 };
+    Varying::new(qd.iter().map(|q| Vary::Qd(*q)).collect())
+}
+
+/// The block sizes of the DSS part.
+fn dss_sizes(quick: bool) -> Varying {
+    Varying::new(dss_bs(quick).iter().map(|b| Vary::Bs(*b)).collect())
+}
+
+/// The writers of the log part.
+fn log_writers() -> Varying {
+    Varying::new(LOG_WRITERS.iter().map(|t| Vary::Threads(*t)).collect())
+}
+
+/// The validated job of `profile` on the targets of `role` ("data", "log", "tempdb"), as
+/// the caller builds it from its own settings; Err says what is wrong.
+pub type Jobs<'a> = dyn Fn(&str, &str) -> Result<JobSpec, String> + 'a;
+
+/// What a suite tells its caller as it goes.
+pub trait SuiteObserver {
+    /// Part `i` (from 0, of 5) starts, measuring `name`; `left_secs` of measuring are left
+    /// in the suite, this part's included.
+    fn part_start(&mut self, i: usize, name: &str, left_secs: f64);
+    /// The observer of a sweep part's steps; `after_secs` are planned after the part.
+    fn sweep(&mut self, after_secs: f64) -> Box<dyn SweepObserver + '_>;
+    /// A run part starts; `after_secs` are planned after it.
+    fn run_start(&mut self, after_secs: f64);
+    /// An event of the running run part.
+    fn event(&mut self, ev: Event);
+    /// The run part ended with this result (judged), or not at all (None).
+    fn run_end(&mut self, r: Option<&RunResult>);
+}
+
+/// A suite ready to run: quick or full, the job of each part, and the flag that stops it.
+pub struct Suite<'a> {
+    pub quick: bool,
+    pub jobs: &'a Jobs<'a>,
+    pub stop: &'a Arc<AtomicBool>,
+}
+
+/// A result with what the suite runs on and is held against, and no part yet. `targets` are
+/// the paths of each role (none for a simulated device).
+pub fn empty_result(
+    quick: bool,
+    targets: &[(String, Vec<String>)],
+    thresholds: Thresholds,
+) -> SuiteResult {
+    SuiteResult {
+        schema: SUITE_SCHEMA.into(),
+        dbio_version: env!("CARGO_PKG_VERSION").into(),
+        quick,
+        targets: targets
+            .iter()
+            .flat_map(|(role, paths)| {
+                paths.iter().map(|p| RoleTarget {
+                    role: role.clone(),
+                    path: p.clone(),
+                })
+            })
+            .collect(),
+        thresholds,
+        oltp_read: None,
+        oltp_at_knee: None,
+        log: None,
+        tempdb: None,
+        dss: None,
+        scorecard: Vec::new(),
+        partial: false,
+    }
+}
+
+/// Marks `s` partial when the suite ended early (a part failed, or Ctrl-C) or a sweep part
+/// is partial, and fills its scorecard.
+pub fn conclude(s: &mut SuiteResult, ended_early: bool) {
+    s.partial = ended_early
+        || [&s.oltp_read, &s.log, &s.dss]
+            .iter()
+            .any(|x| x.as_ref().is_some_and(|w| w.partial));
+    s.scorecard = dbio_analyze::scorecard::scorecard(s);
+}
+
+impl Suite<'_> {
+    /// Steps of every part, for the time left.
+    fn steps(&self) -> [usize; 5] {
+        [
+            ramp_qd(self.quick).steps.len(),
+            1,
+            LOG_WRITERS.len(),
+            1,
+            dss_sizes(self.quick).steps.len(),
+        ]
+    }
+
+    /// Tells `obs` part `i` starts, with the measuring time left; the seconds planned after it.
+    fn start(&self, i: usize, name: &str, obs: &mut dyn SuiteObserver) -> f64 {
+        let (secs, ramp) = step_secs(self.quick);
+        let per_step = secs + ramp;
+        let steps = self.steps();
+        let left: usize = steps[i..].iter().sum();
+        obs.part_start(i, name, left as f64 * per_step);
+        steps[i + 1..].iter().sum::<usize>() as f64 * per_step
+    }
+
+    /// Runs every part in turn through `exec` into `s`. Err at the first part that fails or
+    /// is interrupted; the parts before it stay in `s`.
+    pub fn run(
+        &self,
+        exec: &mut dyn Executor,
+        obs: &mut dyn SuiteObserver,
+        s: &mut SuiteResult,
+    ) -> Result<(), String> {
+        let jobs = self.jobs;
+        let name = "oltp-read concurrency ramp, knee under the data-read objective";
+        let after = self.start(0, name, obs);
+        let slo_text = format!("read:p99<{}us", s.thresholds.data_read_p99_us);
+        let slo = Slo::parse(&slo_text)?;
+        let ramp_job = jobs("oltp-read", "data")?;
+        let objective = Some((slo_text, slo));
+        let ramp = self.sweep(&ramp_job, ramp_qd(self.quick), objective, after, exec, obs)?;
+        let knee_qd = ramp.knee.as_ref().map_or_else(
+            || ramp.values.first().cloned().unwrap_or("1".into()),
+            |k| k.value.clone(),
+        );
+        s.oltp_read = Some(ramp);
+        let name = format!("oltp, 70 % reads, at the knee's queue depth {knee_qd}");
+        let after = self.start(1, &name, obs);
+        let qd = knee_qd
+            .parse::<u64>()
+            .map_err(|_| format!("knee qd {knee_qd}"))?;
+        let at_knee = Vary::of("qd", qd)?.apply(&jobs("oltp", "data")?)?;
+        s.oltp_at_knee = Some(self.one(&at_knee, after, exec, obs)?);
+        let after = self.start(2, "log commit latency with 1, 2, 4 and 8 writers", obs);
+        let log = jobs("log", "log")?;
+        s.log = Some(self.sweep(&log, log_writers(), None, after, exec, obs)?);
+        let after = self.start(3, "TempDB", obs);
+        s.tempdb = Some(self.one(&jobs("tempdb", "tempdb")?, after, exec, obs)?);
+        let after = self.start(4, "DSS bandwidth against I/O size", obs);
+        let dss = jobs("dss", "data")?;
+        s.dss = Some(self.sweep(&dss, dss_sizes(self.quick), None, after, exec, obs)?);
+        Ok(())
+    }
+
+    /// One sweep part; an interrupted or failed sweep ends the suite.
+    fn sweep(
+        &self,
+        job: &JobSpec,
+        varying: Varying,
+        objective: Option<(String, Slo)>,
+        after_secs: f64,
+        exec: &mut dyn Executor,
+        obs: &mut dyn SuiteObserver,
+    ) -> Result<SweepResult, String> {
+        let key = varying.key;
+        let plan = SweepPlan::new(job, varying, objective, false)?;
+        let r = run_sweep(&plan, exec, self.stop, &mut *obs.sweep(after_secs))?;
+        if r.partial {
+            return Err(format!("the {key} sweep stopped before its last step"));
+        }
+        Ok(r)
+    }
+
+    /// One run part; one that fails or does not complete ends the suite.
+    fn one(
+        &self,
+        job: &JobSpec,
+        after_secs: f64,
+        exec: &mut dyn Executor,
+        obs: &mut dyn SuiteObserver,
+    ) -> Result<RunResult, String> {
+        obs.run_start(after_secs);
+        let r = match exec.run(job, self.stop, &mut |ev| obs.event(ev)) {
+            Ok(r) => judged(r),
+            Err(e) => {
+                obs.run_end(None);
+                return Err(e.to_string());
+            }
+        };
+        obs.run_end(Some(&r));
+        if r.outcome != Outcome::Complete {
+            return Err(format!("{} did not complete", job.profile));
+        }
+        Ok(r)
+    }
+}
