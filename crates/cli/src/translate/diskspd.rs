@@ -494,17 +494,31 @@ fn threads(t: &mut Translation, d: &Diskspd, f: &mut RunFlags) {
     if d.outstanding.is_none() {
         t.mapped("-o2 (DiskSpd's default)", "--qd 2");
     }
+    // Counts past u32 once multiplied by the targets are refused by their flag.
+    let mut times_targets = |flag: String, v: u32| {
+        v.checked_mul(n).unwrap_or_else(|| {
+            t.refuse(
+                &flag,
+                format!("{v} for each of {n} targets is more than dbio can run"),
+            );
+            1
+        })
+    };
     match (d.fixed_threads, d.threads) {
         (Some(_), Some(_)) => t.refuse("-F", "-F and -t cannot both be given (as in DiskSpd)"),
         (Some(fx), None) => {
             f.threads = Some(fx);
-            f.qd = Some(d.per_thread.unwrap_or(o * n));
+            let qd = d
+                .per_thread
+                .unwrap_or_else(|| times_targets(format!("-o{o}"), o));
+            f.qd = Some(qd);
         }
         (None, th) => {
-            f.threads = Some(th.unwrap_or(1) * n);
+            let total = times_targets(format!("-t{}", th.unwrap_or(1)), th.unwrap_or(1));
+            f.threads = Some(total);
             f.qd = Some(o);
             if n > 1 {
-                t.differs("-t", format!("DiskSpd gives each target its own threads; dbio's {} threads spread their I/O over all {n} targets", th.unwrap_or(1) * n));
+                t.differs("-t", format!("DiskSpd gives each target its own threads; dbio's {total} threads spread their I/O over all {n} targets"));
             }
         }
     }
@@ -620,6 +634,20 @@ mod tests {
         let t = translate(&args("-üinc -b8K /t.dat"), &no_file);
         let refused: Vec<&str> = t.refusals().iter().map(|n| n.option.as_str()).collect();
         assert_eq!(refused, ["-üinc"]);
+    }
+
+    /// Found by the `jobs` fuzz target: -t times the targets past u32 overflowed; it is
+    /// refused by its flag, as -o times the targets under -F is.
+    #[test]
+    fn threads_or_depth_times_targets_past_u32_are_refused() {
+        let t = translate(&args("-t4294967295 -b8K a b"), &no_file);
+        let refused: Vec<&str> = t.refusals().iter().map(|n| n.option.as_str()).collect();
+        assert_eq!(refused, ["-t4294967295"]);
+        let t = translate(&args("-F2 -o4294967295 -b8K a b"), &no_file);
+        let refused: Vec<&str> = t.refusals().iter().map(|n| n.option.as_str()).collect();
+        assert_eq!(refused, ["-o4294967295"]);
+        let t = translate(&args("-t3 -b8K a b"), &no_file);
+        assert_eq!(t.jobs[0].flags.threads, Some(6));
     }
 
     #[test]

@@ -183,11 +183,13 @@ fn amount(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
                 t.differs(&format!("[{name}] runtime without time_based"), "fio stops early if the whole size is done first; dbio measures the whole --duration");
             }
         }
-        (None, Some(n), _) => f.ops = Some(n * clones),
-        (None, None, Some(b)) => f.bytes = Some(b * clones),
+        (None, Some(n), _) => f.ops = times(t, &format!("[{name}] number_ios"), n, clones),
+        (None, None, Some(b)) => f.bytes = times(t, &format!("[{name}] io_size"), b, clones),
         (None, None, None) => match j.size {
             Some(s) => {
-                f.bytes = Some(s * clones * j.loops.unwrap_or(1));
+                let key = format!("[{name}] size");
+                f.bytes = times(t, &key, s, clones)
+                    .and_then(|b| times(t, &key, b, j.loops.unwrap_or(1)));
                 t.mapped(&format!("[{name}] size without runtime"), "fio moves size bytes per clone: --bytes size x numjobs");
             }
             None => t.refuse(&format!("[{name}]"), "no runtime and no size: fio would go once over the whole target; give runtime= or size="),
@@ -195,11 +197,23 @@ fn amount(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
     }
 }
 
+/// `v` for each of `clones` clones, in all; past u64 it is refused by `key`.
+fn times(t: &mut Translation, key: &str, v: u64, clones: u64) -> Option<u64> {
+    let all = v.checked_mul(clones);
+    if all.is_none() {
+        t.refuse(
+            key,
+            format!("{v} for each of {clones} clones is more than dbio can count"),
+        );
+    }
+    all
+}
+
 /// rate_iops and rate, per clone in fio, for the whole run in dbio.
 fn rate(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
     let clones = u64::from(f.threads.unwrap_or(1));
     if let Some(r) = j.rate_iops {
-        f.rate = Some(r * clones);
+        f.rate = times(t, &format!("[{name}] rate_iops"), r, clones);
     } else if let Some(b) = j.rate_bytes {
         match j.bs.as_deref().map(|s| s.contains(',')) {
             Some(true) => t.refuse(
@@ -208,7 +222,7 @@ fn rate(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
             ),
             _ => {
                 let bs = j.min_bs.unwrap_or(4096);
-                f.rate = Some((b * clones / bs).max(1));
+                f.rate = times(t, &format!("[{name}] rate"), b, clones).map(|b| (b / bs).max(1));
             }
         }
     }
@@ -246,5 +260,28 @@ fn data(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
     if !parts.is_empty() {
         parts.push(format!("unit:{}", super::size(unit)));
         f.data = Some(parts.join(","));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Translation {
+        let read = |_: &str| Ok(text.to_string());
+        let env = |_: &str| None;
+        translate(&["j.fio".into()], &World { read: &read, env: &env }).unwrap()
+    }
+
+    /// Found by the `jobs` fuzz target: per-clone amounts times numjobs overflowed; past u64
+    /// they are refused by their key, and within it they are multiplied as fio counts them.
+    #[test]
+    fn per_clone_amounts_past_u64_are_refused_by_key() {
+        let t = one("[j]\nfilename=f\nnumjobs=4\nnumber_ios=9223372036854775807\n");
+        assert_eq!(t.refusals()[0].option, "[j] number_ios", "{:?}", t.notes);
+        let t = one("[j]\nfilename=f\nnumjobs=4\nrate_iops=9223372036854775807\nruntime=5\n");
+        assert_eq!(t.refusals()[0].option, "[j] rate_iops", "{:?}", t.notes);
+        let t = one("[j]\nfilename=f\nnumjobs=4\nnumber_ios=1000\n");
+        assert_eq!(t.jobs[0].flags.ops, Some(4000));
     }
 }
