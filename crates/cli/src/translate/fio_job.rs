@@ -270,7 +270,14 @@ mod tests {
     fn one(text: &str) -> Translation {
         let read = |_: &str| Ok(text.to_string());
         let env = |_: &str| None;
-        translate(&["j.fio".into()], &World { read: &read, env: &env }).unwrap()
+        translate(
+            &["j.fio".into()],
+            &World {
+                read: &read,
+                env: &env,
+            },
+        )
+        .unwrap()
     }
 
     /// Found by the `jobs` fuzz target: per-clone amounts times numjobs overflowed; past u64
