@@ -300,6 +300,7 @@ pub struct FaultMount {
     /// `.../mnt/disk.img`.
     pub file: PathBuf,
     session: Option<fuser::BackgroundSession>,
+    mnt: PathBuf,
     _dir: tempfile::TempDir,
 }
 
@@ -331,6 +332,7 @@ impl FaultMount {
                 fs,
                 file: mnt.join("disk.img"),
                 session: Some(session),
+                mnt,
                 _dir: dir,
             }),
             Err(e) => {
@@ -345,11 +347,25 @@ impl FaultMount {
 }
 
 impl Drop for FaultMount {
+    /// Unmounts; a mount still busy (a loop device the kernel has not let go of yet) is
+    /// detached lazily, so that no test leaves a mount behind.
     fn drop(&mut self) {
         if let Some(s) = self.session.take() {
-            let _ = s.umount_and_join();
+            if s.umount_and_join().is_err() || is_mounted(&self.mnt) {
+                let _ = std::process::Command::new("umount")
+                    .arg("-l")
+                    .arg(&self.mnt)
+                    .status();
+            }
         }
     }
+}
+
+/// Whether `path` is a mount point now (/proc/self/mounts).
+fn is_mounted(path: &std::path::Path) -> bool {
+    let p = path.to_string_lossy();
+    std::fs::read_to_string("/proc/self/mounts")
+        .is_ok_and(|m| m.lines().any(|l| l.split(' ').nth(1) == Some(&*p)))
 }
 
 /// A loop device (direct I/O) over a file on the fault file system, detached on drop.
@@ -391,10 +407,21 @@ impl FuseLoop {
 }
 
 impl Drop for FuseLoop {
+    /// Detaches the device and waits (up to 10 s) until the kernel has let go of its file:
+    /// a device still held open (io_uring tears a ring down after the process exits) is only
+    /// marked to detach, and would keep the fault file system busy.
     fn drop(&mut self) {
         let _ = std::process::Command::new("losetup")
             .arg("-d")
             .arg(&self.dev)
             .status();
+        let name = self.dev.trim_start_matches("/dev/");
+        let backing = format!("/sys/block/{name}/loop/backing_file");
+        for _ in 0..100 {
+            if !std::path::Path::new(&backing).exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
     }
 }
