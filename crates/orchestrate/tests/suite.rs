@@ -3,6 +3,8 @@
 //! and every latency is max(1, n / 4) × 100 µs. The parts, their order, the knee feeding
 //! the oltp part and the stop at the first failed part are checked against that.
 
+mod common;
+
 use dbio_model::suite::Thresholds;
 use dbio_model::*;
 use dbio_orchestrate::executor::Executor;
@@ -14,43 +16,7 @@ use std::sync::Arc;
 
 /// A valid job of `profile` on `target`: 8 KiB random I/O (70 % reads), qd 32, 2 s.
 fn job(profile: &str, target: &str) -> JobSpec {
-    JobSpec {
-        profile: profile.into(),
-        targets: vec![target.into()],
-        file_size: Some(64 << 20),
-        rw: Rw::RandRw,
-        read_pct: 70,
-        bs: vec![BsWeight {
-            size: 8192,
-            weight: 1,
-        }],
-        align: 8192,
-        qd: 32,
-        threads: 1,
-        ramp_secs: 0.0,
-        stop: StopAfter::Seconds(2.0),
-        region: Region {
-            offset: 0,
-            range: None,
-        },
-        skew: Skew::Uniform,
-        sync: SyncMode::None,
-        rate: None,
-        engine: EngineKind::Uring,
-        direct: true,
-        hipri: false,
-        sqpoll: false,
-        cpu_idle: CpuIdle::Poll,
-        data: DataKind::Random,
-        destroy_data: false,
-        seed: 1,
-        session: None,
-        steady: None,
-        burst: None,
-        arrivals: Arrivals::Uniform,
-        sim: None,
-        verify: None,
-    }
+    common::job(profile, target, 32)
 }
 
 /// Each part's job, on its role's file.

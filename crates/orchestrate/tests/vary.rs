@@ -1,6 +1,8 @@
 //! A sweep's steps as values: each setting changed on a job by hand, and every value that
 //! cannot make a valid job refused with a message naming the setting and what to do.
 
+mod common;
+
 use dbio_analyze::slo::Slo;
 use dbio_model::session::SessionSpec;
 use dbio_model::*;
@@ -9,46 +11,9 @@ use dbio_orchestrate::vary::{Vary, Varying};
 
 /// A valid job written out by hand: 8 KiB random reads and writes (70 % reads), qd 4.
 fn job() -> JobSpec {
-    JobSpec {
-        profile: "oltp".into(),
-        targets: vec!["./t.dat".into()],
-        file_size: Some(64 << 20),
-        rw: Rw::RandRw,
-        read_pct: 70,
-        bs: vec![BsWeight {
-            size: 8192,
-            weight: 1,
-        }],
-        align: 8192,
-        qd: 4,
-        threads: 1,
-        ramp_secs: 0.0,
-        stop: StopAfter::Seconds(2.0),
-        region: Region {
-            offset: 0,
-            range: None,
-        },
-        skew: Skew::Uniform,
-        sync: SyncMode::None,
-        rate: None,
-        engine: EngineKind::Uring,
-        direct: true,
-        hipri: false,
-        sqpoll: false,
-        cpu_idle: CpuIdle::Poll,
-        data: DataKind::Random,
-        destroy_data: false,
-        seed: 1,
-        session: None,
-        steady: None,
-        burst: None,
-        arrivals: Arrivals::Uniform,
-        sim: None,
-        verify: None,
-    }
+    common::job("oltp", "./t.dat", 4)
 }
 
-/// The same job in session mode: 4 sessions reading 8 KiB pages.
 fn session_job() -> JobSpec {
     let mut j = job();
     j.rw = Rw::RandRead;
