@@ -41,6 +41,7 @@ pub struct Collector {
     points: Vec<(u32, TimePoint)>,
     /// The two latest seconds, kept to fold a short tail into the second before it.
     recent: Vec<(u32, Pending)>,
+    encoder: Encoder,
 }
 
 impl Collector {
@@ -51,6 +52,7 @@ impl Collector {
             pending: BTreeMap::new(),
             points: Vec::new(),
             recent: Vec::new(),
+            encoder: Encoder::default(),
         }
     }
 
@@ -76,7 +78,7 @@ impl Collector {
 
     /// Makes second `index` a point, keeping it among the recent ones.
     fn complete(&mut self, index: u32, p: Pending) -> TimePoint {
-        let point = to_point(index, p.clone());
+        let point = to_point(index, &p, &mut self.encoder);
         self.points.push((index, point.clone()));
         self.recent.push((index, p));
         self.recent.sort_by_key(|(i, _)| *i);
@@ -98,7 +100,8 @@ impl Collector {
                 merged.secs += tail.secs;
                 merged.add_counts(tail.read_ios, tail.write_ios, tail.bytes, &tail.hist);
                 self.points.retain(|(k, _)| *k != i && *k != j);
-                self.points.push((j, to_point(j, merged)));
+                self.points
+                    .push((j, to_point(j, &merged, &mut self.encoder)));
             }
         }
         let mut points: Vec<TimePoint> = self.points.into_iter().map(|(_, p)| p).collect();
@@ -107,17 +110,25 @@ impl Collector {
     }
 }
 
-fn to_point(index: u32, p: Pending) -> TimePoint {
-    point(index, p.secs, (p.read_ios, p.write_ios, p.bytes), &p.hist)
+fn to_point(index: u32, p: &Pending, encoder: &mut Encoder) -> TimePoint {
+    point(
+        index,
+        p.secs,
+        (p.read_ios, p.write_ios, p.bytes),
+        &p.hist,
+        encoder,
+    )
 }
 
 /// The point of second `index` (`secs` long; 0 counts as 1) from its read and write counts,
-/// bytes, and the latency histogram of its completions.
+/// bytes, and the latency histogram of its completions; `encoder` is kept from second to
+/// second.
 pub fn point(
     index: u32,
     secs: f64,
     (reads, writes, bytes): (u64, u64, u64),
     hist: &Histogram<u64>,
+    encoder: &mut Encoder,
 ) -> TimePoint {
     let secs = if secs > 0.0 { secs } else { 1.0 };
     TimePoint {
@@ -131,8 +142,7 @@ pub fn point(
             hist.value_at_quantile(0.99) as f64 / 1000.0
         },
         // Out of memory until the result is written: an hour of seconds is megabytes of text.
-        hist: (!hist.is_empty())
-            .then(|| SecondHist::spilled(Encoder::default().encode_second(hist))),
+        hist: (!hist.is_empty()).then(|| SecondHist::spilled(encoder.encode_second(hist))),
     }
 }
 

@@ -12,7 +12,7 @@ use crate::pattern::Pattern;
 use crate::steady::{holds, state};
 use crate::worker::{exp_gap, DirTotals};
 use dbio_engine::OpKind;
-use dbio_model::histogram::new_histogram;
+use dbio_model::histogram::{new_histogram, Encoder};
 use dbio_model::{
     Arrivals, JobSpec, ServiceDist, SimDevice, Steady, SteadyMetric, SteadyState, StopAfter,
     TimePoint,
@@ -149,6 +149,7 @@ struct Sim<'a> {
     stopping: bool,
     totals: [DirTotals; 2],
     interval: Histogram<u64>,
+    encoder: Encoder,
     iv_index: u32,
     iv: (u64, u64, u64),
     points: Vec<TimePoint>,
@@ -253,6 +254,7 @@ pub fn simulate(
         stopping: false,
         totals: [DirTotals::new(), DirTotals::new()],
         interval: new_histogram(),
+        encoder: Encoder::default(),
         iv_index: 0,
         iv: (0, 0, 0),
         points: Vec::new(),
@@ -583,8 +585,13 @@ impl Sim<'_> {
     /// one per virtual second costs more than the simulation itself on slow devices.
     fn send_interval(&mut self, secs: f64) {
         let counts = std::mem::take(&mut self.iv);
-        self.points
-            .push(point(self.iv_index, secs, counts, &self.interval));
+        self.points.push(point(
+            self.iv_index,
+            secs,
+            counts,
+            &self.interval,
+            &mut self.encoder,
+        ));
         self.interval.reset();
         self.iv_index += 1;
     }
