@@ -5,7 +5,7 @@ use hdrhistogram::Histogram;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-mod second;
+pub(crate) mod second;
 mod sum;
 pub use second::SecondHist;
 pub use sum::{HistogramSum, Layout};

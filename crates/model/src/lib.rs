@@ -13,6 +13,7 @@ pub mod reduce;
 pub mod result;
 pub mod session;
 pub mod sim;
+pub mod spill;
 pub mod streams;
 pub mod suite;
 pub mod sweep;

@@ -7,6 +7,7 @@ use crate::judge::judged;
 use crate::vary::Varying;
 use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
 use dbio_analyze::slo::{latency, Dir, Slo};
+use dbio_model::spill::SpilledRun;
 use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
 use dbio_model::{JobSpec, Outcome, RunResult};
 use dbio_runner::{Event, RunError};
@@ -113,11 +114,12 @@ pub fn run_sweep(
     obs: &mut dyn SweepObserver,
 ) -> Result<SweepResult, String> {
     obs.start(p);
-    let mut ran: Vec<(usize, RunResult)> = Vec::new();
+    // Finished steps wait in the spill file, so that a long sweep's memory stays flat.
+    let mut ran: Vec<(usize, SpilledRun)> = Vec::new();
     let mut partial = false;
     // One step: None when the sweep must stop (interrupted, or the step failed).
     let mut run_step =
-        |i: usize, ran: &mut Vec<(usize, RunResult)>| -> Result<Option<bool>, String> {
+        |i: usize, ran: &mut Vec<(usize, SpilledRun)>| -> Result<Option<bool>, String> {
             if stop.load(Ordering::Relaxed) {
                 return Ok(None);
             }
@@ -142,7 +144,7 @@ pub fn run_sweep(
             obs.step_end(i, Some(&r));
             let complete = r.outcome == Outcome::Complete && !r.partial;
             let met = p.slo.is_some_and(|s| s.met_by(&r));
-            ran.push((i, r));
+            ran.push((i, SpilledRun::new(r)));
             Ok(complete.then_some(met))
         };
     if p.search {
@@ -170,7 +172,10 @@ pub fn run_sweep(
     }
     ran.sort_by_key(|(i, _)| *i);
     let values: Vec<String> = ran.iter().map(|(i, _)| p.values[*i].clone()).collect();
-    let steps: Vec<RunResult> = ran.into_iter().map(|(_, r)| r).collect();
+    let steps = ran
+        .into_iter()
+        .map(|(_, r)| r.load())
+        .collect::<Result<Vec<RunResult>, String>>()?;
     let result = analyse(p, &values, steps, partial);
     obs.end(&result);
     Ok(result)

@@ -1,46 +1,22 @@
 //! A second's latency histogram as a result carries it: the interval-log text, held in memory
-//! or, while a run goes on, in the process's spill file, so that a run's memory does not grow
-//! with its seconds (an hour of them is megabytes of text).
+//! or, while a run goes on, in the process's spill file ([`crate::spill`]), so that a run's
+//! memory does not grow with its seconds (an hour of them is megabytes of text).
 
+use crate::spill::{self, Span};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
-use std::fs::File;
-use std::os::unix::fs::FileExt;
-use std::sync::{Mutex, OnceLock};
 
 /// One second's histogram in HdrHistogram's interval-log encoding (see
 /// [`super::Encoder::encode_second`]); serialized as that text wherever it is kept.
 #[derive(Clone)]
-pub struct SecondHist(Repr);
+pub struct SecondHist(pub(crate) Repr);
 
-#[derive(Clone)]
-enum Repr {
+/// Where the text is: in memory, or in the process's spill file (a spilled run keeps the
+/// place, see [`crate::spill::SpilledRun`]).
+#[derive(Clone, Serialize, Deserialize)]
+pub(crate) enum Repr {
     Text(String),
-    /// `len` bytes at `at` in the process's [`Spill`].
-    Spilled {
-        at: u64,
-        len: u32,
-    },
-}
-
-/// An unlinked temporary file the seconds' texts are appended to; it goes when the process
-/// does.
-struct Spill {
-    file: File,
-    end: Mutex<u64>,
-}
-
-/// The process's spill file, made on first use; None when no temporary file can be made.
-fn spill() -> Option<&'static Spill> {
-    static SPILL: OnceLock<Option<Spill>> = OnceLock::new();
-    SPILL
-        .get_or_init(|| {
-            tempfile::tempfile().ok().map(|file| Spill {
-                file,
-                end: Mutex::new(0),
-            })
-        })
-        .as_ref()
+    Spilled(Span),
 }
 
 impl SecondHist {
@@ -52,20 +28,9 @@ impl SecondHist {
     /// `text` moved to the spill file; kept in memory when there is none or the write fails
     /// (the result is the same, only the memory differs).
     pub fn spilled(text: String) -> Self {
-        let Some(s) = spill() else {
-            return Self::new(text);
-        };
-        let Ok(len) = u32::try_from(text.len()) else {
-            return Self::new(text);
-        };
-        let mut end = s.end.lock().unwrap_or_else(|e| e.into_inner());
-        match s.file.write_all_at(text.as_bytes(), *end) {
-            Ok(()) => {
-                let at = *end;
-                *end += u64::from(len);
-                SecondHist(Repr::Spilled { at, len })
-            }
-            Err(_) => Self::new(text),
+        match spill::put(text.as_bytes()) {
+            Some(span) => SecondHist(Repr::Spilled(span)),
+            None => Self::new(text),
         }
     }
 
@@ -73,16 +38,9 @@ impl SecondHist {
     pub fn text(&self) -> Result<Cow<'_, str>, String> {
         match &self.0 {
             Repr::Text(t) => Ok(Cow::Borrowed(t)),
-            Repr::Spilled { at, len } => {
-                let s = spill().ok_or("no spill file")?;
-                let mut buf = vec![0; *len as usize];
-                s.file.read_exact_at(&mut buf, *at).map_err(|e| {
-                    format!("reading a second's histogram back from the temporary spill file: {e}")
-                })?;
-                String::from_utf8(buf)
-                    .map(Cow::Owned)
-                    .map_err(|_| "a second's histogram in the spill file is not text".into())
-            }
+            Repr::Spilled(span) => String::from_utf8(spill::get(*span)?)
+                .map(Cow::Owned)
+                .map_err(|_| "a second's histogram in the spill file is not text".into()),
         }
     }
 }
@@ -130,7 +88,7 @@ mod tests {
     fn a_spilled_second_is_its_text() {
         let texts = ["HISTFAAAA", "second two", ""].map(String::from);
         let spilled: Vec<SecondHist> = texts.iter().cloned().map(SecondHist::spilled).collect();
-        assert!(spilled.iter().all(|h| matches!(h.0, Repr::Spilled { .. })));
+        assert!(spilled.iter().all(|h| matches!(h.0, Repr::Spilled(_))));
         for (h, t) in spilled.iter().zip(&texts) {
             assert_eq!(h.text().unwrap(), t.as_str());
             assert_eq!(h, &SecondHist::new(t.clone()));
