@@ -36,6 +36,7 @@ use std::process::ExitCode;
 
 /// Parses the process's arguments, runs the command and returns its exit status.
 pub fn main() -> ExitCode {
+    dbio_engine::sys::return_freed_memory();
     let cli = args::Cli::parse_from(db_args::canonical(std::env::args_os().collect()));
     match cli.command {
         args::Command::Run(a) => cmd::run::run(a.run, &a.formats).into(),

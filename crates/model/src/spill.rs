@@ -7,6 +7,7 @@ use crate::histogram::SecondHist;
 use crate::result::RunResult;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
+use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::FileExt;
 use std::sync::{Mutex, OnceLock};
 
@@ -39,13 +40,44 @@ fn spill() -> Option<&'static Spill> {
 /// Appends `bytes` to the spill file; None when there is none, the write fails or `bytes`
 /// is 4 GiB or more (the caller then keeps them in memory).
 pub(crate) fn put(bytes: &[u8]) -> Option<Span> {
+    put_with(|w| w.write_all(bytes))
+}
+
+/// Appends what `write` writes to the spill file, through a small buffer (so that a large
+/// value is never whole in memory); None as for [`put`].
+pub(crate) fn put_with(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Option<Span> {
     let s = spill()?;
-    let len = u32::try_from(bytes.len()).ok()?;
     let mut end = s.end.lock().unwrap_or_else(|e| e.into_inner());
-    s.file.write_all_at(bytes, *end).ok()?;
-    let at = *end;
-    *end += u64::from(len);
-    Some(Span { at, len })
+    let mut at = At {
+        file: &s.file,
+        pos: *end,
+    };
+    let mut w = BufWriter::with_capacity(64 << 10, &mut at);
+    write(&mut w).ok()?;
+    w.flush().ok()?;
+    drop(w);
+    let len = u32::try_from(at.pos - *end).ok()?;
+    let span = Span { at: *end, len };
+    *end = at.pos;
+    Some(span)
+}
+
+/// A writer at a position of the spill file.
+struct At<'a> {
+    file: &'a File,
+    pos: u64,
+}
+
+impl Write for At<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.write_all_at(buf, self.pos)?;
+        self.pos += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The bytes `put` kept at `span`.
