@@ -65,6 +65,20 @@ pub fn hold_cpus_awake() -> std::io::Result<CpusAwake> {
     Ok(CpusAwake { _qos: f })
 }
 
+/// Makes freed large allocations go back to the system at once. By default glibc raises its
+/// mmap threshold to the largest block freed so far and keeps later blocks of that size in
+/// its heap, so a long sweep's resident memory creeps up with every step's results even
+/// though each is freed. Blocks of 128 KiB or more then always get a mapping of their own
+/// (none is made in the I/O path). A no-op on other C libraries.
+pub fn return_freed_memory() {
+    #[cfg(target_env = "gnu")]
+    // SAFETY: mallopt only changes a setting of glibc's allocator; it takes two integers and
+    // touches no memory of ours.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,19 +107,5 @@ mod tests {
         );
         assert!(used.user_s > 0.0, "a busy loop runs in user mode");
         assert!(process_cpu().total() >= used.total());
-    }
-}
-
-/// Makes freed large allocations go back to the system at once. By default glibc raises its
-/// mmap threshold to the largest block freed so far and keeps later blocks of that size in
-/// its heap, so a long sweep's resident memory creeps up with every step's results even
-/// though each is freed. Blocks of 128 KiB or more then always get a mapping of their own
-/// (none is made in the I/O path). A no-op on other C libraries.
-pub fn return_freed_memory() {
-    #[cfg(target_env = "gnu")]
-    // SAFETY: mallopt only changes a setting of glibc's allocator; it takes two integers and
-    // touches no memory of ours.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
     }
 }
