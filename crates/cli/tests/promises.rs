@@ -484,4 +484,11 @@ fn ctrl_c_during_a_suite_prints_and_writes_the_parts_so_far() {
     assert_valid(&schema("suite-result.v1.json"), "an interrupted suite", &s);
     assert_eq!(s["partial"], true);
     assert!(s["scorecard"].is_array(), "{}", s["scorecard"]);
+    // ... and so it is in the JSON: the ramp with the steps it ran, marked partial when it
+    // was the part interrupted.
+    let ramp = &s["oltp_read"];
+    assert_eq!(ramp["steps"][0]["job"]["qd"], 1, "{ramp}");
+    if !printed.contains("== part 2/5") {
+        assert_eq!(ramp["partial"], true, "{ramp}");
+    }
 }

@@ -172,7 +172,7 @@ impl Suite<'_> {
             || ramp.values.first().cloned().unwrap_or("1".into()),
             |k| k.value.clone(),
         );
-        s.oltp_read = Some(ramp);
+        kept(&mut s.oltp_read, ramp)?;
         let name = format!("oltp, 70 % reads, at the knee's queue depth {knee_qd}");
         let after = self.start(1, &name, obs);
         let qd = knee_qd
@@ -182,16 +182,22 @@ impl Suite<'_> {
         s.oltp_at_knee = Some(self.one(&at_knee, after, exec, obs)?);
         let after = self.start(2, "log commit latency with 1, 2, 4 and 8 writers", obs);
         let log = jobs("log", "log")?;
-        s.log = Some(self.sweep(&log, log_writers(), None, after, exec, obs)?);
+        kept(
+            &mut s.log,
+            self.sweep(&log, log_writers(), None, after, exec, obs)?,
+        )?;
         let after = self.start(3, "TempDB", obs);
         s.tempdb = Some(self.one(&jobs("tempdb", "tempdb")?, after, exec, obs)?);
         let after = self.start(4, "DSS bandwidth against I/O size", obs);
         let dss = jobs("dss", "data")?;
-        s.dss = Some(self.sweep(&dss, dss_sizes(self.quick), None, after, exec, obs)?);
+        kept(
+            &mut s.dss,
+            self.sweep(&dss, dss_sizes(self.quick), None, after, exec, obs)?,
+        )?;
         Ok(())
     }
 
-    /// One sweep part; an interrupted or failed sweep ends the suite.
+    /// One sweep part, complete or not (see [`kept`]).
     fn sweep(
         &self,
         job: &JobSpec,
@@ -201,13 +207,8 @@ impl Suite<'_> {
         exec: &mut dyn Executor,
         obs: &mut dyn SuiteObserver,
     ) -> Result<SweepResult, String> {
-        let key = varying.key;
         let plan = SweepPlan::new(job, varying, objective, false)?;
-        let r = run_sweep(&plan, exec, self.stop, &mut *obs.sweep(after_secs))?;
-        if r.partial {
-            return Err(format!("the {key} sweep stopped before its last step"));
-        }
-        Ok(r)
+        run_sweep(&plan, exec, self.stop, &mut *obs.sweep(after_secs))
     }
 
     /// One run part; one that fails or does not complete ends the suite.
@@ -232,4 +233,17 @@ impl Suite<'_> {
         }
         Ok(r)
     }
+}
+
+/// Puts sweep part `r` in `part`, also when it stopped early with steps done (they ran and
+/// were printed: an interrupted suite keeps them, marked partial); one that stopped early
+/// then ends the suite.
+fn kept(part: &mut Option<SweepResult>, r: SweepResult) -> Result<(), String> {
+    let stopped = r
+        .partial
+        .then(|| format!("the {} sweep stopped before its last step", r.vary));
+    if !r.steps.is_empty() {
+        *part = Some(r);
+    }
+    stopped.map_or(Ok(()), Err)
 }

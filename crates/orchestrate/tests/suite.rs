@@ -110,6 +110,8 @@ struct Fake {
     ran: Vec<JobSpec>,
     fail_profile: &'static str,
     fail_with: fn() -> RunError,
+    /// How many jobs of `fail_profile` run before they fail.
+    fail_after: usize,
 }
 
 impl Fake {
@@ -118,6 +120,7 @@ impl Fake {
             ran: Vec::new(),
             fail_profile,
             fail_with,
+            fail_after: 0,
         }
     }
 
@@ -142,7 +145,10 @@ impl Executor for Fake {
     ) -> Result<RunResult, RunError> {
         self.ran.push(job.clone());
         if job.profile == self.fail_profile {
-            return Err((self.fail_with)());
+            if self.fail_after == 0 {
+                return Err((self.fail_with)());
+            }
+            self.fail_after -= 1;
         }
         Ok(device(job))
     }
@@ -285,7 +291,30 @@ fn a_failed_part_ends_the_suite_with_the_parts_before_it() {
 }
 
 #[test]
-fn an_interrupted_sweep_part_ends_the_suite_without_it() {
+fn an_interrupted_sweep_part_ends_the_suite_with_the_steps_it_ran() {
+    let mut exec = Fake::new("log", || RunError::Interrupted);
+    exec.fail_after = 2;
+    let (r, mut s) = quick_suite(150.0, &mut exec, &mut Heard::default());
+    assert_eq!(
+        r,
+        Err("the threads sweep stopped before its last step".to_string())
+    );
+    let log = s.log.as_ref().expect("the log part's steps are kept");
+    assert!(log.partial);
+    assert_eq!(log.values, ["1", "2"]);
+    assert_eq!(
+        log.steps.iter().map(|r| r.job.threads).collect::<Vec<_>>(),
+        [1, 2]
+    );
+    assert!(s.tempdb.is_none() && s.dss.is_none());
+    // 4 ramp steps, oltp, and the log sweep's three steps, the last interrupted.
+    assert_eq!(exec.ran.len(), 8);
+    conclude(&mut s, true);
+    assert!(s.partial);
+}
+
+#[test]
+fn a_sweep_part_interrupted_at_its_first_step_ends_the_suite_without_it() {
     let mut exec = Fake::new("log", || RunError::Interrupted);
     let (r, s) = quick_suite(150.0, &mut exec, &mut Heard::default());
     assert_eq!(
