@@ -1,8 +1,6 @@
 //! `dbio db`: setup, run, sweep and drop of dbio's schema in a real PostgreSQL or
-//! MariaDB/MySQL. A run is an executor ([`exec::DbExec`]), so a sweep is the ordinary sweep
+//! MariaDB/MySQL. A run is an executor ([`DbExec`]), so a sweep is the ordinary sweep
 //! driven through it, and results go to the history and JSON as any run's.
-
-pub mod exec;
 
 use crate::db_args::{DbCmd, DbDropArgs, DbRunArgs, DbSetupArgs, DbSweepArgs};
 use crate::exit::Exit;
@@ -14,10 +12,10 @@ use dbio_db::slob::run::RunOpts;
 use dbio_db::slob::setup::{drop, setup, SetupOpts};
 use dbio_db::url::redact;
 use dbio_model::units::{parse_duration, parse_size};
+use dbio_orchestrate::db::{job, DbExec};
 use dbio_orchestrate::executor::Executor;
 use dbio_orchestrate::sweep::SweepPlan;
 use dbio_report::item::Item;
-use exec::DbExec;
 use std::sync::atomic::Ordering;
 
 /// Runs `dbio db …` and returns its exit status.
@@ -161,7 +159,7 @@ fn run_cmd(a: DbRunArgs) -> Exit {
         url: a.url.clone(),
         opts: o,
     };
-    let job = exec::job(&o, &redact(&a.url));
+    let job = job(&o, &redact(&a.url));
     let mut p = Progress::new(a.quiet);
     let r = exec.run(&job, &stop, &mut |ev| p.on(ev));
     p.finish();
@@ -217,7 +215,7 @@ fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), Str
             Ok(n) if n > 0 && n <= 4096 => n,
             _ => return Err(format!("--vary sessions={v}: use 1 to 4096")),
         };
-        specs.push(exec::job(&step, &redact(&a.run.url)));
+        specs.push(job(&step, &redact(&a.run.url)));
     }
     let plan = crate::cmd::sweep::Plan {
         knee_hint: false,

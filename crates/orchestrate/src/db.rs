@@ -2,10 +2,10 @@
 //! The job's `threads` is the number of sessions; the URL (with its password) stays here and
 //! never enters the job or the result.
 
+use crate::executor::Executor;
 use dbio_db::slob::report::{build, verdict};
 use dbio_db::slob::run::{run, Measured, NoResult, Progress, RunOpts};
 use dbio_model::*;
-use dbio_orchestrate::executor::Executor;
 use dbio_runner::{Event, RunError};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
