@@ -371,3 +371,51 @@ fn a_device_without_a_log_target_is_refused() {
         "nothing created in /dev"
     );
 }
+
+/// Whether process `pid` has /dev/cpu_dma_latency open (how a latency request is held).
+fn holds_cpu_dma_latency(pid: u32) -> bool {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).is_ok_and(|fds| {
+        fds.flatten().any(|fd| {
+            std::fs::read_link(fd.path())
+                .is_ok_and(|p| p == std::path::Path::new("/dev/cpu_dma_latency"))
+        })
+    })
+}
+
+#[test]
+fn sessions_hold_the_cpus_awake_while_they_measure() {
+    let test = "sessions_hold_the_cpus_awake_while_they_measure";
+    let dma = "/dev/cpu_dma_latency";
+    if std::fs::OpenOptions::new().write(true).open(dma).is_err() {
+        return skip(test, &format!("{dma} writable (root)"));
+    }
+    let dir = scratch();
+    let f = dir.path().join("data.dat");
+    let json = dir.path().join("r.json");
+    let (f, json) = (f.to_str().unwrap(), json.to_str().unwrap());
+    let mut child = dbio_command()
+        .args(["run", "--target", f, "--size", "16MiB", "--sessions", "2"])
+        .args(["--duration", "3s", "--json", json, "-q", "--no-store"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The oracle is the kernel's own table of the process's open files.
+    let mut held = false;
+    while !held && child.try_wait().unwrap().is_none() {
+        held = holds_cpu_dma_latency(child.id());
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let out = wait_bounded(child, std::time::Duration::from_secs(120));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(held, "dbio never had {dma} open during the session run");
+    let r: Value = serde_json::from_slice(&std::fs::read(json).unwrap()).unwrap();
+    assert_eq!(
+        r["engine"]["cpu_idle"],
+        "held awake (/dev/cpu_dma_latency 0 µs)"
+    );
+}

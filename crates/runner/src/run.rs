@@ -446,7 +446,7 @@ pub(crate) fn gather(
 
 /// Keeps the CPUs out of idle states while the workers run, when the job asks for it (the
 /// default); says in the result what was done, and warns when it could not be done.
-fn hold_cpus(
+pub(crate) fn hold_cpus(
     spec: &JobSpec,
     warnings: &mut Vec<Warning>,
 ) -> (Option<dbio_engine::sys::CpusAwake>, Option<String>) {

@@ -15,8 +15,8 @@ use crate::data::run_nonce;
 use crate::datagen::WriteData;
 use crate::pattern::PageSpread;
 use crate::run::{
-    assemble, check_fit, directions, gather, open_targets, pick_engine, prefill_targets, Assembly,
-    Event, RunError,
+    assemble, check_fit, directions, gather, hold_cpus, open_targets, pick_engine, prefill_targets,
+    Assembly, Event, RunError,
 };
 use crate::spawn::{MeasureStart, Timeline};
 use crate::warn;
@@ -305,6 +305,9 @@ pub fn run_sessions(
         )
     };
     drop(tx);
+    // As in any run, the CPUs are held awake while the sessions measure: their single-block
+    // reads and the log writer's commits are low-depth I/O, where a CPU's wake-up would count.
+    let (_awake, cpu_idle) = hold_cpus(spec, &mut warnings);
     ready.wait();
     let origin = Instant::now();
     let measure_from = origin + Duration::from_secs_f64(spec.ramp_secs);
@@ -335,7 +338,8 @@ pub fn run_sessions(
         start: MeasureStart::new(origin, Some(measure_from)),
         settle_from: None,
     };
-    let window = gather(rx, threads as u32, &timeline, None, on_event, &mut poll);
+    let mut window = gather(rx, threads as u32, &timeline, None, on_event, &mut poll);
+    window.cpu_idle = cpu_idle;
     redo.close();
 
     let mut setup_error = None;
