@@ -105,8 +105,8 @@ pub fn planned_secs(s: &JobSpec) -> f64 {
 }
 
 /// Runs the steps of `p` through `exec`, each result judged. Err when the first step cannot
-/// run at all; a later failure or `stop` ends the sweep early with the steps so far, marked
-/// partial.
+/// run at all (or the finished steps cannot be read back from the spill file); a later
+/// failure or `stop` ends the sweep early with the steps so far, marked partial.
 pub fn run_sweep(
     p: &SweepPlan,
     exec: &mut dyn Executor,
