@@ -16,14 +16,6 @@ use std::time::Duration;
 /// system call per two I/Os (measured in bench/RESULTS.md).
 const SUBMIT_CHUNK: usize = 2;
 
-/// The user_data of the ring's tick, which [`Engine::reap`] passes over.
-const TICK: u64 = u64::MAX;
-
-/// How often the tick completes. A wait that may last this long needs no timer of its own:
-/// arming and cancelling one on every wait costs CPU at every I/O of a low-depth run (fio
-/// passes no timeout at all), while the tick costs one completion every 100 ms.
-const TICK_EVERY: Duration = Duration::from_millis(100);
-
 /// An io_uring with its registered buffers; see the module docs.
 pub struct UringEngine {
     ring: IoUring,
@@ -32,23 +24,6 @@ pub struct UringEngine {
     registered_bufs: bool,
     fds: Vec<i32>,
     sqpoll: bool,
-    /// The tick (a multishot timeout) is armed: waits of TICK_EVERY or longer need no timer.
-    tick: bool,
-}
-
-/// Arms the ring's tick: a timeout that completes every TICK_EVERY until the ring goes.
-fn arm_tick(ring: &mut IoUring) -> std::io::Result<()> {
-    let ts = types::Timespec::from(TICK_EVERY);
-    let e = opcode::Timeout::new(&ts)
-        .count(0)
-        .flags(types::TimeoutFlags::MULTISHOT)
-        .build()
-        .user_data(TICK);
-    // SAFETY: the timespec is read by the kernel when the entry is submitted, just below,
-    // and `ts` lives until then.
-    unsafe { ring.submission().push(&e) }.map_err(std::io::Error::other)?;
-    ring.submit()?;
-    Ok(())
 }
 
 /// Builds a ring with the fastest task-run mode this kernel accepts.
@@ -97,9 +72,7 @@ impl UringEngine {
         // Room for every slot plus a flush per slot, so pushes never find the SQ full.
         let entries = (setup.slots * 2).next_power_of_two().max(8);
         let mut features = Vec::new();
-        let mut ring = build_ring(entries, setup, &mut features)?;
-        // With a kernel thread submitting, waits keep their own timers.
-        let tick = !setup.sqpoll && arm_tick(&mut ring).is_ok();
+        let ring = build_ring(entries, setup, &mut features)?;
         if setup.hipri {
             features.push("iopoll".into());
         }
@@ -128,7 +101,6 @@ impl UringEngine {
             registered_bufs,
             fds: setup.fds.to_vec(),
             sqpoll: setup.sqpoll,
-            tick,
         })
     }
 
@@ -237,9 +209,9 @@ impl Engine for UringEngine {
             }
         }
         // Block until `wait` completions are ready (the kernel returns at once when they
-        // already are), or the tick or a timer of its own ends a wait that must be short.
+        // already are).
         let res = match timeout {
-            Some(t) if wait > 0 && !(self.tick && t >= TICK_EVERY) => {
+            Some(t) if wait > 0 => {
                 let ts = types::Timespec::from(t);
                 let args = types::SubmitArgs::new().timespec(&ts);
                 self.ring.submitter().submit_with_args(wait as usize, &args)
@@ -255,11 +227,6 @@ impl Engine for UringEngine {
     #[inline]
     fn reap<F: FnMut(u32, i32)>(&mut self, mut f: F) {
         for cqe in self.ring.completion() {
-            if cqe.user_data() == TICK {
-                // A tick that says no more will come leaves waits to their own timers.
-                self.tick &= io_uring::cqueue::more(cqe.flags());
-                continue;
-            }
             f(cqe.user_data() as u32, cqe.result());
         }
     }
@@ -274,60 +241,5 @@ impl Engine for UringEngine {
 
     fn features(&self) -> Vec<String> {
         self.features.clone()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::os::fd::AsRawFd;
-
-    fn engine(f: &std::fs::File) -> UringEngine {
-        let fds = [f.as_raw_fd()];
-        let setup = EngineSetup {
-            fds: &fds,
-            slots: 1,
-            slot_len: 4096,
-            hipri: false,
-            sqpoll: false,
-        };
-        UringEngine::new(&setup).expect("an io_uring on this kernel")
-    }
-
-    /// A long wait with nothing in flight is ended by the tick, not by its own timer, and the
-    /// tick is never handed out as a completion; I/O still completes.
-    #[test]
-    fn the_tick_ends_long_waits_and_is_not_a_completion() {
-        let f = tempfile::tempfile().unwrap();
-        f.set_len(4096).unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let file = f.try_clone().unwrap();
-        std::thread::spawn(move || {
-            let mut e = engine(&file);
-            assert!(e.tick, "the tick is armed: {:?}", e.features);
-            let mut seen = Vec::new();
-            for _ in 0..3 {
-                e.submit(&[], 1, Some(Duration::from_secs(60))).unwrap();
-                e.reap(|slot, res| seen.push((slot, res)));
-            }
-            let write = Op {
-                kind: OpKind::Write,
-                target: 0,
-                offset: 0,
-                len: 4096,
-                slot: 0,
-            };
-            e.submit(&[write], 1, Some(TICK_EVERY)).unwrap();
-            while seen.is_empty() {
-                e.reap(|slot, res| seen.push((slot, res)));
-                e.submit(&[], 1, Some(TICK_EVERY)).unwrap();
-            }
-            tx.send(seen).unwrap();
-        });
-        // On their own timers the three waits would take 3 minutes; the ticks end them in 0.3 s.
-        let seen = rx
-            .recv_timeout(Duration::from_secs(30))
-            .expect("waits with nothing in flight returned");
-        assert_eq!(seen, vec![(0, 4096)]);
     }
 }
