@@ -40,22 +40,29 @@ fn spill() -> Option<&'static Spill> {
 /// Appends `bytes` to the spill file; None when there is none, the write fails or `bytes`
 /// is 4 GiB or more (the caller then keeps them in memory).
 pub(crate) fn put(bytes: &[u8]) -> Option<Span> {
-    put_with(|w| w.write_all(bytes))
+    append(|at| at.write_all(bytes))
 }
 
 /// Appends what `write` writes to the spill file, through a small buffer (so that a large
 /// value is never whole in memory); None as for [`put`].
 pub(crate) fn put_with(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Option<Span> {
+    append(|at| {
+        let mut w = BufWriter::with_capacity(64 << 10, at);
+        write(&mut w)?;
+        w.flush()
+    })
+}
+
+/// Appends what `write` writes at the end of the spill file, which it holds meanwhile; the
+/// end moves only when the whole of it was written and is under 4 GiB.
+fn append(write: impl FnOnce(&mut At) -> io::Result<()>) -> Option<Span> {
     let s = spill()?;
     let mut end = s.end.lock().unwrap_or_else(|e| e.into_inner());
     let mut at = At {
         file: &s.file,
         pos: *end,
     };
-    let mut w = BufWriter::with_capacity(64 << 10, &mut at);
-    write(&mut w).ok()?;
-    w.flush().ok()?;
-    drop(w);
+    write(&mut at).ok()?;
     let len = u32::try_from(at.pos - *end).ok()?;
     let span = Span { at: *end, len };
     *end = at.pos;
@@ -108,10 +115,8 @@ impl SpilledRun {
             .iter_mut()
             .map(|p| p.hist.take().map(|h| h.0))
             .collect();
-        match serde_json::to_vec(&(&r, &seconds))
-            .ok()
-            .and_then(|b| put(&b))
-        {
+        let json = |w: &mut dyn Write| Ok(serde_json::to_writer(w, &(&r, &seconds))?);
+        match put_with(json) {
             Some(span) => SpilledRun(Kept::Spilled(span)),
             None => {
                 for (p, h) in r.timeseries.iter_mut().zip(seconds) {
