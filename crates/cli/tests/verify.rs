@@ -441,3 +441,64 @@ fn a_block_restored_from_an_earlier_run_is_found_lost_not_never_written() {
     assert_eq!(v["corrupt"]["never_written"], 0, "{v}");
     assert_eq!(v["first"][0]["offset"].as_u64(), Some((i * UNIT) as u64));
 }
+
+#[test]
+fn a_second_run_writing_the_same_target_is_refused_naming_the_first() {
+    let dir = scratch();
+    let (f, j) = (dir.path().join("f"), dir.path().join("j"));
+    let json = dir.path().join("first.json");
+    let first = dbio_command()
+        .args(["run", "--rw", "randwrite", "--bs", "4k", "--size", "8MiB"])
+        .args(["--duration", "600s", "--no-store", "-q", "--json"])
+        .arg(&json)
+        .arg("--target")
+        .arg(&f)
+        .arg("--verify-journal")
+        .arg(&j)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The journal is made once the targets are open: the first run is writing from then on.
+    let waited = Instant::now();
+    while journaled(&j) == 0 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(120),
+            "the first run wrote nothing in 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = dbio_run(
+        dir.path(),
+        &[
+            "--target",
+            f.to_str().unwrap(),
+            "--rw",
+            "randwrite",
+            "--bs",
+            "4k",
+            "--duration",
+            "1s",
+            "--verify",
+            "--no-store",
+        ],
+    );
+    let pid = first.id();
+    interrupt(&first);
+    let out = wait_bounded(first, Duration::from_secs(120));
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = &second.stderr;
+    assert_eq!(second.code, Some(2), "{err}");
+    assert!(err.contains(f.to_str().unwrap()), "names the target: {err}");
+    assert!(
+        err.contains(&format!("pid {pid} (dbio)")),
+        "names the first run: {err}"
+    );
+    // The first run was not disturbed: it found nothing wrong.
+    let r: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(r["verify"]["first"].as_array().unwrap().len(), 0, "{r}");
+}

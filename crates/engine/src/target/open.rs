@@ -77,7 +77,7 @@ fn open_with(path: &str, opts: &TargetOptions, rw: bool, excl: bool) -> Result<F
         std::thread::sleep(std::time::Duration::from_millis(50));
         result = open();
     }
-    result.map_err(|e| match e.raw_os_error() {
+    let file = result.map_err(|e| match e.raw_os_error() {
         Some(libc::EINVAL) if opts.direct => TargetError::NoDirect {
             path: path.to_string(),
             fs: File::open(path)
@@ -89,6 +89,41 @@ fn open_with(path: &str, opts: &TargetOptions, rw: bool, excl: bool) -> Result<F
             path: path.to_string(),
         },
         _ => TargetError::os("open", path, e),
+    })?;
+    if opts.write && !excl {
+        lock_for_writing(path, &file)?;
+    }
+    Ok(file)
+}
+
+/// Locks a file a run writes (flock, exclusive), so that a second dbio run writing it is
+/// refused instead of its writes being taken for corruption. A lock held by this very
+/// process (two streams of one run on one file) is no conflict.
+fn lock_for_writing(path: &str, file: &File) -> Result<(), TargetError> {
+    if sys::try_lock(file).map_err(|e| TargetError::os("lock", path, e))? {
+        return Ok(());
+    }
+    let md = file
+        .metadata()
+        .map_err(|e| TargetError::os("stat", path, e))?;
+    let holders = sys::flock_holders(md.dev(), md.ino());
+    if holders.contains(&std::process::id()) {
+        return Ok(());
+    }
+    let named: Vec<String> = holders
+        .iter()
+        .map(|pid| {
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            format!("pid {pid} ({})", comm.trim())
+        })
+        .collect();
+    Err(TargetError::Locked {
+        path: path.to_string(),
+        holder: if named.is_empty() {
+            "a process this one cannot see".into()
+        } else {
+            named.join(", ")
+        },
     })
 }
 
