@@ -258,6 +258,12 @@ pub(crate) struct Measured {
 /// I/O error the run already had, if any).
 pub(crate) fn fail_verify(r: &mut RunResult, failure: Option<String>) {
     let Some(f) = failure else { return };
+    if r.outcome == Outcome::Interrupted {
+        // Stopped by the failure, not by the user.
+        for w in r.warnings.iter_mut().filter(|w| w.code == "partial") {
+            w.message = "the run was stopped by a verification failure: the figures cover only the part that ran".into();
+        }
+    }
     r.outcome = match std::mem::replace(&mut r.outcome, Outcome::Complete) {
         Outcome::IoError(e) => Outcome::IoError(format!("{e}; {f}")),
         _ => Outcome::IoError(f),
