@@ -390,7 +390,7 @@ fn a_journal_finds_its_target_from_any_folder_and_at_a_new_path() {
     let (code, err, _) = verify_in(elsewhere.path(), &j, &[]);
     assert_eq!(code, Some(1), "a missing target is no success: {err}");
     assert!(err.contains("--target"), "the way out is named: {err}");
-    let old = std::fs::canonicalize(dir.path()).unwrap().join("r.dat");
+    let old = dir.path().join("r.dat");
     for t in [
         moved.display().to_string(),
         format!("{}={}", old.display(), moved.display()),

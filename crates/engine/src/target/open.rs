@@ -112,10 +112,12 @@ fn lock_for_writing(path: &str, file: &File) -> Result<(), TargetError> {
     }
     let named: Vec<String> = holders
         .iter()
-        .map(|pid| {
-            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-            format!("pid {pid} ({})", comm.trim())
-        })
+        .map(
+            |pid| match std::fs::read_to_string(format!("/proc/{pid}/comm")) {
+                Ok(comm) => format!("pid {pid} ({})", comm.trim()),
+                Err(_) => format!("pid {pid}"),
+            },
+        )
         .collect();
     Err(TargetError::Locked {
         path: path.to_string(),

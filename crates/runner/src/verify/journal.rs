@@ -159,12 +159,11 @@ impl JournalWriter {
     }
 }
 
-/// `path` as an absolute path (symbolic links resolved when it exists), so that `dbio
-/// verify` finds the target from any working directory.
+/// `path` as an absolute path, so that `dbio verify` finds the target from any working
+/// directory. Symbolic links are kept: a stable name such as /dev/disk/by-id/... must stay
+/// that name after a reboot.
 fn absolute(path: &str) -> String {
-    std::fs::canonicalize(path)
-        .or_else(|_| std::path::absolute(path))
-        .map_or_else(|_| path.to_string(), |p| p.display().to_string())
+    std::path::absolute(path).map_or_else(|_| path.to_string(), |p| p.display().to_string())
 }
 
 /// Marks the journal `file` failed (its magic becomes [`FAILED_MAGIC`]), as far as the file
