@@ -721,3 +721,96 @@ fn blocks_found_bad_during_a_run_stay_bad_for_dbio_verify() {
     }
     assert!(listed.iter().all(|o| faulted.contains(o)), "{v}");
 }
+
+/// The sequence part of a journal entry (its top bits are flags: bit 62 "not to be checked").
+const SEQ: u64 = (1 << 59) - 1;
+
+#[test]
+fn after_sigkill_every_block_left_bad_is_reported_by_dbio_verify() {
+    let t = "after_sigkill_every_block_left_bad_is_reported_by_dbio_verify";
+    let Some(m) = mount(t) else { return };
+    let limit = 100;
+    m.fs.set(Faults {
+        drop_writes: Some(0..SIZE as u64),
+        limit,
+        ..Faults::default()
+    });
+    let dir = scratch();
+    let j = dir.path().join("j");
+    let mut child = dbio_command()
+        .args(["run", "--rw", "randrw", "--bs", "4k", "--qd", "8"])
+        .args(["--duration", "600s", "--destroy-data", "--no-store", "-q"])
+        .arg("--target")
+        .arg(&m.file)
+        .arg("--verify-journal")
+        .arg(&j)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Every drop used, and reads of the run have found blocks bad (marked "not to be checked"
+    // in the journal) before it is killed.
+    let found_bad = || match std::fs::read(&j) {
+        Ok(b) if b.len() > 12 => verify_oracle::journal(&j).targets[0]
+            .2
+            .iter()
+            .filter(|e| **e & (1 << 62) != 0)
+            .count(),
+        _ => 0,
+    };
+    let waited = std::time::Instant::now();
+    while m.fs.log(|l| l.faults) < limit || found_bad() < 20 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(180),
+            "waited 180 s: {} drops, {} blocks found bad",
+            m.fs.log(|l| l.faults),
+            found_bad()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The test's own reading: a block journaled as written must hold that write or a later one.
+    let jv = verify_oracle::journal(&j);
+    let bytes = m.fs.bytes();
+    let bad: BTreeSet<u64> = jv.targets[0]
+        .2
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| **e & SEQ > 0)
+        .filter(|&(i, e)| {
+            let at = (i * UNIT) as u64;
+            !matches!(block(&bytes[i * UNIT..(i + 1) * UNIT], jv.run),
+                Block::Good { offset, seq, .. } if offset == at && seq >= e & SEQ)
+        })
+        .map(|(i, _)| (i * UNIT) as u64)
+        .collect();
+    let (_, faulted) = expected_bad(&m.fs.log(|l| l.writes.clone()));
+    assert!(
+        bad.iter().all(|b| faulted.contains(b)),
+        "bad where no fault was"
+    );
+    assert!(!bad.is_empty());
+    let out = dir.path().join("verify.json");
+    let (code, _, err) = dbio_in(
+        dir.path(),
+        &[
+            "verify",
+            "--journal",
+            j.to_str().unwrap(),
+            "--json",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(3), "{err}");
+    let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let total: u64 = v["corrupt"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(total, bad.len() as u64, "{v}");
+    for c in v["first"].as_array().unwrap() {
+        assert!(bad.contains(&c["offset"].as_u64().unwrap()), "{c}");
+    }
+}
