@@ -809,8 +809,15 @@ fn after_sigkill_every_block_left_bad_is_reported_by_dbio_verify() {
         .values()
         .map(|n| n.as_u64().unwrap())
         .sum();
-    assert_eq!(total, bad.len() as u64, "{v}");
+    // Every block bad now is reported; so may be blocks the run found bad whose rewrite
+    // landed but was not yet acknowledged at the kill. Nothing where no fault was.
+    assert!(
+        total >= bad.len() as u64 && total <= faulted.len() as u64,
+        "{total} reported, {} bad now, {} faulted: {v}",
+        bad.len(),
+        faulted.len()
+    );
     for c in v["first"].as_array().unwrap() {
-        assert!(bad.contains(&c["offset"].as_u64().unwrap()), "{c}");
+        assert!(faulted.contains(&c["offset"].as_u64().unwrap()), "{c}");
     }
 }
