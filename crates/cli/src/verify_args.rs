@@ -110,7 +110,8 @@ Examples:
 
 Exit status: 0 every block as it must be; 3 bad blocks found (torn or corrupt, misdirected,
 lost, never written; the first are listed); 1 a target could not be read to the end;
-2 the journal cannot be used.";
+2 the journal cannot be used (not a journal, damaged, or incomplete: its run could not write
+it).";
 
 /// Flags of `dbio verify`.
 #[derive(Debug, Args)]

@@ -415,6 +415,33 @@ mod tests {
     }
 
     #[test]
+    fn a_written_file_is_locked_and_this_process_may_open_it_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let p = path.to_str().unwrap();
+        let w = open_target(
+            p,
+            &TargetOptions {
+                size: Some(8192),
+                ..write_opts(false)
+            },
+        )
+        .unwrap();
+        // The lock is held: another open file of the same file cannot take it ...
+        let other = File::open(&path).unwrap();
+        assert!(!sys::try_lock(&other).unwrap());
+        // ... and /proc/locks names this process as its holder.
+        let md = w.file.metadata().unwrap();
+        assert_eq!(
+            sys::flock_holders(md.dev(), md.ino()),
+            vec![std::process::id()]
+        );
+        // Two streams of one run on one file: no conflict with itself.
+        assert!(open_target(p, &write_opts(false)).is_ok());
+        drop(w);
+    }
+
+    #[test]
     fn created_size_is_rounded_up_to_4k() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
