@@ -62,39 +62,7 @@ impl JournalWriter {
                 ),
                 _ => format!("--verify-journal {path}: cannot create it: {e}"),
             })?;
-        let mut targets = Vec::new();
-        // Tables start after a header page budget fixed once the header is known.
-        let mut header = JournalHeader {
-            format: JOURNAL_FORMAT.into(),
-            run_id: format!("{run:016x}"),
-            unit_bytes: VERIFY_UNIT,
-            sync_every_ms: SYNC_EVERY.as_millis() as u64,
-            targets: Vec::new(),
-        };
-        for s in streams {
-            for t in &s.targets {
-                targets.push(JournalTarget {
-                    path: absolute(&t.name),
-                    tag: format!("{:016x}", t.tag),
-                    start: t.start,
-                    blocks: t.blocks.len() as u64,
-                    table_at: 0,
-                });
-            }
-        }
-        header.targets = targets;
-        // Offsets take at most 20 digits each: size the header with the widest value.
-        for t in &mut header.targets {
-            t.table_at = u64::MAX;
-        }
-        let widest = serde_json::to_vec(&header)
-            .expect("a header serialises")
-            .len() as u64;
-        let mut at = page_up(12 + widest);
-        for t in &mut header.targets {
-            t.table_at = at;
-            at += page_up(t.blocks * 8);
-        }
+        let (header, at) = journal_header(run, streams);
         let mut head = MAGIC.to_vec();
         let json = serde_json::to_vec(&header).expect("a header serialises");
         head.extend((json.len() as u32).to_le_bytes());
@@ -157,6 +125,39 @@ impl JournalWriter {
             )
         })
     }
+}
+
+/// The header of the journal of `streams` in run `run`, with every table placed, and the
+/// journal's length.
+fn journal_header(run: u64, streams: &[Arc<StreamVerify>]) -> (JournalHeader, u64) {
+    let mut header = JournalHeader {
+        format: JOURNAL_FORMAT.into(),
+        run_id: format!("{run:016x}"),
+        unit_bytes: VERIFY_UNIT,
+        sync_every_ms: SYNC_EVERY.as_millis() as u64,
+        targets: Vec::new(),
+    };
+    for s in streams {
+        for t in &s.targets {
+            header.targets.push(JournalTarget {
+                path: absolute(&t.name),
+                tag: format!("{:016x}", t.tag),
+                start: t.start,
+                blocks: t.blocks.len() as u64,
+                // Offsets take at most 20 digits each: the header is sized with the widest.
+                table_at: u64::MAX,
+            });
+        }
+    }
+    let widest = serde_json::to_vec(&header)
+        .expect("a header serialises")
+        .len() as u64;
+    let mut at = page_up(12 + widest);
+    for t in &mut header.targets {
+        t.table_at = at;
+        at += page_up(t.blocks * 8);
+    }
+    (header, at)
 }
 
 /// `path` as an absolute path, so that `dbio verify` finds the target from any working
