@@ -638,7 +638,8 @@ fn a_verify_pass_that_cannot_read_fails_the_run_and_counts_only_what_it_checked(
             "--ops",
             "4000",
             "--destroy-data",
-            "--verify",
+            "--verify-journal",
+            dir.path().join("j").to_str().unwrap(),
         ],
     );
     assert_eq!(code, Some(1), "{err}");
@@ -659,6 +660,27 @@ fn a_verify_pass_that_cannot_read_fails_the_run_and_counts_only_what_it_checked(
         .count() as u64;
     assert!(good > 0);
     assert_eq!(r["verify"]["blocks_checked_after"].as_u64(), Some(good));
+    // dbio verify of the run's journal: the same failure, the same count, said incomplete.
+    let out = dir.path().join("verify.json");
+    let j = dir.path().join("j");
+    let (code, stdout, err) = dbio_in(
+        dir.path(),
+        &[
+            "verify",
+            "--journal",
+            j.to_str().unwrap(),
+            "--json",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(offset_in(&err, "pread"), range.start, "{err}");
+    let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(v["blocks_checked_after"].as_u64(), Some(good), "{v}");
+    assert!(
+        stdout.contains("INCOMPLETE") && stdout.contains(&format!("among the {good} checked")),
+        "{stdout}"
+    );
 }
 
 #[test]
