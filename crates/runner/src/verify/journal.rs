@@ -3,11 +3,13 @@
 //!
 //! Layout: the magic `DBIOJNL1`, a little-endian u32 length, that many bytes of JSON
 //! ([`JournalHeader`]), then per target a table of one little-endian u64 per 4 KiB block
-//! (its last acknowledged write's sequence; bit 62 set: not to be checked), each table at a
-//! multiple of 4096. A thread copies the changed 4 KiB pages of the tables into the file and
+//! (its last acknowledged write's sequence in bits 0..59; bit 62 set: not to be checked; bit
+//! 61 set: found bad during the run, as the kind in bits 59..61, so reported bad by every
+//! later check), each table at a multiple of 4096. A thread copies the changed 4 KiB pages of the tables into the file and
 //! syncs it every [`SYNC_EVERY`]: a write acknowledged before the last sync must be found
 //! (or a later one); one acknowledged after it may be found old or new. Entries only grow,
-//! so a page half-updated by a power cut holds nothing false.
+//! so a page half-updated by a power cut holds nothing false. A journal the run could not
+//! write has its magic replaced by `DBIOJNL!` (incomplete), which `dbio verify` refuses.
 
 use super::pass::Expected;
 use super::{bad_kind, StreamVerify, BUSY, SEQ, SKIP};
