@@ -320,3 +320,51 @@ fn warnings_are_grouped_by_kind_and_kept_per_host() {
     assert_eq!(rows[2].warnings, hosts[2].result.warnings);
     assert_eq!(rows[1].warnings.len(), 1);
 }
+
+/// `h` as a real run writes it: its last interval runs on `tail` seconds past its last whole
+/// second, to the end of the run (t = 5.0006 for a 5 s run).
+fn ran_on(mut h: HostResult, tail: f64) -> HostResult {
+    let last = h.result.timeseries.last_mut().unwrap();
+    last.t += tail;
+    h.result.measured_secs += tail;
+    h
+}
+
+/// Every second of the common window is in the cluster's series, each the sum of the hosts'
+/// same second: with the last interval running on past the fifth second, with one host
+/// starting 3 ms later, and with a sliver of an interval after the last second (as the
+/// simulated engine writes).
+#[test]
+fn every_second_of_the_common_window_is_in_the_series() {
+    for late_ns in [0, 3_000_000] {
+        let hosts = vec![
+            ran_on(host("a", T0, &[10, 20, 30, 40, 50], &[1_000; 5]), 0.000_6),
+            ran_on(
+                host("b", T0 + late_ns, &[1, 2, 3, 4, 5], &[1_000; 5]),
+                0.000_8,
+            ),
+        ];
+        let m = merge(&hosts, MergeOptions::default()).unwrap();
+        let t: Vec<f64> = m.timeseries.iter().map(|p| p.t).collect();
+        assert_eq!(t, [1.0, 2.0, 3.0, 4.0, 5.0], "b {late_ns} ns later");
+        let iops: Vec<f64> = m.timeseries.iter().map(|p| p.read_iops).collect();
+        assert_eq!(iops, [11.0, 22.0, 33.0, 44.0, 55.0], "b {late_ns} ns later");
+    }
+    let mut hosts = vec![
+        host("a", T0, &[10, 20, 30, 40, 50], &[1_000; 5]),
+        host("b", T0, &[1, 2, 3, 4, 5], &[1_000; 5]),
+    ];
+    for h in &mut hosts {
+        let mut sliver = h.result.timeseries[4].clone();
+        sliver.t = 5.000_2;
+        h.result.timeseries.push(sliver);
+        h.result.measured_secs = 5.000_2;
+    }
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    let t: Vec<f64> = m.timeseries.iter().map(|p| p.t).collect();
+    assert_eq!(
+        t,
+        [1.0, 2.0, 3.0, 4.0, 5.0],
+        "the sliver is not a sixth second"
+    );
+}
