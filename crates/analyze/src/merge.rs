@@ -37,6 +37,13 @@ pub fn host_name(label: Option<&str>, r: &RunResult) -> String {
 /// different workloads (unless allowed) and windows that do not overlap, naming the host
 /// and the field. Hosts with a measured clock offset are placed on the launcher's clock.
 pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, String> {
+    if let Some((i, j)) = given_twice(hosts.iter().map(|h| &h.result)) {
+        return Err(format!(
+            "{}: {}; merge each host's result once",
+            hosts[j].name,
+            twice(&hosts[i].name, &hosts[j].result)
+        ));
+    }
     let placed = on_launcher_clock(hosts, &opts.clock_offsets);
     let hosts = &*placed;
     let first = hosts.first().ok_or("no results to merge")?;
@@ -135,6 +142,31 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
         verify: None,
         db: None,
     })
+}
+
+/// True when `a` and `b` are one run: the same host started measuring at the same
+/// nanosecond. A copy of a result, or a result relabelled, is still the run it was.
+pub fn same_run(a: &RunResult, b: &RunResult) -> bool {
+    a.host.hostname == b.host.hostname && a.started_unix_ns == b.started_unix_ns
+}
+
+/// The first result that is a run given before it, as (earlier, later) places.
+pub fn given_twice<'a>(results: impl Iterator<Item = &'a RunResult>) -> Option<(usize, usize)> {
+    let results: Vec<&RunResult> = results.collect();
+    (1..results.len()).find_map(|j| {
+        (0..j)
+            .find(|&i| same_run(results[i], results[j]))
+            .map(|i| (i, j))
+    })
+}
+
+/// "the same run as EARLIER (host H, measuring from T), so its host would count twice".
+pub fn twice(earlier: &str, r: &RunResult) -> String {
+    format!(
+        "the same run as {earlier} (host {}, measuring from {}), so its host would count twice",
+        r.host.hostname,
+        rfc3339(r.started_unix_ns)
+    )
 }
 
 fn check_one(h: &HostResult) -> Result<(), String> {

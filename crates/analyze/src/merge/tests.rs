@@ -368,3 +368,22 @@ fn every_second_of_the_common_window_is_in_the_series() {
         "the sliver is not a sixth second"
     );
 }
+
+/// One run given twice, as a copy or relabelled, would count its host twice: refused, naming
+/// both names, the host and the start.
+#[test]
+fn one_run_given_twice_is_refused_by_name() {
+    let mut hosts = three();
+    let mut copy = hosts[1].clone();
+    copy.name = "b-again".into();
+    copy.result.label = Some("another label".into());
+    hosts.push(copy);
+    let e = merge(&hosts, MergeOptions::default()).unwrap_err();
+    assert!(
+        e.starts_with(
+            "b-again: the same run as b (host b.example, measuring from 2026-12-01T10:00:00.002Z)"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("count twice"), "{e}");
+}
