@@ -438,6 +438,7 @@ fn row(h: &HostResult, earliest: u64) -> HostRow {
             Outcome::Interrupted => "interrupted".into(),
             Outcome::IoError(e) => e.clone(),
         },
+        outstanding: Some(crate::verdict::outstanding(r)),
         start_offset_ms: (r.started_unix_ns - earliest) as f64 / 1e6,
         warnings: r.warnings.clone(),
     }

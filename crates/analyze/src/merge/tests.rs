@@ -387,3 +387,84 @@ fn one_run_given_twice_is_refused_by_name() {
     );
     assert!(e.contains("count twice"), "{e}");
 }
+
+/// `hosts` with CPU figures that limit nothing, so the verdict comes from the queue or the
+/// device.
+fn idle(mut hosts: Vec<HostResult>) -> Vec<HostResult> {
+    for h in &mut hosts {
+        h.result.cpu.host_busy_pct = 20.0;
+        h.result.cpu.cpus_allowed = 2;
+    }
+    hosts
+}
+
+/// Two hosts of 2 outstanding I/Os each (the fixture's QD 2 × 1 thread) are 4 outstanding
+/// I/Os: Little's law over the merged mean latency gives the cluster's IOPS, not half of it,
+/// and the slowest host is named.
+#[test]
+fn the_verdict_counts_every_hosts_outstanding_ios_and_names_the_slowest() {
+    let hosts = idle(vec![
+        host("a", T0, &[100, 100, 100], &[20_000; 3]),
+        host("b", T0, &[50, 50, 50], &[20_000; 3]),
+    ]);
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    let v = crate::verdict::verdict(&m).unwrap();
+    assert_eq!(v.limit, "queue-depth");
+    // Every read took 20 µs (within the histogram's precision): 4 / 20 µs = 200,000 IOPS.
+    let mean_us = m.read.as_ref().unwrap().histogram.to_hdr().mean() / 1e3;
+    let little = 4.0 / (mean_us / 1e6);
+    assert!((mean_us - 20.0).abs() < 0.1, "{mean_us}");
+    assert!(
+        v.message.contains(&format!(
+            "4 outstanding I/Os (2 I/Os on each of 2 hosts) at 20 µs each give {little:.0} IOPS"
+        )),
+        "{}",
+        v.message
+    );
+    // Mean 75 IOPS; b's 50 is 33.3 % below it.
+    assert!(
+        v.message
+            .ends_with("; the slowest host was b, 33.3 % below the hosts' mean IOPS"),
+        "{}",
+        v.message
+    );
+}
+
+/// Two hosts, each at 95 % of its own simulated device's 3,500 MB/s: together 95 % of the
+/// two devices' 7,000 MB/s, never 190 % of one device's.
+#[test]
+fn each_host_brings_its_own_device_to_the_verdict() {
+    let mut hosts = idle(vec![
+        host("a", T0, &[100; 3], &[20_000; 3]),
+        host("b", T0, &[100; 3], &[20_000; 3]),
+    ]);
+    let device = dbio_model::SimDevice::preset("nvme-gen3").unwrap();
+    assert_eq!(device.bw_bytes_s, Some(3_500_000_000));
+    for h in &mut hosts {
+        h.result.job.sim = Some(device.clone());
+        h.result.read.as_mut().unwrap().mb_s = 3_334.0;
+    }
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    let v = crate::verdict::verdict(&m).unwrap();
+    assert_eq!(v.limit, "device-bandwidth");
+    assert!(
+        v.message
+            .contains("6668 MB/s is 95 % of their 7000 MB/s (3500 MB/s on each of 2 hosts)"),
+        "{}",
+        v.message
+    );
+    // Under the links' ceiling, 4 outstanding I/Os leave 2 × 32 channels idle.
+    for h in &mut hosts {
+        h.result.read.as_mut().unwrap().mb_s = 100.0;
+    }
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    let v = crate::verdict::verdict(&m).unwrap();
+    assert_eq!(v.limit, "queue-depth");
+    assert!(
+        v.message.contains(
+            "4 outstanding I/Os (2 I/Os on each of 2 hosts) for 2 devices that serve 64 at once"
+        ),
+        "{}",
+        v.message
+    );
+}

@@ -111,8 +111,9 @@ pub fn run(a: MergeArgs) -> Exit {
         allow_different: a.allow_different,
         ..Default::default()
     };
+    // Judged as a cluster: every host's outstanding I/Os and device, the slowest named.
     let mut r = match merge(&hosts, opts) {
-        Ok(r) => r,
+        Ok(r) => dbio_orchestrate::judge::judged(r),
         Err(m) => return Exit::usage(format!("dbio merge: {m}")),
     };
     r.label = a.store.label.clone();
