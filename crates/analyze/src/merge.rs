@@ -104,7 +104,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
         measured_secs: secs,
         partial,
         outcome,
-        job: first.result.job.clone(),
+        job: cluster_job(hosts),
         engine: first.result.engine.clone(),
         data: first.result.data.clone(),
         host: cluster_facts(hosts),
@@ -192,13 +192,19 @@ fn check_one(h: &HostResult) -> Result<(), String> {
     Ok(())
 }
 
-/// The first difference between the hosts' workloads (targets apart), as "HOST: job.FIELD
-/// is A, not B as on FIRST".
+/// The first difference between the hosts' workloads, as "HOST: job.FIELD is A, not B as on
+/// FIRST". What is each host's own is no difference: its targets, its seed (hosts draw their
+/// own offsets) and which part of a split region it took.
 fn differing_workload(hosts: &[HostResult]) -> Result<Option<String>, String> {
     let json = |r: &RunResult| {
-        let mut v = serde_json::to_value(&r.job).map_err(|e| e.to_string())?;
+        let mut job = r.job.clone();
+        if let Some(s) = job.region.split.as_mut() {
+            s.part = 0;
+        }
+        let mut v = serde_json::to_value(&job).map_err(|e| e.to_string())?;
         if let Some(o) = v.as_object_mut() {
             o.remove("targets");
+            o.remove("seed");
         }
         Ok::<_, String>(v)
     };
@@ -341,6 +347,19 @@ fn merge_cpu(results: &[&RunResult]) -> CpuStats {
     }
 }
 
+/// The job the cluster ran: the first host's, over the whole region when the hosts took
+/// parts of it (each host's seed and part are in its row).
+fn cluster_job(hosts: &[HostResult]) -> dbio_model::JobSpec {
+    let mut job = hosts[0].result.job.clone();
+    if hosts
+        .iter()
+        .any(|h| h.result.job.region.split != job.region.split)
+    {
+        job.region.split = None;
+    }
+    job
+}
+
 fn cluster_facts(hosts: &[HostResult]) -> HostFacts {
     let names: Vec<&str> = hosts.iter().map(|h| h.name.as_str()).collect();
     let first = &hosts[0].result.host;
@@ -439,6 +458,8 @@ fn row(h: &HostResult, earliest: u64) -> HostRow {
             Outcome::IoError(e) => e.clone(),
         },
         outstanding: Some(crate::verdict::outstanding(r)),
+        seed: Some(r.job.seed),
+        split: r.job.region.split,
         start_offset_ms: (r.started_unix_ns - earliest) as f64 / 1e6,
         warnings: r.warnings.clone(),
     }

@@ -538,9 +538,19 @@ pub(crate) fn check_fit(spec: &JobSpec, targets: &[OpenTarget]) -> Result<(u64, 
             units::format_size(smallest)
         )));
     }
+    let (start, end) = match spec.region.split {
+        Some(s) => s.of(start, end, spec.align),
+        None => (start, end),
+    };
     if end - start < spec.max_bs() {
+        let split = spec.region.split.map_or(String::new(), |s| {
+            format!(
+                " (this host's part {} of {}, --split-region)",
+                s.part, s.parts
+            )
+        });
         return Err(RunError::Invalid(format!(
-            "the region ({}) is smaller than the largest block size ({}); use a larger --size or --range, or a smaller --bs",
+            "the region{split} ({}) is smaller than the largest block size ({}); use a larger --size or --range, or a smaller --bs",
             units::format_size(end - start),
             units::format_size(spec.max_bs())
         )));

@@ -468,3 +468,31 @@ fn each_host_brings_its_own_device_to_the_verdict() {
         v.message
     );
 }
+
+/// Each host's own seed and part of a split region are no difference of workload; they are
+/// kept in its row, and the cluster's job covers the whole region. A different number of
+/// parts is a different workload.
+#[test]
+fn own_seeds_and_parts_of_a_split_region_merge_and_are_kept_per_host() {
+    let mut hosts = three();
+    for (i, h) in hosts.iter_mut().enumerate() {
+        h.result.job.seed = 100 + i as u64;
+        h.result.job.region.split = Some(dbio_model::RegionSplit {
+            part: i as u32 + 1,
+            parts: 3,
+        });
+    }
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    assert_eq!(m.job.region.split, None);
+    let rows = m.cluster.unwrap().hosts;
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row.seed, Some(100 + i as u64));
+        assert_eq!(
+            row.split.map(|s| (s.part, s.parts)),
+            Some((i as u32 + 1, 3))
+        );
+    }
+    hosts[2].result.job.region.split = Some(dbio_model::RegionSplit { part: 2, parts: 2 });
+    let e = merge(&hosts, MergeOptions::default()).unwrap_err();
+    assert!(e.starts_with("c: job.region is"), "{e}");
+}
