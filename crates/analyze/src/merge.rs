@@ -70,6 +70,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
         .unwrap_or(start);
     let skew_ms = (latest - earliest) as f64 / 1e6;
     let mut warnings = host_warnings(hosts);
+    warnings.extend(one_seed(hosts));
     if skew_ms > secs * 1000.0 / 10.0 {
         warnings.push(Warning {
             code: "start-skew".into(),
@@ -411,6 +412,31 @@ fn host_warnings(hosts: &[HostResult]) -> Vec<Warning> {
             }
         })
         .collect()
+}
+
+/// A warning naming the hosts that drew their offsets from one seed over one region (runs
+/// started with --start-at and the default --seed): on a shared device they touch the same
+/// blocks at the same instants.
+fn one_seed(hosts: &[HostResult]) -> Option<Warning> {
+    let same =
+        |a: &RunResult, b: &RunResult| a.job.seed == b.job.seed && a.job.region == b.job.region;
+    let (j, first) = hosts
+        .iter()
+        .enumerate()
+        .find(|(j, h)| hosts[j + 1..].iter().any(|o| same(&h.result, &o.result)))?;
+    let names: Vec<&str> = hosts[j..]
+        .iter()
+        .filter(|o| same(&first.result, &o.result))
+        .map(|o| o.name.as_str())
+        .collect();
+    Some(Warning {
+        code: "one-seed".into(),
+        message: format!(
+            "{} drew their offsets from one seed ({}): on a shared device they read and write the same blocks at the same instants, which an array's cache flatters; give each host its own --seed, or its own part with --split-region PART/PARTS",
+            name_list(&names),
+            first.result.job.seed
+        ),
+    })
 }
 
 /// Up to eight names, then how many more.

@@ -67,8 +67,9 @@ fn host(name: &str, start: u64, per_sec: &[u64], lat_ns: &[u64]) -> HostResult {
     }
 }
 
+/// Three hosts of their own seeds.
 fn three() -> Vec<HostResult> {
-    vec![
+    let mut hosts = vec![
         host("a", T0, &[100, 100, 100], &[1_000, 2_000, 3_000]),
         host(
             "b",
@@ -82,7 +83,11 @@ fn three() -> Vec<HostResult> {
             &[10, 10, 10],
             &[500_000, 500_000, 500_000],
         ),
-    ]
+    ];
+    for (i, h) in hosts.iter_mut().enumerate() {
+        h.result.job.seed = i as u64 + 1;
+    }
+    hosts
 }
 
 #[test]
@@ -495,4 +500,32 @@ fn own_seeds_and_parts_of_a_split_region_merge_and_are_kept_per_host() {
     hosts[2].result.job.region.split = Some(dbio_model::RegionSplit { part: 2, parts: 2 });
     let e = merge(&hosts, MergeOptions::default()).unwrap_err();
     assert!(e.starts_with("c: job.region is"), "{e}");
+}
+
+/// Hosts run with one seed (the default, on hosts started with --start-at) are warned of,
+/// by name; hosts of their own seeds, or of their own parts of the region, are not.
+#[test]
+fn hosts_of_one_seed_are_named_in_a_warning() {
+    let codes = |hosts: &[HostResult]| -> Vec<String> {
+        let m = merge(hosts, MergeOptions::default()).unwrap();
+        m.warnings.into_iter().map(|w| w.code).collect()
+    };
+    let mut hosts = three();
+    assert!(!codes(&hosts).contains(&"one-seed".to_string()));
+    hosts[2].result.job.seed = hosts[0].result.job.seed;
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    let w = m.warnings.iter().find(|w| w.code == "one-seed").unwrap();
+    assert!(
+        w.message
+            .starts_with("a, c drew their offsets from one seed (1)"),
+        "{}",
+        w.message
+    );
+    for (i, h) in hosts.iter_mut().enumerate() {
+        h.result.job.region.split = Some(dbio_model::RegionSplit {
+            part: i as u32 + 1,
+            parts: 3,
+        });
+    }
+    assert!(!codes(&hosts).contains(&"one-seed".to_string()));
 }
