@@ -171,4 +171,17 @@ fn a_split_region_that_is_not_a_part_of_parts_is_refused() {
         &ran,
         &["--split-region alone splits the region among --hosts"],
     );
+    let ran = dbio_run(
+        d,
+        &[
+            "--engine",
+            "sim",
+            "--no-store",
+            "--hosts",
+            "db1,db2",
+            "--split-region",
+            "2/4",
+        ],
+    );
+    assert_one_line_error(&ran, &["with --hosts give --split-region alone"]);
 }
