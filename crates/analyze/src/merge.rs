@@ -37,6 +37,13 @@ pub fn host_name(label: Option<&str>, r: &RunResult) -> String {
 /// different workloads (unless allowed) and windows that do not overlap, naming the host
 /// and the field. Hosts with a measured clock offset are placed on the launcher's clock.
 pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, String> {
+    if let Some((i, j)) = given_twice(hosts.iter().map(|h| &h.result)) {
+        return Err(format!(
+            "{}: {}; merge each host's result once",
+            hosts[j].name,
+            twice(&hosts[i].name, &hosts[j].result)
+        ));
+    }
     let placed = on_launcher_clock(hosts, &opts.clock_offsets);
     let hosts = &*placed;
     let first = hosts.first().ok_or("no results to merge")?;
@@ -63,6 +70,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
         .unwrap_or(start);
     let skew_ms = (latest - earliest) as f64 / 1e6;
     let mut warnings = host_warnings(hosts);
+    warnings.extend(one_seed(hosts));
     if skew_ms > secs * 1000.0 / 10.0 {
         warnings.push(Warning {
             code: "start-skew".into(),
@@ -97,7 +105,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
         measured_secs: secs,
         partial,
         outcome,
-        job: first.result.job.clone(),
+        job: cluster_job(hosts),
         engine: first.result.engine.clone(),
         data: first.result.data.clone(),
         host: cluster_facts(hosts),
@@ -137,6 +145,31 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
     })
 }
 
+/// True when `a` and `b` are one run: the same host started measuring at the same
+/// nanosecond. A copy of a result, or a result relabelled, is still the run it was.
+pub fn same_run(a: &RunResult, b: &RunResult) -> bool {
+    a.host.hostname == b.host.hostname && a.started_unix_ns == b.started_unix_ns
+}
+
+/// The first result that is a run given before it, as (earlier, later) places.
+pub fn given_twice<'a>(results: impl Iterator<Item = &'a RunResult>) -> Option<(usize, usize)> {
+    let results: Vec<&RunResult> = results.collect();
+    (1..results.len()).find_map(|j| {
+        (0..j)
+            .find(|&i| same_run(results[i], results[j]))
+            .map(|i| (i, j))
+    })
+}
+
+/// "the same run as EARLIER (host H, measuring from T), so its host would count twice".
+pub fn twice(earlier: &str, r: &RunResult) -> String {
+    format!(
+        "the same run as {earlier} (host {}, measuring from {}), so its host would count twice",
+        r.host.hostname,
+        rfc3339(r.started_unix_ns)
+    )
+}
+
 fn check_one(h: &HostResult) -> Result<(), String> {
     let r = &h.result;
     if r.schema != RUN_SCHEMA {
@@ -160,13 +193,19 @@ fn check_one(h: &HostResult) -> Result<(), String> {
     Ok(())
 }
 
-/// The first difference between the hosts' workloads (targets apart), as "HOST: job.FIELD
-/// is A, not B as on FIRST".
+/// The first difference between the hosts' workloads, as "HOST: job.FIELD is A, not B as on
+/// FIRST". What is each host's own is no difference: its targets, its seed (hosts draw their
+/// own offsets) and which part of a split region it took.
 fn differing_workload(hosts: &[HostResult]) -> Result<Option<String>, String> {
     let json = |r: &RunResult| {
-        let mut v = serde_json::to_value(&r.job).map_err(|e| e.to_string())?;
+        let mut job = r.job.clone();
+        if let Some(s) = job.region.split.as_mut() {
+            s.part = 0;
+        }
+        let mut v = serde_json::to_value(&job).map_err(|e| e.to_string())?;
         if let Some(o) = v.as_object_mut() {
             o.remove("targets");
+            o.remove("seed");
         }
         Ok::<_, String>(v)
     };
@@ -309,6 +348,19 @@ fn merge_cpu(results: &[&RunResult]) -> CpuStats {
     }
 }
 
+/// The job the cluster ran: the first host's, over the whole region when the hosts took
+/// parts of it (each host's seed and part are in its row).
+fn cluster_job(hosts: &[HostResult]) -> dbio_model::JobSpec {
+    let mut job = hosts[0].result.job.clone();
+    if hosts
+        .iter()
+        .any(|h| h.result.job.region.split != job.region.split)
+    {
+        job.region.split = None;
+    }
+    job
+}
+
 fn cluster_facts(hosts: &[HostResult]) -> HostFacts {
     let names: Vec<&str> = hosts.iter().map(|h| h.name.as_str()).collect();
     let first = &hosts[0].result.host;
@@ -362,6 +414,31 @@ fn host_warnings(hosts: &[HostResult]) -> Vec<Warning> {
         .collect()
 }
 
+/// A warning naming the hosts that drew their offsets from one seed over one region (runs
+/// started with --start-at and the default --seed): on a shared device they touch the same
+/// blocks at the same instants.
+fn one_seed(hosts: &[HostResult]) -> Option<Warning> {
+    let same =
+        |a: &RunResult, b: &RunResult| a.job.seed == b.job.seed && a.job.region == b.job.region;
+    let (j, first) = hosts
+        .iter()
+        .enumerate()
+        .find(|(j, h)| hosts[j + 1..].iter().any(|o| same(&h.result, &o.result)))?;
+    let names: Vec<&str> = hosts[j..]
+        .iter()
+        .filter(|o| same(&first.result, &o.result))
+        .map(|o| o.name.as_str())
+        .collect();
+    Some(Warning {
+        code: "one-seed".into(),
+        message: format!(
+            "{} drew their offsets from one seed ({}): on a shared device they read and write the same blocks at the same instants, which an array's cache flatters; give each host its own --seed, or its own part with --split-region PART/PARTS",
+            name_list(&names),
+            first.result.job.seed
+        ),
+    })
+}
+
 /// Up to eight names, then how many more.
 fn name_list(names: &[&str]) -> String {
     const SHOWN: usize = 8;
@@ -406,6 +483,9 @@ fn row(h: &HostResult, earliest: u64) -> HostRow {
             Outcome::Interrupted => "interrupted".into(),
             Outcome::IoError(e) => e.clone(),
         },
+        outstanding: Some(crate::verdict::outstanding(r)),
+        seed: Some(r.job.seed),
+        split: r.job.region.split,
         start_offset_ms: (r.started_unix_ns - earliest) as f64 / 1e6,
         warnings: r.warnings.clone(),
     }

@@ -27,6 +27,16 @@ pub struct FleetArgs {
     /// An ssh config file to use instead of ~/.ssh/config (ssh -F).
     #[arg(long, value_name = "FILE", help_heading = "Several hosts")]
     pub ssh_config: Option<String>,
+    /// Hosts sharing one device each take their own part of the region: alone with --hosts
+    /// (host i of n gets the i-th 1/n), or PART/PARTS on each host of a --start-at run (2/4).
+    #[arg(
+        long,
+        value_name = "PART/PARTS",
+        num_args = 0..=1,
+        default_missing_value = "",
+        help_heading = "Several hosts"
+    )]
+    pub split_region: Option<String>,
     /// Also keep each host's own JSON result in DIR, as HOST.json.
     #[arg(long, value_name = "DIR", help_heading = "Several hosts")]
     pub host_json: Option<String>,
@@ -56,7 +66,8 @@ Totals come from the hosts' latency histograms added bucket for bucket (exact pe
 not averaged ones); the per-second series covers the window every host measured, lined up by
 wall clock. A row per host is named by its --label, else its host name. Results of different
 workloads, of a newer schema, or whose measuring windows do not overlap are refused, naming
-the host and the field (--allow-different merges different workloads on purpose).
+the host and the field (--allow-different merges different workloads on purpose); each
+host's --seed and --split-region part are its own. One run given twice is refused.
 `dbio run --hosts a,b,c` does all of this over ssh in one command.";
 
 /// Flags of `dbio merge`.

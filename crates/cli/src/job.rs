@@ -416,7 +416,11 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         threads: s.threads,
         ramp_secs,
         stop,
-        region: Region { offset, range },
+        region: Region {
+            offset,
+            range,
+            split: crate::cmd::fleet::explicit_split(&a.fleet)?,
+        },
         skew,
         sync,
         rate: s.rate,

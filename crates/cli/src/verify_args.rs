@@ -106,10 +106,12 @@ Examples:
   dbio run --rw randwrite --verify-journal /mnt/other/dbio.journal --target /mnt/data/f
   dbio verify --journal /mnt/other/dbio.journal
   dbio verify --journal j --json verify.json
+  dbio verify --journal j --target /mnt/data/f=/mnt/restored/f
 
 Exit status: 0 every block as it must be; 3 bad blocks found (torn or corrupt, misdirected,
 lost, never written; the first are listed); 1 a target could not be read to the end;
-2 the journal cannot be used.";
+2 the journal cannot be used (not a journal, damaged, or incomplete: its run could not write
+it).";
 
 /// Flags of `dbio verify`.
 #[derive(Debug, Args)]
@@ -117,6 +119,11 @@ pub struct VerifyArgs {
     /// The journal a run kept with --verify-journal.
     #[arg(long, value_name = "FILE")]
     pub journal: String,
+    /// A target that has a new path since the run (after a reboot or a failover): OLD=NEW,
+    /// OLD as the journal names it; or just NEW when the journal names one target.
+    /// Repeat for several targets.
+    #[arg(long, value_name = "[OLD=]NEW")]
+    pub target: Vec<String>,
     /// Write the report as JSON to FILE, or to stdout with '-' (then the summary goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,

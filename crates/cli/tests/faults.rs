@@ -12,8 +12,9 @@ use common::*;
 use faultfs::{FaultMount, Faults, FuseLoop, Stored};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
-use verify_oracle::UNIT;
+use verify_oracle::{block, Block, UNIT};
 
 const SIZE: usize = 8 << 20;
 
@@ -405,37 +406,11 @@ fn a_slow_device_under_an_open_loop_rate_shows_latency_growing_from_each_schedul
 #[test]
 fn a_full_file_system_mid_run_gives_enospc_with_op_target_and_offset() {
     let t = "a_full_file_system_mid_run_gives_enospc_with_op_target_and_offset";
-    let Some(mkfs) = require_tool(t, "mkfs.ext4") else {
+    let Some(fs) = Ext4::mount(t, 64) else {
         return;
     };
-    let Some(lo) = LoopDev::attach(t, &vec![0u8; 64 << 20]) else {
-        return;
-    };
+    let mnt = fs.mnt.clone();
     let dir = scratch();
-    let mnt = dir.path().join("mnt");
-    std::fs::create_dir(&mnt).unwrap();
-    let ok = std::process::Command::new(mkfs)
-        .args(["-q", "-F", &lo.dev])
-        .status()
-        .unwrap()
-        .success()
-        && std::process::Command::new("mount")
-            .arg(&lo.dev)
-            .arg(&mnt)
-            .status()
-            .unwrap()
-            .success();
-    if !ok {
-        skip(t, &format!("cannot make and mount ext4 on {}", lo.dev));
-        return;
-    }
-    struct Unmount(std::path::PathBuf);
-    impl Drop for Unmount {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("umount").arg(&self.0).status();
-        }
-    }
-    let _m = Unmount(mnt.clone());
     // A sparse file dbio writes into (so its writes allocate), and a filler that takes the rest.
     let target = mnt.join("data");
     std::fs::File::create(&target)
@@ -516,4 +491,355 @@ fn nix_free(p: &std::path::Path) -> u64 {
         .trim()
         .parse()
         .unwrap()
+}
+
+/// An ext4 file system made on a loop device and mounted under a scratch folder. On drop it
+/// is unmounted, checked (a lazy unmount when it is still busy), before the loop device is
+/// detached, so no test leaves a mount behind.
+struct Ext4 {
+    mnt: PathBuf,
+    _lo: LoopDev,
+    _dir: tempfile::TempDir,
+}
+
+impl Ext4 {
+    /// A fresh ext4 of `mib` MiB, mounted; None (after a [`skip`]) when it cannot be made.
+    fn mount(test: &str, mib: usize) -> Option<Ext4> {
+        let mkfs = require_tool(test, "mkfs.ext4")?;
+        let lo = LoopDev::attach(test, &vec![0u8; mib << 20])?;
+        let dir = scratch();
+        let mnt = dir.path().join("mnt");
+        std::fs::create_dir(&mnt).unwrap();
+        let ok = |c: &mut std::process::Command| c.status().is_ok_and(|s| s.success());
+        if !ok(std::process::Command::new(mkfs).args(["-q", "-F", &lo.dev]))
+            || !ok(std::process::Command::new("mount").arg(&lo.dev).arg(&mnt))
+        {
+            skip(test, &format!("cannot make and mount ext4 on {}", lo.dev));
+            return None;
+        }
+        Some(Ext4 {
+            mnt,
+            _lo: lo,
+            _dir: dir,
+        })
+    }
+}
+
+impl Drop for Ext4 {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("sync").status();
+        let unmounted = std::process::Command::new("umount")
+            .arg(&self.mnt)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !unmounted || mounted(&self.mnt) {
+            let lazy = std::process::Command::new("umount")
+                .arg("-l")
+                .arg(&self.mnt)
+                .status()
+                .is_ok_and(|s| s.success());
+            if !lazy {
+                eprintln!("cannot unmount {}, even lazily", self.mnt.display());
+            }
+        }
+    }
+}
+
+/// Whether `path` is a mount point now (/proc/self/mounts).
+fn mounted(path: &Path) -> bool {
+    let p = path.to_string_lossy();
+    std::fs::read_to_string("/proc/self/mounts")
+        .is_ok_and(|m| m.lines().any(|l| l.split(' ').nth(1) == Some(&*p)))
+}
+
+/// Fills the file system of `dir` until under `left` bytes are free (a file `filler`).
+fn fill(dir: &Path, left: u64) {
+    use std::io::Write;
+    let path = dir.join("filler");
+    let mut f = std::fs::File::create(&path).unwrap();
+    for chunk in [1 << 20, UNIT] {
+        let bytes = vec![1u8; chunk];
+        while f.write_all(&bytes).is_ok() {}
+        let _ = f.sync_all();
+    }
+    let len = f.metadata().unwrap().len();
+    f.set_len(len.saturating_sub(left / 2)).unwrap();
+    f.sync_all().unwrap();
+    let free = nix_free(dir);
+    assert!(free < left, "{free} bytes free after filling");
+}
+
+#[test]
+fn a_journal_that_cannot_be_written_fails_the_run_and_is_refused_after() {
+    let t = "a_journal_that_cannot_be_written_fails_the_run_and_is_refused_after";
+    let Some(fs) = Ext4::mount(t, 64) else {
+        return;
+    };
+    fill(&fs.mnt, 64 << 10);
+    let dir = scratch();
+    let target = dir.path().join("x.dat");
+    let j = fs.mnt.join("j.jnl");
+    // 64 MiB of 4 KiB blocks: a 128 KiB table, more than the journal's file system has free.
+    let (code, err, r) = run_bounded(
+        dir.path(),
+        &[
+            "--rw",
+            "randwrite",
+            "--bs",
+            "8k",
+            "--size",
+            "64MiB",
+            "--duration",
+            "5s",
+            "--target",
+            target.to_str().unwrap(),
+            "--verify-journal",
+            j.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    let r = r.expect("a partial result is written");
+    assert_eq!(r["outcome"]["status"], "io_error", "{r}");
+    let msg = r["outcome"]["detail"].as_str().unwrap();
+    assert!(err.contains(msg), "stderr {err:?} lacks {msg:?}");
+    assert!(
+        msg.contains(j.to_str().unwrap()),
+        "names the journal: {msg}"
+    );
+    assert!(msg.contains("No space left on device"), "{msg}");
+    let off = offset_in(msg, "pwrite");
+    let len = std::fs::metadata(&j).unwrap().len();
+    assert!(off > 0 && off < len, "offset {off} in a {len}-byte journal");
+    // dbio verify knows the journal to be incomplete.
+    let (code, _, err) = dbio_in(dir.path(), &["verify", "--journal", j.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("incomplete"), "{err}");
+}
+
+#[test]
+fn a_verify_pass_that_cannot_read_fails_the_run_and_counts_only_what_it_checked() {
+    let t = "a_verify_pass_that_cannot_read_fails_the_run_and_counts_only_what_it_checked";
+    let Some(m) = mount(t) else { return };
+    let range = (3 << 20)..(4 << 20);
+    m.fs.set(Faults {
+        eio_read: Some(range.clone()),
+        ..Faults::default()
+    });
+    let dir = scratch();
+    let (code, err, r) = run_bounded(
+        dir.path(),
+        &[
+            "--target",
+            m.file.to_str().unwrap(),
+            "--rw",
+            "randwrite",
+            "--bs",
+            "4k",
+            "--ops",
+            "4000",
+            "--destroy-data",
+            "--verify-journal",
+            dir.path().join("j").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    let r = r.expect("a result");
+    assert_eq!(r["partial"], true);
+    assert_eq!(r["outcome"]["status"], "io_error");
+    let msg = r["outcome"]["detail"].as_str().unwrap();
+    assert!(err.contains(msg), "stderr {err:?} lacks {msg:?}");
+    assert!(msg.contains("Input/output error"), "{msg}");
+    // The pass reads in order: it stops at the first block of the failing range.
+    assert_eq!(offset_in(msg, "pread"), range.start, "{msg}");
+    // What it checked: every block of the run before that one (the test's own reading).
+    let run = verify_oracle::run_id(&r);
+    let bytes = m.fs.bytes();
+    let good = bytes[..range.start as usize]
+        .chunks_exact(UNIT)
+        .filter(|b| matches!(block(b, run), Block::Good { .. }))
+        .count() as u64;
+    assert!(good > 0);
+    assert_eq!(r["verify"]["blocks_checked_after"].as_u64(), Some(good));
+    // dbio verify of the run's journal: the same failure, the same count, said incomplete.
+    let out = dir.path().join("verify.json");
+    let j = dir.path().join("j");
+    let (code, stdout, err) = dbio_in(
+        dir.path(),
+        &[
+            "verify",
+            "--journal",
+            j.to_str().unwrap(),
+            "--json",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(offset_in(&err, "pread"), range.start, "{err}");
+    let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(v["blocks_checked_after"].as_u64(), Some(good), "{v}");
+    assert!(
+        stdout.contains("INCOMPLETE") && stdout.contains(&format!("among the {good} checked")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn blocks_found_bad_during_a_run_stay_bad_for_dbio_verify() {
+    let t = "blocks_found_bad_during_a_run_stay_bad_for_dbio_verify";
+    let Some(m) = mount(t) else { return };
+    m.fs.set(Faults {
+        drop_writes: Some(0..SIZE as u64),
+        limit: 8,
+        ..Faults::default()
+    });
+    let dir = scratch();
+    let j = dir.path().join("j");
+    let (code, err, _) = run_bounded(
+        dir.path(),
+        &[
+            "--target",
+            m.file.to_str().unwrap(),
+            "--rw",
+            "randrw",
+            "--bs",
+            "4k",
+            "--qd",
+            "8",
+            "--ops",
+            "6000",
+            "--destroy-data",
+            "--verify-journal",
+            j.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(3), "{err}");
+    let (bad, faulted) = expected_bad(&m.fs.log(|l| l.writes.clone()));
+    assert!(!bad.is_empty(), "every fault was overwritten");
+    let out = dir.path().join("verify.json");
+    let (code, _, err) = dbio_in(
+        dir.path(),
+        &[
+            "verify",
+            "--journal",
+            j.to_str().unwrap(),
+            "--json",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(3), "{err}");
+    let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let listed: BTreeSet<u64> = v["first"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["offset"].as_u64().unwrap())
+        .collect();
+    // Every block the file system left bad is reported, and nothing a fault did not touch.
+    for off in bad.keys() {
+        assert!(
+            listed.contains(off),
+            "block {off} left bad, not reported: {v}"
+        );
+    }
+    assert!(listed.iter().all(|o| faulted.contains(o)), "{v}");
+}
+
+/// The sequence part of a journal entry (its top bits are flags: bit 62 "not to be checked").
+const SEQ: u64 = (1 << 59) - 1;
+
+#[test]
+fn after_sigkill_every_block_left_bad_is_reported_by_dbio_verify() {
+    let t = "after_sigkill_every_block_left_bad_is_reported_by_dbio_verify";
+    let Some(m) = mount(t) else { return };
+    let limit = 100;
+    m.fs.set(Faults {
+        drop_writes: Some(0..SIZE as u64),
+        limit,
+        ..Faults::default()
+    });
+    let dir = scratch();
+    let j = dir.path().join("j");
+    let mut child = dbio_command()
+        .args(["run", "--rw", "randrw", "--bs", "4k", "--qd", "8"])
+        .args(["--duration", "600s", "--destroy-data", "--no-store", "-q"])
+        .arg("--target")
+        .arg(&m.file)
+        .arg("--verify-journal")
+        .arg(&j)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Every drop used, and reads of the run have found blocks bad (marked "not to be checked"
+    // in the journal) before it is killed.
+    let found_bad = || match std::fs::read(&j) {
+        Ok(b) if b.len() > 12 => verify_oracle::journal(&j).targets[0]
+            .2
+            .iter()
+            .filter(|e| **e & (1 << 62) != 0)
+            .count(),
+        _ => 0,
+    };
+    let waited = std::time::Instant::now();
+    while m.fs.log(|l| l.faults) < limit || found_bad() < 20 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(180),
+            "waited 180 s: {} drops, {} blocks found bad",
+            m.fs.log(|l| l.faults),
+            found_bad()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The test's own reading: a block journaled as written must hold that write or a later one.
+    let jv = verify_oracle::journal(&j);
+    let bytes = m.fs.bytes();
+    let bad: BTreeSet<u64> = jv.targets[0]
+        .2
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| **e & SEQ > 0)
+        .filter(|&(i, e)| {
+            let at = (i * UNIT) as u64;
+            !matches!(block(&bytes[i * UNIT..(i + 1) * UNIT], jv.run),
+                Block::Good { offset, seq, .. } if offset == at && seq >= e & SEQ)
+        })
+        .map(|(i, _)| (i * UNIT) as u64)
+        .collect();
+    let (_, faulted) = expected_bad(&m.fs.log(|l| l.writes.clone()));
+    assert!(
+        bad.iter().all(|b| faulted.contains(b)),
+        "bad where no fault was"
+    );
+    assert!(!bad.is_empty());
+    let out = dir.path().join("verify.json");
+    let (code, _, err) = dbio_in(
+        dir.path(),
+        &[
+            "verify",
+            "--journal",
+            j.to_str().unwrap(),
+            "--json",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(3), "{err}");
+    let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let total: u64 = v["corrupt"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    // Every block bad now is reported; so may be blocks the run found bad whose rewrite
+    // landed but was not yet acknowledged at the kill. Nothing where no fault was.
+    assert!(
+        total >= bad.len() as u64 && total <= faulted.len() as u64,
+        "{total} reported, {} bad now, {} faulted: {v}",
+        bad.len(),
+        faulted.len()
+    );
+    for c in v["first"].as_array().unwrap() {
+        assert!(faulted.contains(&c["offset"].as_u64().unwrap()), "{c}");
+    }
 }

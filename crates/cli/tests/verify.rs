@@ -322,3 +322,183 @@ fn a_file_that_is_not_a_journal_is_refused_with_exit_2() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("not a dbio verify journal"), "{err}");
 }
+
+/// `dbio verify --journal J ARGS` run in `dir`: exit status, stderr and the JSON report.
+fn verify_in(dir: &Path, j: &Path, args: &[&str]) -> (Option<i32>, String, Option<Value>) {
+    let out = dir.join("verify-report.json");
+    let _ = std::fs::remove_file(&out);
+    let mut all = vec![
+        "verify",
+        "--journal",
+        j.to_str().unwrap(),
+        "--json",
+        out.to_str().unwrap(),
+    ];
+    all.extend_from_slice(args);
+    let (code, _, err) = dbio_in(dir, &all);
+    let v = std::fs::read(&out)
+        .ok()
+        .map(|b| serde_json::from_slice(&b).unwrap());
+    (code, err, v)
+}
+
+/// A verifying 4k randwrite run of 2000 writes on `target` keeping journal `j` (both as
+/// given, from working directory `dir`); returns its JSON result.
+fn journaled_run(dir: &Path, target: &str, j: &str) -> Value {
+    let json = dir.join("run.json");
+    let (code, _, err) = dbio_in(
+        dir,
+        &[
+            "run",
+            "--target",
+            target,
+            "--size",
+            "8MiB",
+            "--rw",
+            "randwrite",
+            "--bs",
+            "4k",
+            "--ops",
+            "2000",
+            "--verify-journal",
+            j,
+            "--no-store",
+            "-q",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap()
+}
+
+#[test]
+fn a_journal_finds_its_target_from_any_folder_and_at_a_new_path() {
+    let dir = scratch();
+    let elsewhere = scratch();
+    let r = journaled_run(dir.path(), "r.dat", "j");
+    let (f, j) = (dir.path().join("r.dat"), dir.path().join("j"));
+    let good = good_blocks(&f, run_id(&r));
+    assert!(good > 0);
+    // From another working directory, with the target given relative at the run.
+    let (code, err, v) = verify_in(elsewhere.path(), &j, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(v.unwrap()["blocks_checked_after"].as_u64(), Some(good));
+    // The target moved (a failover, a restore elsewhere): given as NEW, and as OLD=NEW.
+    let moved = elsewhere.path().join("moved.dat");
+    std::fs::rename(&f, &moved).unwrap();
+    let (code, err, _) = verify_in(elsewhere.path(), &j, &[]);
+    assert_eq!(code, Some(1), "a missing target is no success: {err}");
+    assert!(err.contains("--target"), "the way out is named: {err}");
+    let old = dir.path().join("r.dat");
+    for t in [
+        moved.display().to_string(),
+        format!("{}={}", old.display(), moved.display()),
+    ] {
+        let (code, err, v) = verify_in(elsewhere.path(), &j, &["--target", &t]);
+        assert_eq!(code, Some(0), "--target {t}: {err}");
+        assert_eq!(v.unwrap()["blocks_checked_after"].as_u64(), Some(good));
+    }
+    // A target the journal does not name is refused, naming the ones it does.
+    let (code, err, _) = verify_in(elsewhere.path(), &j, &["--target", "/nowhere=/x"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("names no target /nowhere") && err.contains(&old.display().to_string()),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_block_restored_from_an_earlier_run_is_found_lost_not_never_written() {
+    let dir = scratch();
+    let f = dir.path().join("f");
+    let fs = f.to_str().unwrap();
+    let first = journaled_run(dir.path(), fs, "j1");
+    let earlier = std::fs::read(&f).unwrap();
+    let second = journaled_run(dir.path(), fs, "j2");
+    let (run1, run2) = (run_id(&first), run_id(&second));
+    // A block both runs wrote, now holding the second run's write (the test's own reading).
+    let table = journal(&dir.path().join("j2")).targets[0].2.clone();
+    let now = blocks_of(&f, run2);
+    let i = (0..table.len())
+        .find(|&i| {
+            table[i] > 0
+                && matches!(now[i], Block::Good { .. })
+                && matches!(
+                    block(&earlier[i * UNIT..(i + 1) * UNIT], run1),
+                    Block::Good { .. }
+                )
+        })
+        .expect("a block written by both runs");
+    let file = std::fs::OpenOptions::new().write(true).open(&f).unwrap();
+    file.write_all_at(&earlier[i * UNIT..(i + 1) * UNIT], (i * UNIT) as u64)
+        .unwrap();
+    file.sync_all().unwrap();
+    let (code, err, v) = verify_in(dir.path(), &dir.path().join("j2"), &[]);
+    assert_eq!(code, Some(3), "{err}");
+    let v = v.unwrap();
+    assert_eq!(v["corrupt"]["lost"], 1, "{v}");
+    assert_eq!(v["corrupt"]["never_written"], 0, "{v}");
+    assert_eq!(v["first"][0]["offset"].as_u64(), Some((i * UNIT) as u64));
+}
+
+#[test]
+fn a_second_run_writing_the_same_target_is_refused_naming_the_first() {
+    let dir = scratch();
+    let (f, j) = (dir.path().join("f"), dir.path().join("j"));
+    let json = dir.path().join("first.json");
+    let first = dbio_command()
+        .args(["run", "--rw", "randwrite", "--bs", "4k", "--size", "8MiB"])
+        .args(["--duration", "600s", "--no-store", "-q", "--json"])
+        .arg(&json)
+        .arg("--target")
+        .arg(&f)
+        .arg("--verify-journal")
+        .arg(&j)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The journal is made once the targets are open: the first run is writing from then on.
+    let waited = Instant::now();
+    while journaled(&j) == 0 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(120),
+            "the first run wrote nothing in 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = dbio_run(
+        dir.path(),
+        &[
+            "--target",
+            f.to_str().unwrap(),
+            "--rw",
+            "randwrite",
+            "--bs",
+            "4k",
+            "--duration",
+            "1s",
+            "--verify",
+            "--no-store",
+        ],
+    );
+    let pid = first.id();
+    interrupt(&first);
+    let out = wait_bounded(first, Duration::from_secs(120));
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = &second.stderr;
+    assert_eq!(second.code, Some(2), "{err}");
+    assert!(err.contains(f.to_str().unwrap()), "names the target: {err}");
+    assert!(
+        err.contains(&format!("pid {pid} (dbio)")),
+        "names the first run: {err}"
+    );
+    // The first run was not disturbed: it found nothing wrong.
+    let r: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(r["verify"]["first"].as_array().unwrap().len(), 0, "{r}");
+}

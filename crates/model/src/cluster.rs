@@ -47,6 +47,16 @@ pub struct HostRow {
     pub partial: bool,
     /// How the host's run ended: complete, interrupted, or the I/O error.
     pub outcome: String,
+    /// I/Os the host kept outstanding at most (queue depth × threads of every stream; one per
+    /// thread on psync): the cluster's are the sum of its hosts'.
+    #[serde(default)]
+    pub outstanding: Option<f64>,
+    /// The seed the host drew its offsets and data from (each host of a fleet run its own).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// The host's part of a region split among the hosts (`--split-region`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<crate::RegionSplit>,
     /// Start of this host's measured window against the earliest host's, in milliseconds.
     pub start_offset_ms: f64,
     /// The host's own warnings, as its result gave them (the merged result names each kind

@@ -154,6 +154,28 @@ pub struct Region {
     pub offset: u64,
     /// Length of the region; None means to the end of the target.
     pub range: Option<u64>,
+    /// Only this host's part of the region, when several hosts share one device
+    /// (`--split-region`); None: the whole region.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<RegionSplit>,
+}
+
+/// One host's part of a region shared by several: the `part`-th (from 1) of `parts` equal
+/// parts, each a whole number of alignment units (as elbencho's and vdbench's hosts each
+/// take their own slice of a shared device).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RegionSplit {
+    pub part: u32,
+    pub parts: u32,
+}
+
+impl RegionSplit {
+    /// The part of `[start, end)` this split keeps, with every part `align`-sized units long.
+    pub fn of(&self, start: u64, end: u64, align: u64) -> (u64, u64) {
+        let len = (end - start) / u64::from(self.parts.max(1)) / align.max(1) * align.max(1);
+        let from = start + u64::from(self.part.saturating_sub(1)) * len;
+        (from, from + len)
+    }
 }
 
 /// A run, fully validated: nothing downstream re-checks these values.

@@ -169,8 +169,14 @@ impl VerifyReport {
             self.blocks_unwritten,
             self.final_pass
         );
+        if let Some(why) = self.final_pass.strip_prefix("stopped: ") {
+            let _ = writeln!(
+                s,
+                "verify: INCOMPLETE: the check stopped after {checked} blocks ({why}); the blocks after that were not checked"
+            );
+        }
         if !self.corrupt() {
-            let _ = writeln!(s, "verify: no bad block");
+            let _ = writeln!(s, "verify: no bad block among the {checked} checked");
             return s;
         }
         let kinds: Vec<String> = CorruptionKind::ALL

@@ -40,6 +40,7 @@ pub fn job(o: &RunOpts, shown_url: &str) -> JobSpec {
         region: Region {
             offset: 0,
             range: None,
+            split: None,
         },
         skew: Skew::Uniform,
         sync: SyncMode::None,

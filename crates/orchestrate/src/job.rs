@@ -76,6 +76,15 @@ fn check_sizes(j: &JobSpec) -> Result<(), String> {
         }
         _ => {}
     }
+    if let Some(s) = j.region.split.filter(|s| s.part == 0 || s.part > s.parts) {
+        return Err(format!(
+            "--split-region {}/{}: the part is a number from 1 to {}, e.g. --split-region 1/{}",
+            s.part,
+            s.parts,
+            s.parts,
+            s.parts.max(1)
+        ));
+    }
     let offset = j.region.offset;
     if !offset.is_multiple_of(j.align) {
         return Err(format!(

@@ -46,8 +46,14 @@ pub fn describe_spec(j: &JobSpec) -> String {
         .rate
         .map(|r| format!(", paced at {r} IOPS (latency from each I/O's scheduled start)"))
         .unwrap_or_default();
+    let part = j.region.split.map_or(String::new(), |s| {
+        format!(
+            " (part {} of {} of the region, --split-region)",
+            s.part, s.parts
+        )
+    });
     format!(
-        "{rw}, {bs}, QD {} × {} {threads}, {length}{rate} on {}",
+        "{rw}, {bs}, QD {} × {} {threads}, {length}{rate} on {}{part}",
         j.qd,
         j.threads,
         place(j)

@@ -32,7 +32,7 @@ pub fn fill_random(buf: &mut [u8], rng: &mut Rng) {
 
 /// A finaliser (splitmix64): a bijection that spreads a counter over all 64 bits.
 #[inline]
-pub(crate) fn mix(mut z: u64) -> u64 {
+pub fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)

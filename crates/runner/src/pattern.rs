@@ -298,6 +298,7 @@ pub(crate) mod tests {
             region: Region {
                 offset: 0,
                 range: None,
+                split: None,
             },
             sync: SyncMode::None,
             rate: None,

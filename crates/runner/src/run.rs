@@ -110,6 +110,7 @@ pub fn run_at(
         steady: m.steady,
     });
     r.verify = m.verify;
+    fail_verify(&mut r, m.verify_failure);
     Ok(r)
 }
 
@@ -249,6 +250,25 @@ pub(crate) struct Measured {
     pub steady: Option<SteadyState>,
     /// What write verification found (`--verify`).
     pub verify: Option<dbio_model::verify::VerifyReport>,
+    /// Why verification failed the run (its journal, or a pass that could not read).
+    pub verify_failure: Option<String>,
+}
+
+/// Puts a verification failure into the result: the run failed, with the message (after an
+/// I/O error the run already had, if any).
+pub(crate) fn fail_verify(r: &mut RunResult, failure: Option<String>) {
+    let Some(f) = failure else { return };
+    if r.outcome == Outcome::Interrupted {
+        // Stopped by the failure, not by the user.
+        for w in r.warnings.iter_mut().filter(|w| w.code == "partial") {
+            w.message = "the run was stopped by a verification failure: the figures cover only the part that ran".into();
+        }
+    }
+    r.outcome = match std::mem::replace(&mut r.outcome, Outcome::Complete) {
+        Outcome::IoError(e) => Outcome::IoError(format!("{e}; {f}")),
+        _ => Outcome::IoError(f),
+    };
+    r.partial = true;
 }
 
 /// Second phase: starts every stream's workers on one timeline (the first stream's ramp,
@@ -262,7 +282,7 @@ pub(crate) fn measure(
     start_at: Option<SystemTime>,
 ) -> Result<Measured, RunError> {
     let spec = specs[0];
-    let verification = crate::verify::setup::start(specs, prepared)?;
+    let verification = crate::verify::setup::start(specs, prepared, &stop)?;
     let fds: Vec<Vec<i32>> = prepared
         .iter()
         .map(|p| p.targets.iter().map(|t| t.file.as_raw_fd()).collect())
@@ -348,16 +368,19 @@ pub(crate) fn measure(
             format!("cannot set up the {engine_kind:?} engine: {e}").to_lowercase(),
         ));
     }
-    let verify = verification.map(|v| {
+    let verified = verification.map(|v| {
         let files: Vec<Vec<&std::fs::File>> = prepared
             .iter()
             .map(|p| p.targets.iter().map(|t| &t.file).collect())
             .collect();
         v.finish(&files, None)
     });
+    let verify_failure = verified.as_ref().and_then(|f| f.failure.clone());
+    let verify = verified.map(|f| f.report);
     let interrupted = stop.load(Ordering::Relaxed);
     if interrupted && !window.took_start {
-        return Err(RunError::Interrupted);
+        // Stopped before measuring began: by the user, or by a journal that failed.
+        return Err(verify_failure.map_or(RunError::Interrupted, RunError::Target));
     }
     let steady = settler.map(|s| s.outcome(timeline.start.get()));
     if let Some(st) = steady
@@ -372,6 +395,7 @@ pub(crate) fn measure(
         interrupted,
         steady,
         verify,
+        verify_failure,
     })
 }
 
@@ -538,9 +562,19 @@ pub(crate) fn check_fit(spec: &JobSpec, targets: &[OpenTarget]) -> Result<(u64, 
             units::format_size(smallest)
         )));
     }
+    let (start, end) = match spec.region.split {
+        Some(s) => s.of(start, end, spec.align),
+        None => (start, end),
+    };
     if end - start < spec.max_bs() {
+        let split = spec.region.split.map_or(String::new(), |s| {
+            format!(
+                " (this host's part {} of {}, --split-region)",
+                s.part, s.parts
+            )
+        });
         return Err(RunError::Invalid(format!(
-            "the region ({}) is smaller than the largest block size ({}); use a larger --size or --range, or a smaller --bs",
+            "the region{split} ({}) is smaller than the largest block size ({}); use a larger --size or --range, or a smaller --bs",
             units::format_size(end - start),
             units::format_size(spec.max_bs())
         )));

@@ -35,14 +35,15 @@ pub fn series(hosts: &[HostResult], start: u64, end: u64) -> Vec<TimePoint> {
     })
 }
 
-/// The cluster seconds every host measured, with each host's point for it, in order.
+/// The cluster seconds every host measured, with each host's point for it, in order: as
+/// many as the window holds whole seconds, to the nearest (a sliver of a second after the
+/// last one, in which a host's final interval ends, is not a second of its own).
 fn aligned(hosts: &[HostResult], start: u64, end: u64) -> Vec<(usize, Vec<&TimePoint>)> {
-    let n = ((end - start) as f64 / 1e9).ceil() as usize;
+    let n = (((end - start) as f64 / 1e9).round() as usize).max(1);
     let mut slots: Vec<Vec<&TimePoint>> = vec![Vec::with_capacity(hosts.len()); n];
     for h in hosts {
         let s = h.result.started_unix_ns as i64;
-        for p in &h.result.timeseries {
-            let k = (p.t - 1e-9).floor() as i64;
+        for (k, p) in began(&h.result.timeseries) {
             let at = s + k * 1_000_000_000 - start as i64;
             let j = (at as f64 / 1e9).round() as i64;
             if j >= 0 && (j as usize) < n {
@@ -55,6 +56,14 @@ fn aligned(hosts: &[HostResult], start: u64, end: u64) -> Vec<(usize, Vec<&TimeP
         .enumerate()
         .filter(|(_, ps)| ps.len() == hosts.len())
         .collect()
+}
+
+/// Each point with the whole second its interval began at. A point's `t` is where its
+/// interval ends, and a run's last interval runs on to the end of the run (t = 5.0006 for the
+/// fifth second of a 5 s run), so it is the previous point's end that says which second it is.
+fn began(points: &[TimePoint]) -> impl Iterator<Item = (i64, &TimePoint)> {
+    let ends = std::iter::once(0.0).chain(points.iter().map(|p| p.t));
+    ends.zip(points).map(|(from, p)| (from.round() as i64, p))
 }
 
 /// What merging one second needs, kept from second to second.

@@ -67,8 +67,9 @@ fn host(name: &str, start: u64, per_sec: &[u64], lat_ns: &[u64]) -> HostResult {
     }
 }
 
+/// Three hosts of their own seeds.
 fn three() -> Vec<HostResult> {
-    vec![
+    let mut hosts = vec![
         host("a", T0, &[100, 100, 100], &[1_000, 2_000, 3_000]),
         host(
             "b",
@@ -82,7 +83,11 @@ fn three() -> Vec<HostResult> {
             &[10, 10, 10],
             &[500_000, 500_000, 500_000],
         ),
-    ]
+    ];
+    for (i, h) in hosts.iter_mut().enumerate() {
+        h.result.job.seed = i as u64 + 1;
+    }
+    hosts
 }
 
 #[test]
@@ -319,4 +324,208 @@ fn warnings_are_grouped_by_kind_and_kept_per_host() {
     let rows = &m.cluster.unwrap().hosts;
     assert_eq!(rows[2].warnings, hosts[2].result.warnings);
     assert_eq!(rows[1].warnings.len(), 1);
+}
+
+/// `h` as a real run writes it: its last interval runs on `tail` seconds past its last whole
+/// second, to the end of the run (t = 5.0006 for a 5 s run).
+fn ran_on(mut h: HostResult, tail: f64) -> HostResult {
+    let last = h.result.timeseries.last_mut().unwrap();
+    last.t += tail;
+    h.result.measured_secs += tail;
+    h
+}
+
+/// Every second of the common window is in the cluster's series, each the sum of the hosts'
+/// same second: with the last interval running on past the fifth second, with one host
+/// starting 3 ms later, and with a sliver of an interval after the last second (as the
+/// simulated engine writes).
+#[test]
+fn every_second_of_the_common_window_is_in_the_series() {
+    for late_ns in [0, 3_000_000] {
+        let hosts = vec![
+            ran_on(host("a", T0, &[10, 20, 30, 40, 50], &[1_000; 5]), 0.000_6),
+            ran_on(
+                host("b", T0 + late_ns, &[1, 2, 3, 4, 5], &[1_000; 5]),
+                0.000_8,
+            ),
+        ];
+        let m = merge(&hosts, MergeOptions::default()).unwrap();
+        let t: Vec<f64> = m.timeseries.iter().map(|p| p.t).collect();
+        assert_eq!(t, [1.0, 2.0, 3.0, 4.0, 5.0], "b {late_ns} ns later");
+        let iops: Vec<f64> = m.timeseries.iter().map(|p| p.read_iops).collect();
+        assert_eq!(iops, [11.0, 22.0, 33.0, 44.0, 55.0], "b {late_ns} ns later");
+    }
+    let mut hosts = vec![
+        host("a", T0, &[10, 20, 30, 40, 50], &[1_000; 5]),
+        host("b", T0, &[1, 2, 3, 4, 5], &[1_000; 5]),
+    ];
+    for h in &mut hosts {
+        let mut sliver = h.result.timeseries[4].clone();
+        sliver.t = 5.000_2;
+        h.result.timeseries.push(sliver);
+        h.result.measured_secs = 5.000_2;
+    }
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    let t: Vec<f64> = m.timeseries.iter().map(|p| p.t).collect();
+    assert_eq!(
+        t,
+        [1.0, 2.0, 3.0, 4.0, 5.0],
+        "the sliver is not a sixth second"
+    );
+}
+
+/// One run given twice, as a copy or relabelled, would count its host twice: refused, naming
+/// both names, the host and the start.
+#[test]
+fn one_run_given_twice_is_refused_by_name() {
+    let mut hosts = three();
+    let mut copy = hosts[1].clone();
+    copy.name = "b-again".into();
+    copy.result.label = Some("another label".into());
+    hosts.push(copy);
+    let e = merge(&hosts, MergeOptions::default()).unwrap_err();
+    assert!(
+        e.starts_with(
+            "b-again: the same run as b (host b.example, measuring from 2026-12-01T10:00:00.002Z)"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("count twice"), "{e}");
+}
+
+/// `hosts` with CPU figures that limit nothing, so the verdict comes from the queue or the
+/// device.
+fn idle(mut hosts: Vec<HostResult>) -> Vec<HostResult> {
+    for h in &mut hosts {
+        h.result.cpu.host_busy_pct = 20.0;
+        h.result.cpu.cpus_allowed = 2;
+    }
+    hosts
+}
+
+/// Two hosts of 2 outstanding I/Os each (the fixture's QD 2 × 1 thread) are 4 outstanding
+/// I/Os: Little's law over the merged mean latency gives the cluster's IOPS, not half of it,
+/// and the slowest host is named.
+#[test]
+fn the_verdict_counts_every_hosts_outstanding_ios_and_names_the_slowest() {
+    let hosts = idle(vec![
+        host("a", T0, &[100, 100, 100], &[20_000; 3]),
+        host("b", T0, &[50, 50, 50], &[20_000; 3]),
+    ]);
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    let v = crate::verdict::verdict(&m).unwrap();
+    assert_eq!(v.limit, "queue-depth");
+    // Every read took 20 µs (within the histogram's precision): 4 / 20 µs = 200,000 IOPS.
+    let mean_us = m.read.as_ref().unwrap().histogram.to_hdr().mean() / 1e3;
+    let little = 4.0 / (mean_us / 1e6);
+    assert!((mean_us - 20.0).abs() < 0.1, "{mean_us}");
+    assert!(
+        v.message.contains(&format!(
+            "4 outstanding I/Os (2 I/Os on each of 2 hosts) at 20 µs each give {little:.0} IOPS"
+        )),
+        "{}",
+        v.message
+    );
+    // Mean 75 IOPS; b's 50 is 33.3 % below it.
+    assert!(
+        v.message
+            .ends_with("; the slowest host was b, 33.3 % below the hosts' mean IOPS"),
+        "{}",
+        v.message
+    );
+}
+
+/// Two hosts, each at 95 % of its own simulated device's 3,500 MB/s: together 95 % of the
+/// two devices' 7,000 MB/s, never 190 % of one device's.
+#[test]
+fn each_host_brings_its_own_device_to_the_verdict() {
+    let mut hosts = idle(vec![
+        host("a", T0, &[100; 3], &[20_000; 3]),
+        host("b", T0, &[100; 3], &[20_000; 3]),
+    ]);
+    let device = dbio_model::SimDevice::preset("nvme-gen3").unwrap();
+    assert_eq!(device.bw_bytes_s, Some(3_500_000_000));
+    for h in &mut hosts {
+        h.result.job.sim = Some(device.clone());
+        h.result.read.as_mut().unwrap().mb_s = 3_334.0;
+    }
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    let v = crate::verdict::verdict(&m).unwrap();
+    assert_eq!(v.limit, "device-bandwidth");
+    assert!(
+        v.message
+            .contains("6668 MB/s is 95 % of their 7000 MB/s (3500 MB/s on each of 2 hosts)"),
+        "{}",
+        v.message
+    );
+    // Under the links' ceiling, 4 outstanding I/Os leave 2 × 32 channels idle.
+    for h in &mut hosts {
+        h.result.read.as_mut().unwrap().mb_s = 100.0;
+    }
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    let v = crate::verdict::verdict(&m).unwrap();
+    assert_eq!(v.limit, "queue-depth");
+    assert!(
+        v.message.contains(
+            "4 outstanding I/Os (2 I/Os on each of 2 hosts) for 2 devices that serve 64 at once"
+        ),
+        "{}",
+        v.message
+    );
+}
+
+/// Each host's own seed and part of a split region are no difference of workload; they are
+/// kept in its row, and the cluster's job covers the whole region. A different number of
+/// parts is a different workload.
+#[test]
+fn own_seeds_and_parts_of_a_split_region_merge_and_are_kept_per_host() {
+    let mut hosts = three();
+    for (i, h) in hosts.iter_mut().enumerate() {
+        h.result.job.seed = 100 + i as u64;
+        h.result.job.region.split = Some(dbio_model::RegionSplit {
+            part: i as u32 + 1,
+            parts: 3,
+        });
+    }
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    assert_eq!(m.job.region.split, None);
+    let rows = m.cluster.unwrap().hosts;
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row.seed, Some(100 + i as u64));
+        assert_eq!(
+            row.split.map(|s| (s.part, s.parts)),
+            Some((i as u32 + 1, 3))
+        );
+    }
+    hosts[2].result.job.region.split = Some(dbio_model::RegionSplit { part: 2, parts: 2 });
+    let e = merge(&hosts, MergeOptions::default()).unwrap_err();
+    assert!(e.starts_with("c: job.region is"), "{e}");
+}
+
+/// Hosts run with one seed (the default, on hosts started with --start-at) are warned of,
+/// by name; hosts of their own seeds, or of their own parts of the region, are not.
+#[test]
+fn hosts_of_one_seed_are_named_in_a_warning() {
+    let codes = |hosts: &[HostResult]| -> Vec<String> {
+        let m = merge(hosts, MergeOptions::default()).unwrap();
+        m.warnings.into_iter().map(|w| w.code).collect()
+    };
+    let mut hosts = three();
+    assert!(!codes(&hosts).contains(&"one-seed".to_string()));
+    hosts[2].result.job.seed = hosts[0].result.job.seed;
+    let m = merge(&hosts, MergeOptions::default()).unwrap();
+    let w = m.warnings.iter().find(|w| w.code == "one-seed").unwrap();
+    assert!(
+        w.message
+            .starts_with("a, c drew their offsets from one seed (1)"),
+        "{}",
+        w.message
+    );
+    for (i, h) in hosts.iter_mut().enumerate() {
+        h.result.job.region.split = Some(dbio_model::RegionSplit {
+            part: i as u32 + 1,
+            parts: 3,
+        });
+    }
+    assert!(!codes(&hosts).contains(&"one-seed".to_string()));
 }

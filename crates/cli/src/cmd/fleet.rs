@@ -8,12 +8,14 @@ use crate::fleet_args::FleetArgs;
 use crate::history;
 use crate::output::check_outputs;
 use crate::signals::stop_flag;
+use dbio_model::RegionSplit;
 use dbio_orchestrate::executor::{Executor, Fleet, Local};
 use dbio_orchestrate::fleet::{self, hosts::parse_hosts, ssh::SshSetup, FleetPlan};
 
 /// The fleet of `--hosts`/`--hosts-file`, checked; the message says what is wrong.
 fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
     let hosts = parse_hosts(&f.hosts, f.hosts_file.as_deref())?;
+    explicit_split(f)?;
     if f.job_json.is_some() {
         return Err("--job-json is what --hosts sends to each host; do not give both".into());
     }
@@ -34,6 +36,7 @@ fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
             remote_dbio: f.remote_dbio.clone().unwrap_or_else(|| "dbio".into()),
         },
         targets_on,
+        split_region: f.split_region.is_some(),
         start_at: None,
         label: label.map(str::to_string),
         host_json: match &f.host_json {
@@ -43,6 +46,44 @@ fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
             d => d.as_ref().map(std::path::PathBuf::from),
         },
     })
+}
+
+/// The part of the region a one-host job keeps (`--split-region PART/PARTS`); None for the
+/// whole region, or when --hosts gives each host its part.
+pub fn explicit_split(f: &FleetArgs) -> Result<Option<RegionSplit>, String> {
+    let Some(v) = f.split_region.as_deref() else {
+        return Ok(None);
+    };
+    match (v.is_empty(), wanted(f)) {
+        (true, true) => Ok(None),
+        (false, true) => Err(format!(
+            "--split-region {v}: with --hosts give --split-region alone, and host i of n gets the i-th 1/n of the region"
+        )),
+        (true, false) => Err(
+            "--split-region alone splits the region among --hosts; on each host of a --start-at run say which part it takes, e.g. --split-region 2/4"
+                .into(),
+        ),
+        (false, false) => parse_split(v).map(Some),
+    }
+}
+
+/// `PART/PARTS`, e.g. 2/4; the message says what is wrong.
+fn parse_split(v: &str) -> Result<RegionSplit, String> {
+    let bad = || {
+        format!("--split-region {v}: write PART/PARTS, e.g. 2/4 (the second quarter of the region)")
+    };
+    let (p, n) = v.split_once('/').ok_or_else(bad)?;
+    let (part, parts) = (
+        p.trim().parse::<u32>().map_err(|_| bad())?,
+        n.trim().parse::<u32>().map_err(|_| bad())?,
+    );
+    if parts == 0 || part == 0 || part > parts {
+        return Err(format!(
+            "--split-region {v}: the part is a number from 1 to the number of parts, e.g. 1/{}",
+            parts.max(2)
+        ));
+    }
+    Ok(RegionSplit { part, parts })
 }
 
 /// True when the flags ask for several hosts.

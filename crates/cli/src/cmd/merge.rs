@@ -6,7 +6,7 @@ use crate::exit::Exit;
 use crate::fleet_args::MergeArgs;
 use crate::history;
 use crate::output::check_outputs;
-use dbio_analyze::merge::{host_name, merge, HostResult, MergeOptions};
+use dbio_analyze::merge::{given_twice, host_name, merge, twice, HostResult, MergeOptions};
 use dbio_model::RunResult;
 
 /// Reads one host's result; the message names the file and what it is not.
@@ -81,18 +81,27 @@ pub fn run(a: MergeArgs) -> Exit {
     if let Err(m) = check_outputs(&outputs, &inputs) {
         return Exit::usage(format!("dbio merge: {m}"));
     }
+    let results = match read_all(&a.files)
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(r) => r,
+        Err(m) => return Exit::usage(format!("dbio merge: {m}")),
+    };
+    if let Some((i, j)) = given_twice(results.iter()) {
+        return Exit::usage(format!(
+            "dbio merge: {}: {}; give each host's result once",
+            a.files[j],
+            twice(&a.files[i], &results[j])
+        ));
+    }
     let mut hosts: Vec<HostResult> = Vec::new();
-    for (f, read) in a.files.iter().zip(read_all(&a.files)) {
-        match read {
-            Ok(r) => {
-                let mut name = host_name(r.label.as_deref(), &r);
-                if hosts.iter().any(|h| h.name == name) {
-                    name = format!("{name} ({f})");
-                }
-                hosts.push(HostResult { name, result: r });
-            }
-            Err(m) => return Exit::usage(format!("dbio merge: {m}")),
+    for (f, r) in a.files.iter().zip(results) {
+        let mut name = host_name(r.label.as_deref(), &r);
+        if hosts.iter().any(|h| h.name == name) {
+            name = format!("{name} ({f})");
         }
+        hosts.push(HostResult { name, result: r });
     }
     let store = match history::store_unless(&a.store) {
         Ok(s) => s,
@@ -102,8 +111,9 @@ pub fn run(a: MergeArgs) -> Exit {
         allow_different: a.allow_different,
         ..Default::default()
     };
+    // Judged as a cluster: every host's outstanding I/Os and device, the slowest named.
     let mut r = match merge(&hosts, opts) {
-        Ok(r) => r,
+        Ok(r) => dbio_orchestrate::judge::judged(r),
         Err(m) => return Exit::usage(format!("dbio merge: {m}")),
     };
     r.label = a.store.label.clone();

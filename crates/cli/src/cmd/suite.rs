@@ -56,6 +56,9 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
     if !a.fleet.target_on.is_empty() {
         return Err("--target-on: the suite puts each part on its role's --target; with --hosts give paths that exist on every host".into());
     }
+    if crate::cmd::fleet::explicit_split(&a.fleet)?.is_some() {
+        return Err("--split-region PART/PARTS: the suite's parts each use their whole target; to split a shared device among hosts give --hosts with --split-region alone".into());
+    }
     let mut inputs = crate::cmd::run::measured(&a.targets, &a.store);
     inputs.extend(a.thresholds.clone());
     check_outputs(

@@ -9,7 +9,7 @@ pub fn run(a: VerifyArgs) -> Exit {
     if let Err(m) = check_outputs(&[("--json", a.json.as_deref())], &[a.journal.as_str()]) {
         return Exit::usage(format!("dbio verify: {m}"));
     }
-    let report = match dbio_runner::verify::journal::check(&a.journal) {
+    let report = match dbio_runner::verify::journal::check(&a.journal, &a.target) {
         Ok(r) => r,
         Err(m) => return Exit::usage(format!("dbio verify: {m}")),
     };

@@ -293,8 +293,21 @@ impl LoopDev {
 }
 
 impl Drop for LoopDev {
+    /// Detaches the device, checked: a device still busy (a file system on it not yet let
+    /// go) is detached by the kernel once free (losetup -d sets autoclear), else it is named.
     fn drop(&mut self) {
-        let _ = Command::new("losetup").arg("-d").arg(&self.dev).status();
+        let detached = Command::new("losetup")
+            .arg("-d")
+            .arg(&self.dev)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !detached {
+            eprintln!(
+                "cannot detach loop device {} over {}",
+                self.dev,
+                self.backing.display()
+            );
+        }
     }
 }
 

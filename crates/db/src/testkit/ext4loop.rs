@@ -60,11 +60,28 @@ impl Ext4Loop {
 }
 
 impl Drop for Ext4Loop {
+    /// Unmounts (checked; lazily when still busy), detaches, and removes the image only once
+    /// nothing is mounted on its folder.
     fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.mount).status();
-        let _ = Command::new("losetup").args(["-d", &self.dev]).status();
-        if let Some(base) = self.image.parent() {
-            let _ = std::fs::remove_dir_all(base);
+        let ok = |c: &mut Command| c.status().is_ok_and(|s| s.success());
+        let unmounted = ok(Command::new("umount").arg(&self.mount))
+            || ok(Command::new("umount").arg("-l").arg(&self.mount))
+            || !mounted(&self.mount);
+        if !ok(Command::new("losetup").args(["-d", &self.dev])) {
+            eprintln!("cannot detach loop device {}", self.dev);
+        }
+        match self.image.parent() {
+            Some(base) if unmounted => {
+                let _ = std::fs::remove_dir_all(base);
+            }
+            _ => eprintln!("cannot unmount {}, even lazily", self.mount.display()),
         }
     }
+}
+
+/// Whether `path` is a mount point now (/proc/self/mounts).
+fn mounted(path: &Path) -> bool {
+    let p = path.to_string_lossy();
+    std::fs::read_to_string("/proc/self/mounts")
+        .is_ok_and(|m| m.lines().any(|l| l.split(' ').nth(1) == Some(&*p)))
 }

@@ -174,6 +174,16 @@ pub enum TargetError {
         /// The target path as given.
         path: String,
     },
+    /// Another process (another dbio run) holds the write lock of the file.
+    #[error(
+        "cannot write {path}: another process is writing it ({holder}); wait for it to end, or choose another --target"
+    )]
+    Locked {
+        /// The target path as given.
+        path: String,
+        /// Who holds the lock: pids and command names, when they can be found.
+        holder: String,
+    },
     /// Any other OS error, e.g. `cannot open /x: Permission denied (os error 13)`.
     #[error("cannot {action} {path}: {source}")]
     Os {

@@ -77,7 +77,7 @@ fn open_with(path: &str, opts: &TargetOptions, rw: bool, excl: bool) -> Result<F
         std::thread::sleep(std::time::Duration::from_millis(50));
         result = open();
     }
-    result.map_err(|e| match e.raw_os_error() {
+    let file = result.map_err(|e| match e.raw_os_error() {
         Some(libc::EINVAL) if opts.direct => TargetError::NoDirect {
             path: path.to_string(),
             fs: File::open(path)
@@ -89,6 +89,43 @@ fn open_with(path: &str, opts: &TargetOptions, rw: bool, excl: bool) -> Result<F
             path: path.to_string(),
         },
         _ => TargetError::os("open", path, e),
+    })?;
+    if opts.write && !excl {
+        lock_for_writing(path, &file)?;
+    }
+    Ok(file)
+}
+
+/// Locks a file a run writes (flock, exclusive), so that a second dbio run writing it is
+/// refused instead of its writes being taken for corruption. A lock held by this very
+/// process (two streams of one run on one file) is no conflict.
+fn lock_for_writing(path: &str, file: &File) -> Result<(), TargetError> {
+    if sys::try_lock(file).map_err(|e| TargetError::os("lock", path, e))? {
+        return Ok(());
+    }
+    let md = file
+        .metadata()
+        .map_err(|e| TargetError::os("stat", path, e))?;
+    let holders = sys::flock_holders(md.dev(), md.ino());
+    if holders.contains(&std::process::id()) {
+        return Ok(());
+    }
+    let named: Vec<String> = holders
+        .iter()
+        .map(
+            |pid| match std::fs::read_to_string(format!("/proc/{pid}/comm")) {
+                Ok(comm) => format!("pid {pid} ({})", comm.trim()),
+                Err(_) => format!("pid {pid}"),
+            },
+        )
+        .collect();
+    Err(TargetError::Locked {
+        path: path.to_string(),
+        holder: if named.is_empty() {
+            "a process this one cannot see".into()
+        } else {
+            named.join(", ")
+        },
     })
 }
 
@@ -375,6 +412,33 @@ mod tests {
         let t = open_target(p, &sized(8192)).unwrap();
         assert_eq!(std::fs::metadata(&path).unwrap().len(), 8192);
         assert!(t.needs_prefill);
+    }
+
+    #[test]
+    fn a_written_file_is_locked_and_this_process_may_open_it_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let p = path.to_str().unwrap();
+        let w = open_target(
+            p,
+            &TargetOptions {
+                size: Some(8192),
+                ..write_opts(false)
+            },
+        )
+        .unwrap();
+        // The lock is held: another open file of the same file cannot take it ...
+        let other = File::open(&path).unwrap();
+        assert!(!sys::try_lock(&other).unwrap());
+        // ... and /proc/locks names this process as its holder.
+        let md = w.file.metadata().unwrap();
+        assert_eq!(
+            sys::flock_holders(md.dev(), md.ino()),
+            vec![std::process::id()]
+        );
+        // Two streams of one run on one file: no conflict with itself.
+        assert!(open_target(p, &write_opts(false)).is_ok());
+        drop(w);
     }
 
     #[test]

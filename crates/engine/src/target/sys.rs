@@ -141,6 +141,35 @@ pub(crate) fn sysfs_block_dir(dev: u64) -> Option<PathBuf> {
     std::fs::canonicalize(format!("/sys/dev/block/{major}:{minor}")).ok()
 }
 
+/// Takes an exclusive advisory lock (flock) on `f` without waiting: Ok(false) when another
+/// open file already holds one. The lock lasts as long as the open file.
+pub(crate) fn try_lock(f: &File) -> io::Result<bool> {
+    // SAFETY: plain syscall on an fd we own; no memory is passed.
+    let rc = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    if rc == 0 {
+        return Ok(true);
+    }
+    let e = io::Error::last_os_error();
+    match e.raw_os_error() {
+        Some(libc::EWOULDBLOCK) => Ok(false),
+        _ => Err(e),
+    }
+}
+
+/// The processes holding a flock on the file of device `dev` and inode `ino`, from
+/// /proc/locks (lines such as `1: FLOCK  ADVISORY  WRITE 1234 fe:00:770064 0 EOF`).
+pub(crate) fn flock_holders(dev: u64, ino: u64) -> Vec<u32> {
+    let (major, minor) = split_dev(dev);
+    let id = format!("{major:02x}:{minor:02x}:{ino}");
+    let locks = std::fs::read_to_string("/proc/locks").unwrap_or_default();
+    locks
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() > 5 && w[1] == "FLOCK" && w[5] == id)
+        .filter_map(|w| w[4].parse().ok())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

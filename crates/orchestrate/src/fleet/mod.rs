@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod hosts;
 pub mod launch;
+pub mod share;
 pub mod ssh;
 
 use dbio_analyze::merge::{merge, HostResult, MergeOptions};
@@ -21,6 +22,8 @@ pub struct FleetPlan {
     pub ssh: SshSetup,
     /// `--target-on HOST=PATH`: a host's own targets (else the job's are every host's).
     pub targets_on: Vec<(String, String)>,
+    /// `--split-region`: host i of n takes the i-th 1/n of the region.
+    pub split_region: bool,
     /// The common start (launching host's clock); None: a few seconds after the checks.
     pub start_at: Option<SystemTime>,
     /// The label each host's result carries.
@@ -84,15 +87,17 @@ pub fn rfc3339(t: SystemTime) -> String {
     humantime::format_rfc3339_nanos(t).to_string()
 }
 
-/// The remote command line of one host: its job, its start in its own clock.
+/// The remote command line of host `index`: its job (its own seed and part), its start in
+/// its own clock.
 fn remote_args(
     plan: &FleetPlan,
     job: &JobSpec,
-    host: &Host,
+    index: usize,
     start: SystemTime,
     offset: &ClockOffset,
 ) -> Vec<String> {
-    let mut job = job.clone();
+    let host = &plan.hosts[index];
+    let mut job = share::host_job(job, index, plan.hosts.len(), plan.split_region);
     let own: Vec<String> = plan
         .targets_on
         .iter()
@@ -142,7 +147,8 @@ pub fn run(
         .hosts
         .iter()
         .zip(&offsets)
-        .map(|(h, o)| (h.clone(), remote_args(plan, job, h, start, o)))
+        .enumerate()
+        .map(|(i, (h, o))| (h.clone(), remote_args(plan, job, i, start, o)))
         .collect();
     let finished = launch::run_all(&plan.ssh, runs, stop, on_line);
     let mut hosts = Vec::new();

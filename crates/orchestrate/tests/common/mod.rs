@@ -23,6 +23,7 @@ pub fn job(profile: &str, target: &str, qd: u32) -> JobSpec {
         region: Region {
             offset: 0,
             range: None,
+            split: None,
         },
         skew: Skew::Uniform,
         sync: SyncMode::None,

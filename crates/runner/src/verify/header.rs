@@ -59,15 +59,34 @@ pub enum Found {
     Torn { stored: u64, computed: u64 },
     /// A good block of this run.
     Good { tag: u64, offset: u64, seq: u64 },
+    /// A good block of another (earlier) run `run`: stale data, e.g. restored from a copy.
+    Earlier {
+        run: u64,
+        tag: u64,
+        offset: u64,
+        seq: u64,
+    },
 }
 
 /// Reads the header of `block` (any length; shorter than a unit holds no header).
 pub fn read(block: &[u8], run: u64) -> Found {
-    if block.len() != UNIT || block[..8] != MAGIC || le(block, 8) != run {
+    if block.len() != UNIT || block[..8] != MAGIC {
         return Found::NotOurs;
     }
     let stored = le(block, 40);
     let computed = checksum(block);
+    if le(block, 8) != run {
+        // Another run's block counts only when whole: anything else is no block of ours.
+        return match stored == computed {
+            true => Found::Earlier {
+                run: le(block, 8),
+                tag: le(block, 16),
+                offset: le(block, 24),
+                seq: le(block, 32),
+            },
+            false => Found::NotOurs,
+        };
+    }
     if stored != computed {
         return Found::Torn { stored, computed };
     }

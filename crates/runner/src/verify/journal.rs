@@ -3,13 +3,16 @@
 //!
 //! Layout: the magic `DBIOJNL1`, a little-endian u32 length, that many bytes of JSON
 //! ([`JournalHeader`]), then per target a table of one little-endian u64 per 4 KiB block
-//! (its last acknowledged write's sequence; bit 62 set: not to be checked), each table at a
-//! multiple of 4096. A thread copies the changed 4 KiB pages of the tables into the file and
+//! (its last acknowledged write's sequence in bits 0..59; bit 62 set: not to be checked; bit
+//! 61 set: found bad during the run, as the kind in bits 59..61, so reported bad by every
+//! later check), each table at a multiple of 4096. A thread copies the changed 4 KiB pages of the tables into the file and
 //! syncs it every [`SYNC_EVERY`]: a write acknowledged before the last sync must be found
 //! (or a later one); one acknowledged after it may be found old or new. Entries only grow,
-//! so a page half-updated by a power cut holds nothing false.
+//! so a page half-updated by a power cut holds nothing false. A journal the run could not
+//! write has its magic replaced by `DBIOJNL!` (incomplete), which `dbio verify` refuses.
 
-use super::{StreamVerify, SEQ, SKIP};
+use super::pass::Expected;
+use super::{bad_kind, StreamVerify, BUSY, SEQ, SKIP};
 use dbio_model::verify::{JournalHeader, JournalTarget, JOURNAL_FORMAT, VERIFY_UNIT};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -20,6 +23,8 @@ use std::time::{Duration, Instant};
 
 /// The journal's magic value.
 pub const MAGIC: [u8; 8] = *b"DBIOJNL1";
+/// The magic of a journal its run could not keep up to date: `dbio verify` refuses it.
+pub const FAILED_MAGIC: [u8; 8] = *b"DBIOJNL!";
 /// How often the journal is brought up to date and synced.
 pub const SYNC_EVERY: Duration = Duration::from_millis(100);
 /// Entries per 4 KiB page of a table.
@@ -29,8 +34,9 @@ const MAX_HEADER: usize = 1 << 20;
 
 /// A journal being kept by its thread.
 pub struct JournalWriter {
+    path: String,
     stop: Arc<AtomicBool>,
-    thread: JoinHandle<std::io::Result<()>>,
+    thread: JoinHandle<Result<(), String>>,
 }
 
 fn page_up(n: u64) -> u64 {
@@ -39,8 +45,14 @@ fn page_up(n: u64) -> u64 {
 
 impl JournalWriter {
     /// Creates the journal `path` (which must not exist) for the tables of `streams` and
-    /// starts its thread.
-    pub fn create(path: &str, run: u64, streams: &[Arc<StreamVerify>]) -> Result<Self, String> {
+    /// starts its thread. Should the journal fail to be written, its thread marks it failed
+    /// and sets `run_stop`, so the run ends.
+    pub fn create(
+        path: &str,
+        run: u64,
+        streams: &[Arc<StreamVerify>],
+        run_stop: Arc<AtomicBool>,
+    ) -> Result<Self, String> {
         let file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -52,39 +64,7 @@ impl JournalWriter {
                 ),
                 _ => format!("--verify-journal {path}: cannot create it: {e}"),
             })?;
-        let mut targets = Vec::new();
-        // Tables start after a header page budget fixed once the header is known.
-        let mut header = JournalHeader {
-            format: JOURNAL_FORMAT.into(),
-            run_id: format!("{run:016x}"),
-            unit_bytes: VERIFY_UNIT,
-            sync_every_ms: SYNC_EVERY.as_millis() as u64,
-            targets: Vec::new(),
-        };
-        for s in streams {
-            for t in &s.targets {
-                targets.push(JournalTarget {
-                    path: t.name.clone(),
-                    tag: format!("{:016x}", t.tag),
-                    start: t.start,
-                    blocks: t.blocks.len() as u64,
-                    table_at: 0,
-                });
-            }
-        }
-        header.targets = targets;
-        // Offsets take at most 20 digits each: size the header with the widest value.
-        for t in &mut header.targets {
-            t.table_at = u64::MAX;
-        }
-        let widest = serde_json::to_vec(&header)
-            .expect("a header serialises")
-            .len() as u64;
-        let mut at = page_up(12 + widest);
-        for t in &mut header.targets {
-            t.table_at = at;
-            at += page_up(t.blocks * 8);
-        }
+        let (header, at) = journal_header(run, streams);
         let mut head = MAGIC.to_vec();
         let json = serde_json::to_vec(&header).expect("a header serialises");
         head.extend((json.len() as u32).to_le_bytes());
@@ -116,27 +96,94 @@ impl JournalWriter {
         let flag = stop.clone();
         let thread = std::thread::Builder::new()
             .name("dbio-journal".into())
-            .spawn(move || keep(file, tables, flag))
+            .spawn(move || {
+                let kept = keep(&file, tables, flag);
+                if kept.is_err() {
+                    mark_failed(&file);
+                    run_stop.store(true, Ordering::Release);
+                }
+                kept
+            })
             .map_err(|e| format!("--verify-journal {path}: cannot start its thread: {e}"))?;
-        Ok(JournalWriter { stop, thread })
+        Ok(JournalWriter {
+            path: path.to_string(),
+            stop,
+            thread,
+        })
     }
 
-    /// Brings the journal up to date a last time, syncs it and ends its thread.
-    pub fn close(self) -> std::io::Result<()> {
+    /// Brings the journal up to date a last time, syncs it and ends its thread. The error
+    /// names the journal, the offset and what failed.
+    pub fn close(self) -> Result<(), String> {
         self.stop.store(true, Ordering::Release);
-        self.thread
+        let kept = self
+            .thread
             .join()
-            .unwrap_or_else(|_| Err(std::io::Error::other("the journal thread panicked")))
+            .unwrap_or_else(|_| Err("the journal thread panicked".into()));
+        kept.map_err(|e| {
+            format!(
+                "the journal {} could not be kept: {e}; the run stopped and the journal is marked incomplete (dbio verify refuses it)",
+                self.path
+            )
+        })
+    }
+}
+
+/// The header of the journal of `streams` in run `run`, with every table placed, and the
+/// journal's length.
+fn journal_header(run: u64, streams: &[Arc<StreamVerify>]) -> (JournalHeader, u64) {
+    let mut header = JournalHeader {
+        format: JOURNAL_FORMAT.into(),
+        run_id: format!("{run:016x}"),
+        unit_bytes: VERIFY_UNIT,
+        sync_every_ms: SYNC_EVERY.as_millis() as u64,
+        targets: Vec::new(),
+    };
+    for s in streams {
+        for t in &s.targets {
+            header.targets.push(JournalTarget {
+                path: absolute(&t.name),
+                tag: format!("{:016x}", t.tag),
+                start: t.start,
+                blocks: t.blocks.len() as u64,
+                // Offsets take at most 20 digits each: the header is sized with the widest.
+                table_at: u64::MAX,
+            });
+        }
+    }
+    let widest = serde_json::to_vec(&header)
+        .expect("a header serialises")
+        .len() as u64;
+    let mut at = page_up(12 + widest);
+    for t in &mut header.targets {
+        t.table_at = at;
+        at += page_up(t.blocks * 8);
+    }
+    (header, at)
+}
+
+/// `path` as an absolute path, so that `dbio verify` finds the target from any working
+/// directory. Symbolic links are kept: a stable name such as /dev/disk/by-id/... must stay
+/// that name after a reboot.
+fn absolute(path: &str) -> String {
+    std::path::absolute(path).map_or_else(|_| path.to_string(), |p| p.display().to_string())
+}
+
+/// Marks the journal `file` failed (its magic becomes [`FAILED_MAGIC`]), as far as the file
+/// still takes writes: its first page was written and synced when it was created.
+fn mark_failed(file: &File) {
+    if file.write_all_at(&FAILED_MAGIC, 0).is_ok() {
+        let _ = file.sync_data();
     }
 }
 
 /// The journal thread: copies changed pages and syncs, every [`SYNC_EVERY`], until told to
-/// stop (then once more).
+/// stop (then once more). The error names the offset and the failed call.
 fn keep(
-    file: File,
+    file: &File,
     tables: Vec<(Arc<StreamVerify>, usize, u64)>,
     stop: Arc<AtomicBool>,
-) -> std::io::Result<()> {
+) -> Result<(), String> {
     let mut copies: Vec<Vec<u64>> = tables
         .iter()
         .map(|(s, i, _)| vec![0; s.targets[*i].blocks.len()])
@@ -144,7 +191,7 @@ fn keep(
     let mut page = Vec::with_capacity(PER_PAGE * 8);
     loop {
         let last = stop.load(Ordering::Acquire);
-        let mut wrote = false;
+        let mut wrote = None;
         for ((s, i, at), copy) in tables.iter().zip(&mut copies) {
             let t = &s.targets[*i];
             for (p, (now, kept)) in t
@@ -155,7 +202,7 @@ fn keep(
             {
                 let mut changed = false;
                 for (e, k) in now.iter().zip(kept.iter_mut()) {
-                    let v = e.load(Ordering::Acquire) & (SEQ | SKIP);
+                    let v = e.load(Ordering::Acquire) & !BUSY;
                     if v != *k {
                         *k = v;
                         changed = true;
@@ -164,13 +211,16 @@ fn keep(
                 if changed {
                     page.clear();
                     kept.iter().for_each(|v| page.extend(v.to_le_bytes()));
-                    file.write_all_at(&page, at + (p * PER_PAGE * 8) as u64)?;
-                    wrote = true;
+                    let off = at + (p * PER_PAGE * 8) as u64;
+                    file.write_all_at(&page, off)
+                        .map_err(|e| format!("pwrite at offset {off}: {e}"))?;
+                    wrote = Some(off);
                 }
             }
         }
-        if wrote {
-            file.sync_data()?;
+        if let Some(off) = wrote {
+            file.sync_data()
+                .map_err(|e| format!("fdatasync after writing offset {off}: {e}"))?;
         }
         if last {
             return Ok(());
@@ -194,6 +244,9 @@ pub struct Journal {
 /// Parses the start of a journal file (`head`: its first bytes, up to the header's end or
 /// more) of `len` bytes in all. Every refusal says what is wrong.
 pub fn parse_header(head: &[u8], len: u64) -> Result<Journal, String> {
+    if head.len() >= 8 && head[..8] == FAILED_MAGIC {
+        return Err("an incomplete journal: the run that kept it could not write it (its error said where and why), so it cannot say what the targets must hold; nothing was checked".into());
+    }
     if head.len() < 12 || head[..8] != MAGIC {
         return Err("not a dbio verify journal (it does not start with DBIOJNL1)".into());
     }
@@ -298,46 +351,103 @@ fn open_target(path: &str) -> std::io::Result<File> {
     }
 }
 
-/// `dbio verify --journal PATH`: reads every block of every target the journal names and
-/// judges it against the last acknowledged write the journal kept. An unusable journal is
-/// an `Err`; a target that cannot be opened or read stops the check and says so in
-/// `final_pass` (anything found until then is kept).
-pub fn check(path: &str) -> Result<dbio_model::verify::VerifyReport, String> {
+/// The path to read each target of `j` from: as journaled, unless `moved` (`dbio verify
+/// --target`) names its new path, as `OLD=NEW` or, for a journal of one target, `NEW`.
+pub fn target_paths(j: &Journal, moved: &[String]) -> Result<Vec<String>, String> {
+    let mut paths: Vec<String> = j.header.targets.iter().map(|t| t.path.clone()).collect();
+    let names = || paths_list(j);
+    for m in moved {
+        match m.split_once('=') {
+            Some((old, new)) if !new.is_empty() => {
+                let i = j
+                    .header
+                    .targets
+                    .iter()
+                    .position(|t| t.path == old || t.path == absolute(old))
+                    .ok_or_else(|| {
+                        format!("--target {m}: the journal names no target {old}; it names {}", names())
+                    })?;
+                paths[i] = new.to_string();
+            }
+            None if !m.is_empty() && paths.len() == 1 => paths[0] = m.clone(),
+            None if !m.is_empty() => {
+                return Err(format!(
+                    "--target {m}: the journal names {} targets ({}); say which one moved with --target OLD=NEW",
+                    paths.len(),
+                    names()
+                ))
+            }
+            _ => return Err(format!("--target {m:?}: give NEW or OLD=NEW")),
+        }
+    }
+    Ok(paths)
+}
+
+/// The targets of `j`, as a list for messages.
+fn paths_list(j: &Journal) -> String {
+    let v: Vec<&str> = j.header.targets.iter().map(|t| t.path.as_str()).collect();
+    v.join(", ")
+}
+
+/// What block `k` of a journaled table must hold: None for a block not to check (a write to
+/// it failed); a block found bad during the run stays bad.
+fn expected(table: &[u64], k: usize) -> Option<Expected> {
+    let e = table[k];
+    let found_bad = bad_kind(e);
+    (e & SKIP == 0 || found_bad.is_some()).then_some(Expected {
+        seq: e & SEQ,
+        found_bad,
+    })
+}
+
+/// `dbio verify --journal PATH [--target ...]`: reads every block of every target the
+/// journal names (at the paths [`target_paths`] gives) and judges it against the last
+/// acknowledged write the journal kept. An unusable journal is an `Err`; a target that
+/// cannot be opened or read stops the check and says so in `final_pass` (anything found
+/// until then is kept).
+pub fn check(path: &str, moved: &[String]) -> Result<dbio_model::verify::VerifyReport, String> {
     use dbio_model::verify::{CorruptionCounts, VerifyReport, FIRST_LISTED};
     let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let j = read_header(&file).map_err(|e| format!("{path}: {e}"))?;
+    let paths = target_paths(&j, moved)?;
     let mut counts = CorruptionCounts::default();
     let mut first = Vec::new();
     let (mut written, mut checked, mut unwritten) = (0u64, 0u64, 0u64);
     let mut final_pass = "done".to_string();
-    for (i, t) in j.header.targets.iter().enumerate() {
+    for (i, (t, tpath)) in j.header.targets.iter().zip(&paths).enumerate() {
         let table = read_table(&file, &j, i).map_err(|e| format!("{path}: {e}"))?;
         written += table.iter().filter(|e| **e & SEQ > 0).count() as u64;
-        let target = match open_target(&t.path) {
+        let target = match open_target(tpath) {
             Ok(f) => f,
             Err(e) => {
-                final_pass = format!("stopped: cannot open {}: {e}", t.path);
+                final_pass = format!(
+                    "stopped: cannot open {tpath}: {e} (if it has a new path, give it with --target)"
+                );
                 break;
             }
         };
-        let mut acked = |k: usize| (table[k] & SKIP == 0).then_some(table[k] & SEQ);
         let mut bad = |c: dbio_model::verify::Corruption| {
             counts.add(c.kind);
             if first.len() < FIRST_LISTED {
                 first.push(c);
             }
         };
-        match super::pass::scan(
-            &target, &t.path, j.run, j.tags[i], t.start, t.blocks, &mut acked, &mut bad, "journal",
-        ) {
-            Ok(s) => {
-                checked += s.checked;
-                unwritten += s.unwritten;
-            }
-            Err(e) => {
-                final_pass = format!("stopped: {e}");
-                break;
-            }
+        let s = super::pass::scan(
+            &target,
+            tpath,
+            j.run,
+            j.tags[i],
+            t.start,
+            t.blocks,
+            &mut |k| expected(&table, k),
+            &mut bad,
+            "journal",
+        );
+        checked += s.checked;
+        unwritten += s.unwritten;
+        if let Some(e) = s.stopped {
+            final_pass = format!("stopped: {e}");
+            break;
         }
     }
     Ok(VerifyReport {

@@ -24,8 +24,28 @@ pub const BUSY: u64 = 1 << 63;
 /// A block table entry: the block is not to be checked (a write to it failed, or it was
 /// already found bad) until it is written again.
 pub const SKIP: u64 = 1 << 62;
+/// A block table entry: the block was found bad (and not written since); bits [`KIND`] say
+/// how. Kept in the journal, so every later `dbio verify` reports it bad too.
+pub const BAD: u64 = 1 << 61;
+/// A block table entry: how a [`BAD`] block was bad (the index in [`CorruptionKind::ALL`]).
+pub const KIND: u64 = 3 << KIND_SHIFT;
+const KIND_SHIFT: u32 = 59;
 /// A block table entry: the sequence of the last acknowledged write (0: none in this run).
-pub const SEQ: u64 = SKIP - 1;
+pub const SEQ: u64 = (1 << KIND_SHIFT) - 1;
+
+/// The entry bits that mark a block found bad as `kind` (and not to be checked again).
+pub fn bad_bits(kind: CorruptionKind) -> u64 {
+    let i = CorruptionKind::ALL
+        .iter()
+        .position(|k| *k == kind)
+        .unwrap_or(0) as u64;
+    SKIP | BAD | (i << KIND_SHIFT)
+}
+
+/// How the block of entry `e` was found bad, when it was.
+pub fn bad_kind(e: u64) -> Option<CorruptionKind> {
+    (e & BAD != 0).then(|| CorruptionKind::ALL[((e & KIND) >> KIND_SHIFT) as usize])
+}
 
 /// The verified region of one target.
 #[derive(Debug)]
@@ -135,7 +155,17 @@ pub fn judge(found: Found, block: &[u8], acked: u64, tag: u64, offset: u64) -> J
         }
     };
     match found {
-        Found::NotOurs if acked == 0 => Judged::Unwritten,
+        Found::NotOurs | Found::Earlier { .. } if acked == 0 => Judged::Unwritten,
+        Found::Earlier {
+            run,
+            seq,
+            offset: o,
+            ..
+        } => Judged::Bad(
+            CorruptionKind::Lost,
+            expected(),
+            format!("write #{seq} for offset {o} of an earlier run ({run:016x}): stale data"),
+        ),
         Found::NotOurs => {
             let head: String = block.iter().take(8).map(|b| format!("{b:02x}")).collect();
             Judged::Bad(
@@ -280,7 +310,7 @@ impl Verify for Checker {
                 // What the failed write left is unknown: not checked until written again.
                 for e in &t.blocks[t.range(offset, len)] {
                     let cur = e.load(Ordering::Acquire);
-                    e.store((cur & !BUSY) | SKIP, Ordering::Release);
+                    e.store((cur & SEQ) | SKIP, Ordering::Release);
                 }
             }
             _ => {
@@ -308,7 +338,7 @@ impl Verify for Checker {
                         Judged::Unwritten => self.unwritten += 1,
                         Judged::Bad(kind, expected, found) => {
                             self.checked += 1;
-                            next |= SKIP;
+                            next |= bad_bits(kind);
                             self.v.record(Corruption {
                                 kind,
                                 target: t.name.clone(),
@@ -345,6 +375,13 @@ pub struct Verification {
     pub journal_path: Option<String>,
 }
 
+/// What verification found after the run, and why the run failed because of it, if it did
+/// (the journal could not be kept, or the pass could not read what it had to check).
+pub struct Finished {
+    pub report: VerifyReport,
+    pub failure: Option<String>,
+}
+
 impl Verification {
     /// The verification of stream `i`, when it verifies.
     pub fn of_stream(&self, i: usize) -> Option<Arc<StreamVerify>> {
@@ -353,44 +390,48 @@ impl Verification {
 
     /// The report after the run: the journal's last sync, then (unless `skip_pass` says why
     /// not) the pass that reads every block of every region back.
-    pub fn finish(
-        mut self,
-        files: &[Vec<&std::fs::File>],
-        skip_pass: Option<String>,
-    ) -> VerifyReport {
-        let mut journal_note = None;
-        if let Some(j) = self.journal.take() {
-            if let Err(e) = j.close() {
-                journal_note = Some(format!("the journal's last sync failed: {e}"));
+    pub fn finish(mut self, files: &[Vec<&std::fs::File>], skip_pass: Option<String>) -> Finished {
+        let journal_failure = self.journal.take().and_then(|j| j.close().err());
+        let (pass, checked_after, unwritten_after) = match skip_pass {
+            Some(why) => (Err(why), 0, 0),
+            None => self.final_pass(files),
+        };
+        let final_pass = match (&pass, &journal_failure) {
+            (Ok(()), None) => "done".to_string(),
+            (Ok(()), Some(j)) => format!("done; {j}"),
+            (Err(p), None) => p.clone(),
+            (Err(p), Some(j)) => format!("{p}; {j}"),
+        };
+        let failure = match (pass, journal_failure) {
+            (Err(p), j) if p.starts_with("stopped") => Some(match j {
+                Some(j) => format!("{j}; the verify pass {p}"),
+                None => format!("the verify pass {p}"),
+            }),
+            (_, j) => j,
+        };
+        let report = self.report(final_pass, checked_after, unwritten_after);
+        Finished { report, failure }
+    }
+
+    /// The pass after the run over every target: "stopped: ..." at the first read error.
+    /// Returns the pass's end and the blocks it checked and found unwritten.
+    fn final_pass(&self, files: &[Vec<&std::fs::File>]) -> (Result<(), String>, u64, u64) {
+        let (mut checked, mut unwritten) = (0, 0);
+        for (s, files) in self.streams.iter().zip(files) {
+            for (t, f) in s.targets.iter().zip(files) {
+                let r = pass::final_pass(s, t, f);
+                checked += r.checked;
+                unwritten += r.unwritten;
+                if let Some(e) = r.stopped {
+                    return (Err(format!("stopped: {e}")), checked, unwritten);
+                }
             }
         }
-        let mut checked_after = 0;
-        let mut unwritten_after = 0;
-        let final_pass = match skip_pass {
-            Some(why) => why,
-            None => {
-                let mut note = "done".to_string();
-                for (s, files) in self.streams.iter().zip(files) {
-                    for (t, f) in s.targets.iter().zip(files) {
-                        match pass::final_pass(s, t, f) {
-                            Ok((c, u)) => {
-                                checked_after += c;
-                                unwritten_after += u;
-                            }
-                            Err(e) => {
-                                note = format!("stopped: {e}");
-                                break;
-                            }
-                        }
-                    }
-                }
-                note
-            }
-        };
-        let final_pass = match journal_note {
-            Some(j) => format!("{final_pass}; {j}"),
-            None => final_pass,
-        };
+        (Ok(()), checked, unwritten)
+    }
+
+    /// The report of the whole run, with the pass's end and counts.
+    fn report(&self, final_pass: String, checked_after: u64, unwritten_after: u64) -> VerifyReport {
         let mut counts = CorruptionCounts::default();
         let mut first = Vec::new();
         let (mut written, mut by_reads, mut unwritten) = (0, 0, unwritten_after);

@@ -5,13 +5,16 @@ use super::{journal::JournalWriter, StreamVerify, TargetTable, Verification};
 use crate::run::{Prepared, RunError};
 use dbio_model::verify::VERIFY_UNIT;
 use dbio_model::JobSpec;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The verification of a run whose streams are `specs` on `prepared` targets, or None when
 /// no stream verifies. Every stream of a verifying run verifies its own targets.
+/// A journal that cannot be kept sets `stop`, so the run ends.
 pub(crate) fn start(
     specs: &[&JobSpec],
     prepared: &[Prepared],
+    stop: &Arc<AtomicBool>,
 ) -> Result<Option<Verification>, RunError> {
     let Some(vs) = specs.iter().find_map(|s| s.verify.as_ref()) else {
         return Ok(None);
@@ -34,7 +37,9 @@ pub(crate) fn start(
         streams.push(Arc::new(StreamVerify::new(run, tables)));
     }
     let journal = match &vs.journal {
-        Some(path) => Some(JournalWriter::create(path, run, &streams).map_err(RunError::Target)?),
+        Some(path) => Some(
+            JournalWriter::create(path, run, &streams, stop.clone()).map_err(RunError::Target)?,
+        ),
         None => None,
     };
     Ok(Some(Verification {

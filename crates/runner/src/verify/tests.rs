@@ -21,7 +21,16 @@ fn a_stamped_block_reads_back_good_and_any_changed_byte_makes_it_torn() {
             seq: 5
         }
     );
-    assert_eq!(header::read(&b, 43), Found::NotOurs, "another run's block");
+    assert_eq!(
+        header::read(&b, 43),
+        Found::Earlier {
+            run: 42,
+            tag: 9,
+            offset: 8192,
+            seq: 5
+        },
+        "another run's block"
+    );
     for at in [0usize, 8, 20, 30, 39, 41, HEADER_LEN, 2048, UNIT - 1] {
         let mut c = b.clone();
         c[at] ^= 0x10;
@@ -132,4 +141,40 @@ fn a_journal_header_is_read_back_and_bad_ones_are_refused() {
     assert!(parse_header(&short, 8192).unwrap_err().contains("damaged"));
     let huge = ok.replace("\"blocks\":4", "\"blocks\":4611686018427387904");
     assert!(parse_header(&journal_bytes(&huge), 8192).is_err());
+}
+
+#[test]
+fn a_whole_block_of_an_earlier_run_is_stale_where_a_write_was_acknowledged() {
+    // Written by run 41, read back in run 42.
+    let mut b: Vec<u8> = (0..UNIT).map(|i| (i * 5 + 1) as u8).collect();
+    header::stamp(&mut b, 41, 9, 8192, 3);
+    let j = |b: &[u8], acked: u64| judge(header::read(b, 42), b, acked, 9, 8192);
+    assert!(
+        matches!(j(&b, 7), Judged::Bad(CorruptionKind::Lost, _, ref f) if f.contains("earlier run")),
+        "{:?}",
+        j(&b, 7)
+    );
+    assert_eq!(j(&b, 0), Judged::Unwritten, "nothing of this run was due");
+    // Damaged as well: no block of any run, so never written.
+    b[3000] ^= 1;
+    assert!(matches!(
+        j(&b, 7),
+        Judged::Bad(CorruptionKind::NeverWritten, _, _)
+    ));
+}
+
+#[test]
+fn a_bad_mark_keeps_its_kind_and_the_sequence() {
+    for kind in CorruptionKind::ALL {
+        let e = 1234 | bad_bits(kind);
+        assert_eq!(bad_kind(e), Some(kind));
+        assert_eq!(e & SEQ, 1234);
+        assert_ne!(e & SKIP, 0);
+        assert_eq!(e & BUSY, 0);
+    }
+    assert_eq!(
+        bad_kind(1234 | SKIP),
+        None,
+        "a failed write is no bad block"
+    );
 }
