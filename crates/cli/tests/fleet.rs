@@ -169,7 +169,12 @@ fn a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it() {
     let test = "a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it";
     let Some(f) = fleet(test, 3) else { return };
     let d = f.dir.path();
+    let start = std::time::SystemTime::now() + Duration::from_secs(8);
     let mut args = fleet_args(&f, 8, &f.addrs());
+    args.extend([
+        "--start-at".into(),
+        humantime::format_rfc3339_nanos(start).to_string(),
+    ]);
     args.extend(["--json".into(), d.join("m.json").display().to_string()]);
     let child = Command::new(DBIO)
         .args(&args)
@@ -179,23 +184,12 @@ fn a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it() {
         .spawn()
         .unwrap();
     // Host 1's dbio (the one whose job names t1.dat) is killed once it is measuring.
-    let pattern = format!("job-json.*{}/t1\\.dat", d.display());
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let found = Command::new("pgrep")
-            .args(["-f", &pattern])
-            .output()
-            .unwrap();
-        if found.status.success() {
-            std::thread::sleep(Duration::from_secs(5));
-            let _ = Command::new("pkill")
-                .args(["-KILL", "-f", &pattern])
-                .status();
-            break;
-        }
-        assert!(Instant::now() < deadline, "host 1's dbio never started");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_measuring(d, 1, start, Duration::from_secs(2));
+    let killed = Command::new("pkill")
+        .args(["-KILL", "-f", &remote_dbio(d, 1)])
+        .status()
+        .unwrap();
+    assert!(killed.success(), "host 1's dbio was not there to kill");
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
@@ -204,6 +198,9 @@ fn a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it() {
     let failed = m["cluster"]["failed"].as_array().unwrap();
     assert_eq!(failed.len(), 1, "{failed:?}");
     assert_eq!(failed[0]["name"], f.addrs()[1].as_str());
+    let reason = failed[0]["reason"].as_str().unwrap();
+    assert!(reason.contains("killed"), "in words: {reason}");
+    assert!(!reason.contains("dbio-tick"), "a protocol line: {reason}");
     assert_eq!(m["cluster"]["hosts"].as_array().unwrap().len(), 2);
     assert!(err.contains(&f.addrs()[1]), "{err}");
 }
@@ -301,15 +298,9 @@ fn ctrl_c_stops_every_host_and_merges_what_they_measured() {
         .process_group(0)
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !(0..3).all(|i| running(&remote_dbio(d, i))) {
-        assert!(Instant::now() < deadline, "not every host's dbio started");
-        std::thread::sleep(Duration::from_millis(100));
-    }
     // Three seconds into measuring...
-    let measuring = start + Duration::from_secs(3);
-    if let Ok(left) = measuring.duration_since(std::time::SystemTime::now()) {
-        std::thread::sleep(left);
+    for i in 0..3 {
+        wait_measuring(d, i, start, Duration::from_secs(3));
     }
     // ...Ctrl-C, as a terminal sends it: SIGINT to the launching dbio's whole process group.
     let killed = Command::new("kill")
@@ -346,4 +337,77 @@ fn ctrl_c_stops_every_host_and_merges_what_they_measured() {
     }
     assert_eq!(m["read"]["ios"].as_u64().unwrap(), sum);
     assert!(m["measured_secs"].as_f64().unwrap() < 60.0, "stopped early");
+}
+
+/// Waits (up to a generous bound) until host `i`'s own dbio runs and the common `start` is
+/// `into` past: the host is then measuring.
+fn wait_measuring(d: &Path, i: usize, start: std::time::SystemTime, into: Duration) {
+    let bound = Instant::now() + Duration::from_secs(60);
+    while !(running(&remote_dbio(d, i)) && std::time::SystemTime::now() >= start + into) {
+        assert!(Instant::now() < bound, "host {i}'s dbio is not measuring");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_host_that_goes_silent_is_named_lost_and_the_others_merged() {
+    let test = "a_host_that_goes_silent_is_named_lost_and_the_others_merged";
+    let Some(f) = fleet(test, 3) else { return };
+    let d = f.dir.path();
+    let window = Duration::from_secs(6);
+    let start = std::time::SystemTime::now() + Duration::from_secs(8);
+    let mut args = fleet_args(&f, window.as_secs() as u32, &f.addrs());
+    args.extend([
+        "--start-at".into(),
+        humantime::format_rfc3339_nanos(start).to_string(),
+    ]);
+    args.extend(["--json".into(), d.join("m.json").display().to_string()]);
+    let mut child = Command::new(DBIO)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_measuring(d, 1, start, Duration::from_secs(2));
+    f.cut_link(1).expect("cut host 1's link");
+    // The figure to meet: the launcher ends within the window plus 30 s.
+    let bound = start + window + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::SystemTime::now() > bound {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the launcher still waits 30 s after the window, for a silent host");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let m = json(&d.join("m.json"));
+    assert_eq!(m["partial"], true);
+    let failed = m["cluster"]["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["name"], f.addrs()[1].as_str());
+    let reason = failed[0]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("lost"), "{reason}");
+    assert!(!reason.contains("dbio-tick"), "a protocol line: {reason}");
+    let rows = m["cluster"]["hosts"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "the other hosts were merged");
+    assert!(err.contains(&f.addrs()[1]), "names the host: {err}");
+}
+
+#[test]
+fn a_host_without_dbio_is_named() {
+    let test = "a_host_without_dbio_is_named";
+    let Some(f) = fleet(test, 1) else { return };
+    let mut args = fleet_args(&f, 1, &f.addrs());
+    let at = args.iter().position(|a| a == "--remote-dbio").unwrap();
+    args[at + 1] = "/nonexistent/dbio".into();
+    let out = dbio(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let want = format!("dbio not found on {}", f.addrs()[0]);
+    assert!(err.contains(&want), "{err}");
+    assert!(err.contains("--remote-dbio"), "says what to do: {err}");
 }

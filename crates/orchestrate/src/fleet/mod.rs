@@ -160,7 +160,7 @@ pub fn run(
             }
             Err(_) => failed.push(HostFailure {
                 name: f.host.name.clone(),
-                reason: failure_reason(f.code, &f.stderr_tail),
+                reason: failure_reason(&f),
             }),
         }
     }
@@ -200,13 +200,36 @@ fn keep_json(dir: &std::path::Path, host: &str, json: &str) -> Result<(), String
     std::fs::write(&path, json).map_err(|e| format!("--host-json: {}: {e}", path.display()))
 }
 
-fn failure_reason(code: Option<i32>, tail: &[String]) -> String {
-    let said = tail
+/// Why a host gave no result, in words: what its session ended with and the last line it
+/// wrote that was not a progress line (`dbio-tick …` says nothing about a failure).
+fn failure_reason(f: &launch::Finished) -> String {
+    let said = f
+        .stderr_tail
         .iter()
         .rev()
-        .find(|l| !l.trim().is_empty())
-        .map_or(String::new(), |l| format!(": {}", l.trim()));
-    match code {
+        .map(|l| l.trim())
+        .find(|l| !l.is_empty() && !crate::progress::is_progress(l))
+        .map_or(String::new(), |l| format!(": {l}"));
+    if f.cut_off {
+        return format!(
+            "lost: it went silent and did not stop when told to, so its session was cut off{said}"
+        );
+    }
+    match f.code {
+        Some(127) => format!("dbio not found on {} (give its path with --remote-dbio){said}", f.host.name),
+        // ssh's own status: the connection failed, or the remote dbio died of a signal.
+        Some(255) if f.silent_for >= ssh::SILENT_AFTER => format!(
+            "lost: nothing came from it for {:.0} s, then ssh gave up on the connection{said}",
+            f.silent_for.as_secs_f64()
+        ),
+        Some(255) => format!(
+            "its session ended without a result (its dbio was killed, or the connection failed){said}"
+        ),
+        // A shell reports a command killed by signal N as 128 + N.
+        Some(c) if (129..=192).contains(&c) => format!(
+            "its dbio was killed (signal {}) before it gave a result{said}",
+            c - 128
+        ),
         Some(c) => format!("its dbio exited with status {c} and no result{said}"),
         None => format!("its session ended without a result (killed){said}"),
     }
