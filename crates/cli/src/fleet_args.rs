@@ -27,7 +27,8 @@ pub struct FleetArgs {
     /// An ssh config file to use instead of ~/.ssh/config (ssh -F).
     #[arg(long, value_name = "FILE", help_heading = "Several hosts")]
     pub ssh_config: Option<String>,
-    /// Also keep each host's own JSON result in DIR, as HOST.json.
+    /// Also keep each host's own JSON result in DIR, as HOST.json (a sweep's or a suite's
+    /// steps as DIR/step-N/HOST.json).
     #[arg(long, value_name = "DIR", help_heading = "Several hosts")]
     pub host_json: Option<String>,
     /// Start measuring at this instant (RFC 3339, e.g. 2026-12-01T10:00:00Z) once the targets

@@ -232,6 +232,8 @@ fn a_sweep_runs_each_step_on_every_host_and_merges_it() {
         f.ssh_config.display().to_string(),
         "--json".into(),
         d.join("s.json").display().to_string(),
+        "--host-json".into(),
+        d.display().to_string(),
         "--no-store".into(),
         "-q".into(),
     ])
@@ -254,6 +256,23 @@ fn a_sweep_runs_each_step_on_every_host_and_merges_it() {
             .map(|r| r["read"]["ios"].as_u64().unwrap())
             .sum();
         assert_eq!(step["read"]["ios"].as_u64().unwrap(), sum);
+    }
+    // --host-json kept every step's hosts' own results, not only the last step's.
+    for (n, (step, qd)) in steps.iter().zip([1, 8]).enumerate() {
+        for (row, addr) in step["cluster"]["hosts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(f.addrs())
+        {
+            let kept = d
+                .join(format!("step-{}", n + 1))
+                .join(format!("{addr}.json"));
+            assert!(kept.exists(), "{} was not kept", kept.display());
+            let own = json(&kept);
+            assert_eq!(own["job"]["qd"], qd);
+            assert_eq!(own["read"]["ios"], row["read"]["ios"]);
+        }
     }
 }
 

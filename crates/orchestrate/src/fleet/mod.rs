@@ -27,6 +27,9 @@ pub struct FleetPlan {
     pub label: Option<String>,
     /// A folder to keep each host's own JSON result in (HOST.json).
     pub host_json: Option<std::path::PathBuf>,
+    /// The step of a sweep or a suite that runs next, counted from 1: its hosts' results are
+    /// kept in the folder's step-N/ (None: one run, kept in the folder itself).
+    pub step: Option<usize>,
 }
 
 /// Time between the end of the checks and the common start when none is given: enough for
@@ -151,7 +154,7 @@ pub fn run(
         match serde_json::from_str::<RunResult>(f.stdout.trim()) {
             Ok(result) => {
                 if let Some(dir) = &plan.host_json {
-                    keep_json(dir, &f.host.name, &f.stdout)?;
+                    keep_json(dir, plan.step, &f.host.name, &f.stdout)?;
                 }
                 hosts.push(HostResult {
                     name: f.host.name.clone(),
@@ -183,9 +186,20 @@ pub fn run(
     )
 }
 
-/// Writes one host's result as DIR/HOST.json (characters other than letters, digits, `.`,
-/// `-` and `_` in the host's name become `_`).
-fn keep_json(dir: &std::path::Path, host: &str, json: &str) -> Result<(), String> {
+/// Writes one host's result as DIR/HOST.json, or DIR/step-N/HOST.json for step N of a sweep
+/// or a suite (characters other than letters, digits, `.`, `-` and `_` in the host's name
+/// become `_`).
+fn keep_json(
+    dir: &std::path::Path,
+    step: Option<usize>,
+    host: &str,
+    json: &str,
+) -> Result<(), String> {
+    let dir = match step {
+        Some(n) => dir.join(format!("step-{n}")),
+        None => dir.to_path_buf(),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| format!("--host-json: {}: {e}", dir.display()))?;
     let name: String = host
         .chars()
         .map(|c| {
