@@ -430,3 +430,62 @@ fn a_host_without_dbio_is_named() {
     assert!(err.contains(&want), "{err}");
     assert!(err.contains("--remote-dbio"), "says what to do: {err}");
 }
+
+#[test]
+fn session_mode_puts_each_hosts_redo_beside_its_own_target() {
+    let test = "session_mode_puts_each_hosts_redo_beside_its_own_target";
+    let Some(f) = fleet(test, 2) else { return };
+    let d = f.dir.path();
+    let kept = d.join("hosts");
+    std::fs::create_dir(&kept).unwrap();
+    let session_args = |targets: &[(String, String)]| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "run",
+            "--sessions",
+            "2",
+            "--update-pct",
+            "50",
+            "--size",
+            "16MiB",
+            "--duration",
+            "2s",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let hosts: Vec<&str> = targets.iter().map(|(h, _)| h.as_str()).collect();
+        a.extend(["--hosts".into(), hosts.join(",")]);
+        for (h, t) in targets {
+            a.extend(["--target-on".into(), format!("{h}={t}")]);
+        }
+        a.extend(["--remote-dbio".into(), DBIO.into()]);
+        a.extend(["--ssh-config".into(), f.ssh_config.display().to_string()]);
+        a.extend(["--host-json".into(), kept.display().to_string()]);
+        a.extend(["--no-store".into(), "-q".into()]);
+        a
+    };
+    let targets: Vec<(String, String)> = f
+        .addrs()
+        .into_iter()
+        .enumerate()
+        .map(|(i, h)| (h, format!("{}/t{i}.dat", d.display())))
+        .collect();
+    let out = dbio(&session_args(&targets));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    for (h, t) in &targets {
+        let own = json(&kept.join(format!("{h}.json")));
+        let redo = format!("{t}.redo");
+        assert_eq!(own["job"]["session"]["log_target"], redo.as_str(), "{h}");
+        assert!(
+            Path::new(&redo).metadata().is_ok_and(|m| m.len() > 0),
+            "{h} wrote no redo beside its target"
+        );
+    }
+    // A device has no folder beside it for the redo: refused, naming the host and the way out.
+    let (h, _) = &targets[0];
+    let out = dbio(&session_args(&[(h.clone(), "/dev/null".into())]));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("--target-on {h}=log=PATH")), "{err}");
+}

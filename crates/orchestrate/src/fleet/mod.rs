@@ -6,6 +6,7 @@ pub mod clock;
 pub mod hosts;
 pub mod launch;
 pub mod ssh;
+pub mod targets;
 
 use dbio_analyze::merge::{merge, HostResult, MergeOptions};
 use dbio_model::cluster::{ClockOffset, HostFailure};
@@ -96,15 +97,7 @@ fn remote_args(
     offset: &ClockOffset,
 ) -> Vec<String> {
     let mut job = job.clone();
-    let own: Vec<String> = plan
-        .targets_on
-        .iter()
-        .filter(|(h, _)| *h == host.name || *h == host.destination)
-        .map(|(_, p)| p.clone())
-        .collect();
-    if !own.is_empty() {
-        job.targets = own;
-    }
+    targets::apply(plan, host, &mut job);
     let theirs = if offset.offset_ms >= 0.0 {
         start + Duration::from_secs_f64(offset.offset_ms / 1e3)
     } else {
@@ -140,6 +133,7 @@ pub fn run(
     stop: &AtomicBool,
     on_line: &mut dyn FnMut(&str, &str),
 ) -> Result<RunResult, String> {
+    targets::check(plan, job)?;
     let start = plan.start_at.unwrap_or_else(|| SystemTime::now() + LEAD);
     let runs = plan
         .hosts
