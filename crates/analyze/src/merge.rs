@@ -63,6 +63,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
         .unwrap_or(start);
     let skew_ms = (latest - earliest) as f64 / 1e6;
     let mut warnings = host_warnings(hosts);
+    warnings.extend(different.as_ref().and_then(|_| different::warning(hosts)));
     if skew_ms > secs * 1000.0 / 10.0 {
         warnings.push(Warning {
             code: "start-skew".into(),
@@ -456,6 +457,7 @@ fn spread(hosts: &[HostResult]) -> Spread {
     }
 }
 
+mod different;
 mod series;
 #[cfg(test)]
 mod tests;
