@@ -489,3 +489,104 @@ fn session_mode_puts_each_hosts_redo_beside_its_own_target() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains(&format!("--target-on {h}=log=PATH")), "{err}");
 }
+
+/// The text of the cells of the row `<tr data-host="NAME">` of `html`.
+fn host_cells(html: &str, name: &str) -> Vec<String> {
+    let row = html
+        .split(&format!("<tr data-host=\"{name}\">"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no row for host {name}"));
+    let row = &row[..row.find("</tr>").unwrap()];
+    row.split("<td")
+        .skip(1)
+        .map(|c| {
+            let c = &c[c.find('>').unwrap() + 1..];
+            c[..c.find("</td>").unwrap()].to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn the_merged_html_has_a_row_and_a_chart_point_per_host() {
+    let d = common::scratch();
+    let start = std::time::SystemTime::now() + Duration::from_secs(2);
+    let at = humantime::format_rfc3339_nanos(start).to_string();
+    let hosts = ["db-a", "db-b", "db-c"];
+    let runs: Vec<_> = hosts
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let qd = (4 << i).to_string();
+            let file = d.path().join(format!("{h}.json")).display().to_string();
+            let args = [
+                "run",
+                "--engine",
+                "sim",
+                "--rw",
+                "randread",
+                "--qd",
+                &qd,
+                "--duration",
+                "2s",
+                "--start-at",
+                &at,
+                "--label",
+                h,
+                "--json",
+                &file,
+                "--no-store",
+                "-q",
+            ];
+            Command::new(DBIO)
+                .args(args)
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut r in runs {
+        assert!(r.wait().unwrap().success());
+    }
+    let html = d.path().join("m.html");
+    let mut args: Vec<String> = vec!["merge".into(), "--allow-different".into()];
+    for h in hosts {
+        args.push(d.path().join(format!("{h}.json")).display().to_string());
+    }
+    args.extend(["--html".into(), html.display().to_string()]);
+    args.extend(["--no-store".into()]);
+    let out = dbio(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    // The summary says which host ran which queue depth.
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        summary.contains("job.qd: 4 on db-a; 8 on db-b; 16 on db-c"),
+        "{summary}{err}"
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("data-table=\"hosts\""), "no hosts table");
+    for h in hosts {
+        let own = json(&d.path().join(format!("{h}.json")));
+        let cells = host_cells(&page, h);
+        // #, host, then read IOPS: the host's own figure.
+        assert_eq!(cells[1], h);
+        let iops: f64 = cells[2].parse().unwrap();
+        let want = own["read"]["iops"].as_f64().unwrap();
+        assert!(
+            (iops - want).abs() <= 0.5,
+            "{h}: {iops} in the table, {want} in its result"
+        );
+    }
+    for chart in ["host-iops", "host-p99"] {
+        let svg = page
+            .split(&format!("data-chart=\"{chart}\""))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no {chart} chart"));
+        let svg = &svg[..svg.find("</svg>").unwrap()];
+        assert!(
+            svg.contains("data-series=\"read\" data-points=\"3\""),
+            "{chart}: a point per host"
+        );
+    }
+}
