@@ -590,3 +590,53 @@ fn the_merged_html_has_a_row_and_a_chart_point_per_host() {
         );
     }
 }
+
+#[test]
+fn a_host_that_hangs_is_cut_off_after_its_window() {
+    let test = "a_host_that_hangs_is_cut_off_after_its_window";
+    let Some(f) = fleet(test, 2) else { return };
+    let d = f.dir.path();
+    let window = Duration::from_secs(4);
+    let start = std::time::SystemTime::now() + Duration::from_secs(8);
+    let mut args = fleet_args(&f, window.as_secs() as u32, &f.addrs());
+    args.extend([
+        "--start-at".into(),
+        humantime::format_rfc3339_nanos(start).to_string(),
+    ]);
+    args.extend(["--json".into(), d.join("m.json").display().to_string()]);
+    let mut child = Command::new(DBIO)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Host 1's dbio stops dead while its ssh session stays up, answering keep-alives.
+    wait_measuring(d, 1, start, Duration::from_secs(1));
+    let stopped = Command::new("pkill")
+        .args(["-STOP", "-f", &remote_dbio(d, 1)])
+        .status()
+        .unwrap();
+    assert!(stopped.success(), "host 1's dbio was not there to stop");
+    // Told to stop 30 s after its window, cut off 15 s later: a bound with room to spare.
+    let bound = start + window + Duration::from_secs(30 + 15 + 20);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::SystemTime::now() > bound {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the launcher still waits for a host that hangs, long after its window");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let m = json(&d.join("m.json"));
+    let failed = m["cluster"]["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["name"], f.addrs()[1].as_str());
+    let reason = failed[0]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("lost"), "{reason}");
+    assert!(reason.contains("cut off"), "{reason}");
+    assert_eq!(m["cluster"]["hosts"].as_array().unwrap().len(), 1);
+}

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 const GRACE: Duration = Duration::from_secs(15);
 /// How long after its planned measuring window a host may take to send its result before it
 /// is told to stop (then it has GRACE more).
-const AFTER_WINDOW: Duration = Duration::from_secs(10);
+const AFTER_WINDOW: Duration = Duration::from_secs(30);
 
 /// What one host's session gave back.
 pub struct Finished {
