@@ -161,8 +161,8 @@ fn check_one(h: &HostResult) -> Result<(), String> {
     Ok(())
 }
 
-/// The first difference between the hosts' workloads (targets and redo logs apart), as "HOST: job.FIELD
-/// is A, not B as on FIRST".
+/// The first difference between the hosts' workloads (targets and redo logs apart), as
+/// "HOST: job.FIELD is A, not B as on FIRST".
 fn differing_workload(hosts: &[HostResult]) -> Result<Option<String>, String> {
     let json = |r: &RunResult| {
         let mut v = serde_json::to_value(&r.job).map_err(|e| e.to_string())?;
