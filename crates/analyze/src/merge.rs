@@ -71,6 +71,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
     let skew_ms = (latest - earliest) as f64 / 1e6;
     let mut warnings = host_warnings(hosts);
     warnings.extend(one_seed(hosts));
+    warnings.extend(different.as_ref().and_then(|_| different::warning(hosts)));
     if skew_ms > secs * 1000.0 / 10.0 {
         warnings.push(Warning {
             code: "start-skew".into(),
@@ -194,8 +195,8 @@ fn check_one(h: &HostResult) -> Result<(), String> {
 }
 
 /// The first difference between the hosts' workloads, as "HOST: job.FIELD is A, not B as on
-/// FIRST". What is each host's own is no difference: its targets, its seed (hosts draw their
-/// own offsets) and which part of a split region it took.
+/// FIRST". What is each host's own is no difference: its targets and session-mode redo log, its
+/// seed (hosts draw their own offsets) and which part of a split region it took.
 fn differing_workload(hosts: &[HostResult]) -> Result<Option<String>, String> {
     let json = |r: &RunResult| {
         let mut job = r.job.clone();
@@ -206,6 +207,10 @@ fn differing_workload(hosts: &[HostResult]) -> Result<Option<String>, String> {
         if let Some(o) = v.as_object_mut() {
             o.remove("targets");
             o.remove("seed");
+            // A session-mode redo log is a target too: each host's goes beside its own data.
+            if let Some(s) = o.get_mut("session").and_then(|s| s.as_object_mut()) {
+                s.remove("log_target");
+            }
         }
         Ok::<_, String>(v)
     };
@@ -532,6 +537,7 @@ fn spread(hosts: &[HostResult]) -> Spread {
     }
 }
 
+mod different;
 mod series;
 #[cfg(test)]
 mod tests;

@@ -37,7 +37,8 @@ pub struct FleetArgs {
         help_heading = "Several hosts"
     )]
     pub split_region: Option<String>,
-    /// Also keep each host's own JSON result in DIR, as HOST.json.
+    /// Also keep each host's own JSON result in DIR, as HOST.json (a sweep's or a suite's
+    /// steps as DIR/step-N/HOST.json).
     #[arg(long, value_name = "DIR", help_heading = "Several hosts")]
     pub host_json: Option<String>,
     /// Start measuring at this instant (RFC 3339, e.g. 2026-12-01T10:00:00Z) once the targets

@@ -169,7 +169,12 @@ fn a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it() {
     let test = "a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it";
     let Some(f) = fleet(test, 3) else { return };
     let d = f.dir.path();
+    let start = std::time::SystemTime::now() + Duration::from_secs(8);
     let mut args = fleet_args(&f, 8, &f.addrs());
+    args.extend([
+        "--start-at".into(),
+        humantime::format_rfc3339_nanos(start).to_string(),
+    ]);
     args.extend(["--json".into(), d.join("m.json").display().to_string()]);
     let child = Command::new(DBIO)
         .args(&args)
@@ -179,23 +184,12 @@ fn a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it() {
         .spawn()
         .unwrap();
     // Host 1's dbio (the one whose job names t1.dat) is killed once it is measuring.
-    let pattern = format!("job-json.*{}/t1\\.dat", d.display());
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let found = Command::new("pgrep")
-            .args(["-f", &pattern])
-            .output()
-            .unwrap();
-        if found.status.success() {
-            std::thread::sleep(Duration::from_secs(5));
-            let _ = Command::new("pkill")
-                .args(["-KILL", "-f", &pattern])
-                .status();
-            break;
-        }
-        assert!(Instant::now() < deadline, "host 1's dbio never started");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_measuring(d, 1, start, Duration::from_secs(2));
+    let killed = Command::new("pkill")
+        .args(["-KILL", "-f", &remote_dbio(d, 1)])
+        .status()
+        .unwrap();
+    assert!(killed.success(), "host 1's dbio was not there to kill");
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
@@ -204,6 +198,9 @@ fn a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it() {
     let failed = m["cluster"]["failed"].as_array().unwrap();
     assert_eq!(failed.len(), 1, "{failed:?}");
     assert_eq!(failed[0]["name"], f.addrs()[1].as_str());
+    let reason = failed[0]["reason"].as_str().unwrap();
+    assert!(reason.contains("killed"), "in words: {reason}");
+    assert!(!reason.contains("dbio-tick"), "a protocol line: {reason}");
     assert_eq!(m["cluster"]["hosts"].as_array().unwrap().len(), 2);
     assert!(err.contains(&f.addrs()[1]), "{err}");
 }
@@ -235,6 +232,8 @@ fn a_sweep_runs_each_step_on_every_host_and_merges_it() {
         f.ssh_config.display().to_string(),
         "--json".into(),
         d.join("s.json").display().to_string(),
+        "--host-json".into(),
+        d.display().to_string(),
         "--no-store".into(),
         "-q".into(),
     ])
@@ -257,6 +256,23 @@ fn a_sweep_runs_each_step_on_every_host_and_merges_it() {
             .map(|r| r["read"]["ios"].as_u64().unwrap())
             .sum();
         assert_eq!(step["read"]["ios"].as_u64().unwrap(), sum);
+    }
+    // --host-json kept every step's hosts' own results, not only the last step's.
+    for (n, (step, qd)) in steps.iter().zip([1, 8]).enumerate() {
+        for (row, addr) in step["cluster"]["hosts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(f.addrs())
+        {
+            let kept = d
+                .join(format!("step-{}", n + 1))
+                .join(format!("{addr}.json"));
+            assert!(kept.exists(), "{} was not kept", kept.display());
+            let own = json(&kept);
+            assert_eq!(own["job"]["qd"], qd);
+            assert_eq!(own["read"]["ios"], row["read"]["ios"]);
+        }
     }
 }
 
@@ -301,15 +317,9 @@ fn ctrl_c_stops_every_host_and_merges_what_they_measured() {
         .process_group(0)
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !(0..3).all(|i| running(&remote_dbio(d, i))) {
-        assert!(Instant::now() < deadline, "not every host's dbio started");
-        std::thread::sleep(Duration::from_millis(100));
-    }
     // Three seconds into measuring...
-    let measuring = start + Duration::from_secs(3);
-    if let Ok(left) = measuring.duration_since(std::time::SystemTime::now()) {
-        std::thread::sleep(left);
+    for i in 0..3 {
+        wait_measuring(d, i, start, Duration::from_secs(3));
     }
     // ...Ctrl-C, as a terminal sends it: SIGINT to the launching dbio's whole process group.
     let killed = Command::new("kill")
@@ -346,4 +356,287 @@ fn ctrl_c_stops_every_host_and_merges_what_they_measured() {
     }
     assert_eq!(m["read"]["ios"].as_u64().unwrap(), sum);
     assert!(m["measured_secs"].as_f64().unwrap() < 60.0, "stopped early");
+}
+
+/// Waits (up to a generous bound) until host `i`'s own dbio runs and the common `start` is
+/// `into` past: the host is then measuring.
+fn wait_measuring(d: &Path, i: usize, start: std::time::SystemTime, into: Duration) {
+    let bound = Instant::now() + Duration::from_secs(60);
+    while !(running(&remote_dbio(d, i)) && std::time::SystemTime::now() >= start + into) {
+        assert!(Instant::now() < bound, "host {i}'s dbio is not measuring");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_host_that_goes_silent_is_named_lost_and_the_others_merged() {
+    let test = "a_host_that_goes_silent_is_named_lost_and_the_others_merged";
+    let Some(f) = fleet(test, 3) else { return };
+    let d = f.dir.path();
+    let window = Duration::from_secs(6);
+    let start = std::time::SystemTime::now() + Duration::from_secs(8);
+    let mut args = fleet_args(&f, window.as_secs() as u32, &f.addrs());
+    args.extend([
+        "--start-at".into(),
+        humantime::format_rfc3339_nanos(start).to_string(),
+    ]);
+    args.extend(["--json".into(), d.join("m.json").display().to_string()]);
+    let mut child = Command::new(DBIO)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_measuring(d, 1, start, Duration::from_secs(2));
+    f.cut_link(1).expect("cut host 1's link");
+    // The figure to meet: the launcher ends within the window plus 30 s.
+    let bound = start + window + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::SystemTime::now() > bound {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the launcher still waits 30 s after the window, for a silent host");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let m = json(&d.join("m.json"));
+    assert_eq!(m["partial"], true);
+    let failed = m["cluster"]["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["name"], f.addrs()[1].as_str());
+    let reason = failed[0]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("lost"), "{reason}");
+    assert!(!reason.contains("dbio-tick"), "a protocol line: {reason}");
+    let rows = m["cluster"]["hosts"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "the other hosts were merged");
+    assert!(err.contains(&f.addrs()[1]), "names the host: {err}");
+}
+
+#[test]
+fn a_host_without_dbio_is_named() {
+    let test = "a_host_without_dbio_is_named";
+    let Some(f) = fleet(test, 1) else { return };
+    let mut args = fleet_args(&f, 1, &f.addrs());
+    let at = args.iter().position(|a| a == "--remote-dbio").unwrap();
+    args[at + 1] = "/nonexistent/dbio".into();
+    let out = dbio(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let want = format!("dbio not found on {}", f.addrs()[0]);
+    assert!(err.contains(&want), "{err}");
+    assert!(err.contains("--remote-dbio"), "says what to do: {err}");
+}
+
+#[test]
+fn session_mode_puts_each_hosts_redo_beside_its_own_target() {
+    let test = "session_mode_puts_each_hosts_redo_beside_its_own_target";
+    let Some(f) = fleet(test, 2) else { return };
+    let d = f.dir.path();
+    let kept = d.join("hosts");
+    std::fs::create_dir(&kept).unwrap();
+    let session_args = |targets: &[(String, String)]| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "run",
+            "--sessions",
+            "2",
+            "--update-pct",
+            "50",
+            "--size",
+            "16MiB",
+            "--duration",
+            "2s",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let hosts: Vec<&str> = targets.iter().map(|(h, _)| h.as_str()).collect();
+        a.extend(["--hosts".into(), hosts.join(",")]);
+        for (h, t) in targets {
+            a.extend(["--target-on".into(), format!("{h}={t}")]);
+        }
+        a.extend(["--remote-dbio".into(), DBIO.into()]);
+        a.extend(["--ssh-config".into(), f.ssh_config.display().to_string()]);
+        a.extend(["--host-json".into(), kept.display().to_string()]);
+        a.extend(["--no-store".into(), "-q".into()]);
+        a
+    };
+    let targets: Vec<(String, String)> = f
+        .addrs()
+        .into_iter()
+        .enumerate()
+        .map(|(i, h)| (h, format!("{}/t{i}.dat", d.display())))
+        .collect();
+    let out = dbio(&session_args(&targets));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    for (h, t) in &targets {
+        let own = json(&kept.join(format!("{h}.json")));
+        let redo = format!("{t}.redo");
+        assert_eq!(own["job"]["session"]["log_target"], redo.as_str(), "{h}");
+        assert!(
+            Path::new(&redo).metadata().is_ok_and(|m| m.len() > 0),
+            "{h} wrote no redo beside its target"
+        );
+    }
+    // A device has no folder beside it for the redo: refused, naming the host and the way out.
+    let (h, _) = &targets[0];
+    let out = dbio(&session_args(&[(h.clone(), "/dev/null".into())]));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("--target-on {h}=log=PATH")), "{err}");
+}
+
+/// The text of the cells of the row `<tr data-host="NAME">` of `html`.
+fn host_cells(html: &str, name: &str) -> Vec<String> {
+    let row = html
+        .split(&format!("<tr data-host=\"{name}\">"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no row for host {name}"));
+    let row = &row[..row.find("</tr>").unwrap()];
+    row.split("<td")
+        .skip(1)
+        .map(|c| {
+            let c = &c[c.find('>').unwrap() + 1..];
+            c[..c.find("</td>").unwrap()].to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn the_merged_html_has_a_row_and_a_chart_point_per_host() {
+    let d = common::scratch();
+    let start = std::time::SystemTime::now() + Duration::from_secs(2);
+    let at = humantime::format_rfc3339_nanos(start).to_string();
+    let hosts = ["db-a", "db-b", "db-c"];
+    let runs: Vec<_> = hosts
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let qd = (4 << i).to_string();
+            let file = d.path().join(format!("{h}.json")).display().to_string();
+            let args = [
+                "run",
+                "--engine",
+                "sim",
+                "--rw",
+                "randread",
+                "--qd",
+                &qd,
+                "--duration",
+                "2s",
+                "--start-at",
+                &at,
+                "--label",
+                h,
+                "--json",
+                &file,
+                "--no-store",
+                "-q",
+            ];
+            Command::new(DBIO)
+                .args(args)
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut r in runs {
+        assert!(r.wait().unwrap().success());
+    }
+    let html = d.path().join("m.html");
+    let mut args: Vec<String> = vec!["merge".into(), "--allow-different".into()];
+    for h in hosts {
+        args.push(d.path().join(format!("{h}.json")).display().to_string());
+    }
+    args.extend(["--html".into(), html.display().to_string()]);
+    args.extend(["--no-store".into()]);
+    let out = dbio(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    // The summary says which host ran which queue depth.
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        summary.contains("job.qd: 4 on db-a; 8 on db-b; 16 on db-c"),
+        "{summary}{err}"
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("data-table=\"hosts\""), "no hosts table");
+    for h in hosts {
+        let own = json(&d.path().join(format!("{h}.json")));
+        let cells = host_cells(&page, h);
+        // #, host, then read IOPS: the host's own figure.
+        assert_eq!(cells[1], h);
+        let iops: f64 = cells[2].parse().unwrap();
+        let want = own["read"]["iops"].as_f64().unwrap();
+        assert!(
+            (iops - want).abs() <= 0.5,
+            "{h}: {iops} in the table, {want} in its result"
+        );
+    }
+    for chart in ["host-iops", "host-p99"] {
+        let svg = page
+            .split(&format!("data-chart=\"{chart}\""))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no {chart} chart"));
+        let svg = &svg[..svg.find("</svg>").unwrap()];
+        assert!(
+            svg.contains("data-series=\"read\" data-points=\"3\""),
+            "{chart}: a point per host"
+        );
+    }
+}
+
+#[test]
+fn a_host_that_hangs_is_cut_off_after_its_window() {
+    let test = "a_host_that_hangs_is_cut_off_after_its_window";
+    let Some(f) = fleet(test, 2) else { return };
+    let d = f.dir.path();
+    let window = Duration::from_secs(4);
+    let start = std::time::SystemTime::now() + Duration::from_secs(8);
+    let mut args = fleet_args(&f, window.as_secs() as u32, &f.addrs());
+    args.extend([
+        "--start-at".into(),
+        humantime::format_rfc3339_nanos(start).to_string(),
+    ]);
+    args.extend(["--json".into(), d.join("m.json").display().to_string()]);
+    let mut child = Command::new(DBIO)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Host 1's dbio stops dead while its ssh session stays up, answering keep-alives.
+    wait_measuring(d, 1, start, Duration::from_secs(1));
+    let stopped = Command::new("pkill")
+        .args(["-STOP", "-f", &remote_dbio(d, 1)])
+        .status()
+        .unwrap();
+    assert!(stopped.success(), "host 1's dbio was not there to stop");
+    // Told to stop 30 s after its window, cut off 15 s later: a bound with room to spare.
+    let bound = start + window + Duration::from_secs(30 + 15 + 20);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::SystemTime::now() > bound {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the launcher still waits for a host that hangs, long after its window");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let m = json(&d.join("m.json"));
+    let failed = m["cluster"]["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["name"], f.addrs()[1].as_str());
+    let reason = failed[0]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("lost"), "{reason}");
+    assert!(reason.contains("cut off"), "{reason}");
+    assert_eq!(m["cluster"]["hosts"].as_array().unwrap().len(), 1);
 }

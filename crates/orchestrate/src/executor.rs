@@ -87,7 +87,11 @@ impl Executor for Fleet<'_> {
             }
             None => on_line(host, line),
         };
-        fleet::run(&self.plan, job, self.offsets.clone(), stop, &mut lines)
-            .map_err(RunError::Target)
+        let merged = fleet::run(&self.plan, job, self.offsets.clone(), stop, &mut lines)
+            .map_err(RunError::Target);
+        if let Some(n) = &mut self.plan.step {
+            *n += 1;
+        }
+        merged
     }
 }

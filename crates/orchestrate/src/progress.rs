@@ -30,6 +30,11 @@ pub fn tick(elapsed: f64, p: &TimePoint) -> String {
     )
 }
 
+/// True for a line of the progress protocol (a launching dbio's to read, not a person's).
+pub fn is_progress(line: &str) -> bool {
+    matches!(line.split_whitespace().next(), Some(MEASURING | TICK))
+}
+
 /// Reads a progress line; None for any other line.
 pub fn parse(line: &str) -> Option<Line> {
     let mut w = line.split_whitespace();

@@ -192,6 +192,18 @@ fn different_workloads_are_refused_naming_the_host_and_field() {
     )
     .unwrap();
     assert!(m.cluster.unwrap().different_workloads);
+    // The summary says which hosts ran what.
+    let w = m
+        .warnings
+        .iter()
+        .find(|w| w.code == "different-workloads")
+        .expect("a different-workloads warning");
+    let qd = hosts[0].result.job.qd;
+    assert!(
+        w.message.contains(&format!("job.qd: {qd} on a, b; 7 on c")),
+        "{}",
+        w.message
+    );
 }
 
 #[test]

@@ -45,6 +45,7 @@ fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
             }
             d => d.as_ref().map(std::path::PathBuf::from),
         },
+        step: None,
     })
 }
 
@@ -119,7 +120,8 @@ fn checked_fleet(plan: FleetPlan, quiet: bool) -> Result<Fleet<'static>, String>
     })
 }
 
-/// The executor the flags ask for: this host, or the fleet (every host checked first).
+/// The executor of a sweep's or a suite's steps: this host, or the fleet (every host checked
+/// first).
 pub fn executor(
     f: &FleetArgs,
     label: Option<&str>,
@@ -134,7 +136,12 @@ pub fn executor(
                 .into(),
         );
     }
-    Ok(Box::new(checked_fleet(fleet_plan(f, label)?, quiet)?))
+    // Every step of a sweep or a suite keeps its hosts' results in a folder of its own.
+    let plan = FleetPlan {
+        step: Some(1),
+        ..fleet_plan(f, label)?
+    };
+    Ok(Box::new(checked_fleet(plan, quiet)?))
 }
 
 /// Runs `dbio run --hosts …` and delivers the merged result like a run's.

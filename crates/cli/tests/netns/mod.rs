@@ -206,6 +206,12 @@ impl Fleet {
         }
     }
 
+    /// Cuts host `i`'s link (`ip link set … down` on this side): from then on the host is
+    /// silent, neither answering nor refusing.
+    pub fn cut_link(&self, i: usize) -> Result<(), String> {
+        run(&["ip", "link", "set", &self.hosts[i].veth, "down"])
+    }
+
     /// The addresses, as --hosts takes them.
     pub fn addrs(&self) -> Vec<String> {
         self.hosts.iter().map(|h| h.addr.clone()).collect()

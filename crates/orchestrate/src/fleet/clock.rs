@@ -18,6 +18,26 @@ fn unix_ns(t: SystemTime) -> i128 {
         .map_or(0, |d| d.as_nanos() as i128)
 }
 
+/// How long a session whose output ended may take to exit with its status before it is
+/// killed (its status says why it ended: 127, no dbio; 255, no connection).
+const EXIT_WITHIN: Duration = Duration::from_secs(5);
+
+/// The exit status of a session that stopped answering: waited for up to EXIT_WITHIN, then
+/// the session is killed (None: it had to be).
+fn exit_status(child: &mut std::process::Child) -> Option<std::process::ExitStatus> {
+    let until = std::time::Instant::now() + EXIT_WITHIN;
+    while std::time::Instant::now() < until {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(_) => break,
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
 /// Checks that `host` runs a dbio that writes `schema` and measures its clock offset.
 /// Err says why the host cannot take part (unreachable, no dbio, another schema, no answer).
 pub fn probe(setup: &SshSetup, host: &Host, schema: &str) -> Result<ClockOffset, String> {
@@ -37,13 +57,15 @@ pub fn probe(setup: &SshSetup, host: &Host, schema: &str) -> Result<ClockOffset,
         }
     });
     let fail = |child: &mut std::process::Child, stderr: &mut std::process::ChildStderr, what| {
-        let _ = child.kill();
-        let status = child.wait().ok();
+        let status = exit_status(child);
         let mut err = String::new();
         let _ = std::io::Read::read_to_string(stderr, &mut err);
         let said = err.trim().lines().last().unwrap_or("").to_string();
         let why = match status.and_then(|s| s.code()) {
-            Some(127) => format!("no dbio at '{}' there", setup.remote_dbio),
+            Some(127) => format!(
+                "dbio not found on {} (looked for '{}'; give its path with --remote-dbio)",
+                host.name, setup.remote_dbio
+            ),
             Some(255) => "ssh could not connect".to_string(),
             _ => what,
         };

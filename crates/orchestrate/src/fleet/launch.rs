@@ -1,9 +1,13 @@
 //! The runs themselves: one ssh session per host, all started before the common instant,
 //! their stderr streamed to the caller, their JSON results collected. Closing a session's
-//! stdin is how a host is told to stop (its dbio runs with --stop-on-eof).
+//! stdin is how a host is told to stop (its dbio runs with --stop-on-eof). A host that goes
+//! silent cannot hang the launcher: ssh's keep-alives end a session whose host stopped
+//! answering, and a host still running well after its measuring window is told to stop, then
+//! cut off.
 
 use super::hosts::Host;
 use super::ssh::{command, SshSetup};
+use crate::progress::Line;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, ChildStdin};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,6 +17,9 @@ use std::time::{Duration, Instant};
 
 /// After a stop, how long hosts get to write their partial results before they are cut off.
 const GRACE: Duration = Duration::from_secs(15);
+/// How long after its planned measuring window a host may take to send its result before it
+/// is told to stop (then it has GRACE more).
+const AFTER_WINDOW: Duration = Duration::from_secs(30);
 
 /// What one host's session gave back.
 pub struct Finished {
@@ -22,6 +29,11 @@ pub struct Finished {
     pub stdout: String,
     /// The last lines of its stderr, for a failure's reason.
     pub stderr_tail: Vec<String>,
+    /// The launcher cut the session off: the host was still running GRACE after it was told
+    /// to stop at its deadline.
+    pub cut_off: bool,
+    /// How long nothing had come from the host when its session ended.
+    pub silent_for: Duration,
 }
 
 struct Running {
@@ -31,6 +43,15 @@ struct Running {
     stdout: JoinHandle<String>,
     stderr: JoinHandle<Vec<String>>,
     done: Option<Option<i32>>,
+    /// When to tell the host to stop: AFTER_WINDOW past its planned measuring window, once it
+    /// said it is measuring (None: not measuring yet, or its run has no planned length).
+    deadline: Option<Instant>,
+    /// When its stdin was closed (by a stop or its deadline).
+    stopped_at: Option<Instant>,
+    cut_off: bool,
+    /// When the host last wrote a line, and when its session ended.
+    last_heard: Instant,
+    ended_at: Option<Instant>,
 }
 
 /// Starts `args` on every host and waits for all; `on_line(host, line)` gets each line a
@@ -60,6 +81,10 @@ pub fn run_all(
                     let mut tail = Vec::new();
                     for line in BufReader::new(err).lines().map_while(Result::ok) {
                         let _ = tx.send((name.clone(), line.clone()));
+                        // What went wrong is said after measuring began, if it began.
+                        if line.starts_with(crate::progress::MEASURING) {
+                            tail.clear();
+                        }
                         tail.push(line);
                         if tail.len() > 20 {
                             tail.remove(0);
@@ -74,6 +99,11 @@ pub fn run_all(
                     stdout,
                     stderr,
                     done: None,
+                    deadline: None,
+                    stopped_at: None,
+                    cut_off: false,
+                    last_heard: Instant::now(),
+                    ended_at: None,
                 });
             }
             Err(e) => finished.push(Finished {
@@ -81,6 +111,8 @@ pub fn run_all(
                 code: None,
                 stdout: String::new(),
                 stderr_tail: vec![format!("cannot run {}: {e}", setup.ssh)],
+                cut_off: false,
+                silent_for: Duration::ZERO,
             }),
         }
     }
@@ -91,36 +123,58 @@ pub fn run_all(
         code: r.done.flatten(),
         stdout: r.stdout.join().unwrap_or_default(),
         stderr_tail: r.stderr.join().unwrap_or_default(),
+        cut_off: r.cut_off,
+        silent_for: r.ended_at.unwrap_or_else(Instant::now) - r.last_heard,
     }));
     finished
 }
 
+/// Waits for every session to end, passing on the lines the hosts write; tells every host to
+/// stop when `stop` is set, a host to stop at its deadline, and cuts off a host that is still
+/// running GRACE after it was told.
 fn wait_all(
     running: &mut [Running],
     stop: &AtomicBool,
     rx: &mpsc::Receiver<(String, String)>,
     on_line: &mut dyn FnMut(&str, &str),
 ) {
-    let mut stopped_at: Option<Instant> = None;
     while running.iter().any(|r| r.done.is_none()) {
         while let Ok((h, l)) = rx.recv_timeout(Duration::from_millis(20)) {
+            heard(running, &h, &l);
             on_line(&h, &l);
         }
-        if stop.load(Ordering::Relaxed) && stopped_at.is_none() {
-            stopped_at = Some(Instant::now());
-            running.iter_mut().for_each(|r| drop(r.stdin.take()));
-        }
-        let late = stopped_at.is_some_and(|t| t.elapsed() > GRACE);
+        let stopping = stop.load(Ordering::Relaxed);
+        let now = Instant::now();
         for r in running.iter_mut().filter(|r| r.done.is_none()) {
-            if late {
+            if r.stopped_at.is_none() && (stopping || r.deadline.is_some_and(|d| now >= d)) {
+                drop(r.stdin.take());
+                r.stopped_at = Some(now);
+            }
+            if r.stopped_at.is_some_and(|t| now - t > GRACE) && !r.cut_off {
                 let _ = r.child.kill();
+                r.cut_off = true;
             }
             if let Ok(Some(status)) = r.child.try_wait() {
                 r.done = Some(status.code());
+                r.ended_at = Some(Instant::now());
             }
         }
     }
     while let Ok((h, l)) = rx.try_recv() {
         on_line(&h, &l);
+    }
+}
+
+/// Notes that `host` wrote `line`; when the line says it began measuring a window of known
+/// length, its deadline is AFTER_WINDOW past that window's end.
+fn heard(running: &mut [Running], host: &str, line: &str) {
+    let Some(r) = running.iter_mut().find(|r| r.host.name == host) else {
+        return;
+    };
+    r.last_heard = Instant::now();
+    if let Some(Line::Measuring(Some(planned))) = crate::progress::parse(line) {
+        r.deadline = Duration::try_from_secs_f64(planned)
+            .ok()
+            .and_then(|w| Instant::now().checked_add(w.saturating_add(AFTER_WINDOW)));
     }
 }

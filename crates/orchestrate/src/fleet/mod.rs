@@ -7,6 +7,7 @@ pub mod hosts;
 pub mod launch;
 pub mod share;
 pub mod ssh;
+pub mod targets;
 
 use dbio_analyze::merge::{merge, HostResult, MergeOptions};
 use dbio_model::cluster::{ClockOffset, HostFailure};
@@ -30,6 +31,9 @@ pub struct FleetPlan {
     pub label: Option<String>,
     /// A folder to keep each host's own JSON result in (HOST.json).
     pub host_json: Option<std::path::PathBuf>,
+    /// The step of a sweep or a suite that runs next, counted from 1: its hosts' results are
+    /// kept in the folder's step-N/ (None: one run, kept in the folder itself).
+    pub step: Option<usize>,
 }
 
 /// Time between the end of the checks and the common start when none is given: enough for
@@ -98,15 +102,7 @@ fn remote_args(
 ) -> Vec<String> {
     let host = &plan.hosts[index];
     let mut job = share::host_job(job, index, plan.hosts.len(), plan.split_region);
-    let own: Vec<String> = plan
-        .targets_on
-        .iter()
-        .filter(|(h, _)| *h == host.name || *h == host.destination)
-        .map(|(_, p)| p.clone())
-        .collect();
-    if !own.is_empty() {
-        job.targets = own;
-    }
+    targets::apply(plan, host, &mut job);
     let theirs = if offset.offset_ms >= 0.0 {
         start + Duration::from_secs_f64(offset.offset_ms / 1e3)
     } else {
@@ -142,6 +138,7 @@ pub fn run(
     stop: &AtomicBool,
     on_line: &mut dyn FnMut(&str, &str),
 ) -> Result<RunResult, String> {
+    targets::check(plan, job)?;
     let start = plan.start_at.unwrap_or_else(|| SystemTime::now() + LEAD);
     let runs = plan
         .hosts
@@ -157,7 +154,7 @@ pub fn run(
         match serde_json::from_str::<RunResult>(f.stdout.trim()) {
             Ok(result) => {
                 if let Some(dir) = &plan.host_json {
-                    keep_json(dir, &f.host.name, &f.stdout)?;
+                    keep_json(dir, plan.step, &f.host.name, &f.stdout)?;
                 }
                 hosts.push(HostResult {
                     name: f.host.name.clone(),
@@ -166,7 +163,7 @@ pub fn run(
             }
             Err(_) => failed.push(HostFailure {
                 name: f.host.name.clone(),
-                reason: failure_reason(f.code, &f.stderr_tail),
+                reason: failure_reason(&f),
             }),
         }
     }
@@ -189,9 +186,20 @@ pub fn run(
     )
 }
 
-/// Writes one host's result as DIR/HOST.json (characters other than letters, digits, `.`,
-/// `-` and `_` in the host's name become `_`).
-fn keep_json(dir: &std::path::Path, host: &str, json: &str) -> Result<(), String> {
+/// Writes one host's result as DIR/HOST.json, or DIR/step-N/HOST.json for step N of a sweep
+/// or a suite (characters other than letters, digits, `.`, `-` and `_` in the host's name
+/// become `_`).
+fn keep_json(
+    dir: &std::path::Path,
+    step: Option<usize>,
+    host: &str,
+    json: &str,
+) -> Result<(), String> {
+    let dir = match step {
+        Some(n) => dir.join(format!("step-{n}")),
+        None => dir.to_path_buf(),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| format!("--host-json: {}: {e}", dir.display()))?;
     let name: String = host
         .chars()
         .map(|c| {
@@ -206,13 +214,36 @@ fn keep_json(dir: &std::path::Path, host: &str, json: &str) -> Result<(), String
     std::fs::write(&path, json).map_err(|e| format!("--host-json: {}: {e}", path.display()))
 }
 
-fn failure_reason(code: Option<i32>, tail: &[String]) -> String {
-    let said = tail
+/// Why a host gave no result, in words: what its session ended with and the last line it
+/// wrote that was not a progress line (`dbio-tick …` says nothing about a failure).
+fn failure_reason(f: &launch::Finished) -> String {
+    let said = f
+        .stderr_tail
         .iter()
         .rev()
-        .find(|l| !l.trim().is_empty())
-        .map_or(String::new(), |l| format!(": {}", l.trim()));
-    match code {
+        .map(|l| l.trim())
+        .find(|l| !l.is_empty() && !crate::progress::is_progress(l))
+        .map_or(String::new(), |l| format!(": {l}"));
+    if f.cut_off {
+        return format!(
+            "lost: it went silent and did not stop when told to, so its session was cut off{said}"
+        );
+    }
+    match f.code {
+        Some(127) => format!("dbio not found on {} (give its path with --remote-dbio){said}", f.host.name),
+        // ssh's own status: the connection failed, or the remote dbio died of a signal.
+        Some(255) if f.silent_for >= ssh::SILENT_AFTER => format!(
+            "lost: nothing came from it for {:.0} s, then ssh gave up on the connection{said}",
+            f.silent_for.as_secs_f64()
+        ),
+        Some(255) => format!(
+            "its session ended without a result (its dbio was killed, or the connection failed){said}"
+        ),
+        // A shell reports a command killed by signal N as 128 + N.
+        Some(c) if (129..=192).contains(&c) => format!(
+            "its dbio was killed (signal {}) before it gave a result{said}",
+            c - 128
+        ),
         Some(c) => format!("its dbio exited with status {c} and no result{said}"),
         None => format!("its session ended without a result (killed){said}"),
     }

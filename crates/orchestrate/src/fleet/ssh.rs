@@ -29,14 +29,29 @@ pub fn quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', r"'\''"))
 }
 
+/// Seconds of silence from a host after which ssh asks it for a sign of life, and how many
+/// unanswered asks end the session: a host whose link or machine went silent is given up
+/// after about 20 s (ssh exits 255, "Timeout, server … not responding").
+pub const ALIVE_INTERVAL_SECS: u32 = 5;
+pub const ALIVE_COUNT_MAX: u32 = 3;
+/// A session that ends after this long without a word from its host ended because the host
+/// went silent (ssh sends its first keep-alive then).
+pub const SILENT_AFTER: std::time::Duration =
+    std::time::Duration::from_secs(ALIVE_INTERVAL_SECS as u64);
+
 /// `ssh … HOST -- 'dbio' 'ARG'…` with stdin, stdout and stderr piped. BatchMode: a host that
-/// wants a password fails at once instead of prompting under a progress display. The ssh runs
+/// wants a password fails at once instead of prompting under a progress display. Keep-alives
+/// (ServerAliveInterval) end a session whose host went silent. The ssh runs
 /// in a process group of its own, so the terminal's Ctrl-C reaches only the launching dbio,
 /// which stops every host by closing its session's stdin and still collects its result (a
 /// Ctrl-C to ssh itself would drop the session and the result with it).
 pub fn command(setup: &SshSetup, host: &Host, args: &[String]) -> Command {
     let mut c = Command::new(&setup.ssh);
     c.args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=10"]);
+    c.arg("-o")
+        .arg(format!("ServerAliveInterval={ALIVE_INTERVAL_SECS}"));
+    c.arg("-o")
+        .arg(format!("ServerAliveCountMax={ALIVE_COUNT_MAX}"));
     if let Some(f) = &setup.config {
         c.args(["-F", f]);
     }

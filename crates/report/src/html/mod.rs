@@ -3,6 +3,7 @@
 
 pub mod advise;
 pub mod charts;
+mod cluster;
 mod db;
 pub mod svg;
 
@@ -299,6 +300,7 @@ fn run_section(o: &mut String, r: &RunResult) {
         o.push_str("<p>total of all streams:</p>\n");
     }
     dir_table(o, [&r.read, &r.write, &r.flush]);
+    cluster::section(o, r);
     if r.engine.name != "sim" {
         let c = &r.cpu;
         let _ = writeln!(
