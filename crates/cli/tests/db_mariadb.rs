@@ -114,3 +114,53 @@ fn o_direct_reads_agree_with_the_loop_device() {
         .unwrap();
     assert!(left.is_empty());
 }
+
+/// `dbio db drop` drops only names setup makes, quoted: a marker row holding SQL, or one
+/// naming a table outside dbio's database, is refused and both victims stay in place.
+#[test]
+fn drop_leaves_tables_a_tampered_marker_names() {
+    let test = "drop_leaves_tables_a_tampered_marker_names";
+    let m = match PrivateMariaDb::start() {
+        Ok(m) => m,
+        Err(why) => return skip(test, &why),
+    };
+    let url = m.url();
+    let mut c = m.conn();
+    c.query_drop("CREATE DATABASE victims").unwrap();
+    c.query_drop("CREATE TABLE victims.victim1 (x int)")
+        .unwrap();
+    c.query_drop("CREATE TABLE victims.victim2 (x int)")
+        .unwrap();
+    let (code, out, err) = dbio(&[
+        "db",
+        "setup",
+        "--url",
+        &url,
+        "--sessions",
+        "1",
+        "--size",
+        "16MiB",
+        "-q",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    for name in [
+        "x`; DROP TABLE victims.victim2; -- ",
+        "slob_1`, victims.`victim1",
+    ] {
+        c.exec_drop(
+            "INSERT INTO dbio_slob.dbio_made (kind, name, detail) VALUES ('table', ?, '')",
+            (name,),
+        )
+        .unwrap();
+    }
+    let (code, out, err) = dbio(&["db", "drop", "--url", &url]);
+    let left: Vec<String> = c
+        .query("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'victims'")
+        .unwrap();
+    assert_eq!(left.len(), 2, "a victim was dropped: {out}{err}");
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        err.contains("dbio never makes") && err.contains("victim2"),
+        "{err}"
+    );
+}

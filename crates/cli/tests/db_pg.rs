@@ -254,3 +254,61 @@ fn assert_commit_waits(v: &Value, name: &str) {
     assert!(sync["time_s"].as_f64().unwrap() > 0.0, "{sync}");
     assert!(v["db"]["database"]["log_syncs"].as_u64().unwrap() > 0);
 }
+
+/// `dbio db drop` drops only names setup makes, quoted: a marker row holding SQL, or one
+/// naming a table outside dbio's schema, is refused and both victims stay in place.
+#[test]
+fn drop_leaves_tables_a_tampered_marker_names() {
+    let test = "drop_leaves_tables_a_tampered_marker_names";
+    let Some(pg) = server(test) else {
+        return;
+    };
+    let url = pg.url("postgres");
+    let mut c = pg.client("postgres");
+    c.batch_execute("CREATE TABLE public.victim1 (x int); CREATE TABLE public.victim2 (x int)")
+        .unwrap();
+    let (code, out, err) = dbio(&[
+        "db",
+        "setup",
+        "--url",
+        &url,
+        "--sessions",
+        "1",
+        "--size",
+        "8MiB",
+        "-q",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    for name in [
+        "x\"; drop table public.victim2; --",
+        "slob_1\", public.\"victim1",
+    ] {
+        c.execute(
+            "INSERT INTO dbio_slob.dbio_made (kind, name, detail) VALUES ('table', $1, '')",
+            &[&name],
+        )
+        .unwrap();
+    }
+    let (code, out, err) = dbio(&["db", "drop", "--url", &url]);
+    let left: i64 = c
+        .query_one(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename IN ('victim1', 'victim2')",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(left, 2, "a victim was dropped: {out}{err}");
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        err.contains("dbio never makes") && err.contains("victim2"),
+        "{err}"
+    );
+    // With the altered rows gone, drop removes exactly what setup made.
+    c.batch_execute(
+        "DELETE FROM dbio_slob.dbio_made WHERE name NOT LIKE 'slob%' OR name LIKE '%\"%'",
+    )
+    .unwrap();
+    let (code, out, err) = dbio(&["db", "drop", "--url", &url]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("(1 tables: slob_1)"), "{out}");
+}

@@ -195,19 +195,32 @@ pub fn strangers(c: &mut Conn, url: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// Drops the recorded tables, the marker, then the (then empty) database.
-pub fn drop_all(c: &mut Conn, url: &str) -> Result<Vec<String>, String> {
-    let made: Vec<String> = c
-        .query(format!(
-            "SELECT name FROM {SCHEMA}.{MARKER} WHERE kind = 'table' ORDER BY name"
-        ))
-        .map_err(e(url))?;
-    for t in &made {
-        exec(c, url, &format!("DROP TABLE IF EXISTS {SCHEMA}.`{t}`"))?;
+/// Every (kind, name) row of dbio's marker.
+pub fn marker_rows(c: &mut Conn, url: &str) -> Result<Vec<(String, String)>, String> {
+    c.query(format!(
+        "SELECT kind, name FROM {SCHEMA}.{MARKER} ORDER BY kind, name"
+    ))
+    .map_err(e(url))
+}
+
+/// `name` as a MySQL identifier: in backquotes, a backquote in it doubled (the server's rule;
+/// the driver has no quoting of its own).
+pub fn quote_identifier(name: &str) -> String {
+    format!("`{}`", name.replace('`', "``"))
+}
+
+/// Drops `tables` (names setup makes, checked by the caller, each quoted) in dbio's
+/// database, the marker, then the (then empty) database.
+pub fn drop_all(c: &mut Conn, url: &str, tables: &[String]) -> Result<(), String> {
+    for t in tables {
+        exec(
+            c,
+            url,
+            &format!("DROP TABLE IF EXISTS {SCHEMA}.{}", quote_identifier(t)),
+        )?;
     }
     exec(c, url, &format!("DROP TABLE {SCHEMA}.{MARKER}"))?;
-    exec(c, url, &format!("DROP DATABASE {SCHEMA}"))?;
-    Ok(made)
+    exec(c, url, &format!("DROP DATABASE {SCHEMA}"))
 }
 
 type FileSum = (String, u64, u64, u64, u64, u64, u64, u64);

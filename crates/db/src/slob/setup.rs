@@ -225,6 +225,16 @@ pub fn drop(url: &str) -> Result<Option<Vec<String>>, String> {
         }
         _ => {}
     }
+    let rows = match &mut c {
+        Conn::Pg(p) => pgsql::marker_rows(p, url),
+        Conn::My(m) => maria::marker_rows(m, url),
+    }?;
+    let tables = made_tables(&rows).map_err(|odd| {
+        format!(
+            "{shown}: {SCHEMA}.{MARKER} records names dbio never makes ({}); it was altered, so dbio drops nothing: delete those rows or drop {SCHEMA} yourself",
+            odd.join(", ")
+        )
+    })?;
     let strangers = match &mut c {
         Conn::Pg(p) => pgsql::strangers(p, url),
         Conn::My(m) => maria::strangers(m, url),
@@ -236,10 +246,50 @@ pub fn drop(url: &str) -> Result<Option<Vec<String>>, String> {
         ));
     }
     match &mut c {
-        Conn::Pg(p) => pgsql::drop_all(p, url),
-        Conn::My(m) => maria::drop_all(m, url),
+        Conn::Pg(p) => pgsql::drop_all(p, url, &tables),
+        Conn::My(m) => maria::drop_all(m, url, &tables),
+    }?;
+    Ok(Some(tables))
+}
+
+/// Whether `kind`/`name` is a row setup writes: the schema, the layout, a table `slob_N` or
+/// its index `slob_N_id`.
+fn made_by_setup(kind: &str, name: &str) -> bool {
+    let numbered = |s: &str| {
+        s.strip_prefix("slob_").is_some_and(|n| {
+            !n.is_empty()
+                && !n.starts_with('0')
+                && n.len() <= 4
+                && n.bytes().all(|b| b.is_ascii_digit())
+        })
+    };
+    match kind {
+        "schema" => name == SCHEMA,
+        "layout" => name == "layout",
+        "table" => numbered(name),
+        "index" => name.strip_suffix("_id").is_some_and(numbered),
+        _ => false,
     }
-    .map(Some)
+}
+
+/// The tables the marker records, when every row is one setup writes; else the rows that
+/// are not, shown quoted.
+fn made_tables(rows: &[(String, String)]) -> Result<Vec<String>, Vec<String>> {
+    let odd: Vec<String> = rows
+        .iter()
+        .filter(|(k, n)| !made_by_setup(k, n))
+        .map(|(k, n)| format!("{k} {n:?}"))
+        .collect();
+    if !odd.is_empty() {
+        return Err(odd);
+    }
+    let mut tables: Vec<String> = rows
+        .iter()
+        .filter(|(k, _)| k == "table")
+        .map(|(_, n)| n.clone())
+        .collect();
+    tables.sort_by_key(|n| n[5..].parse::<u32>().unwrap_or(0));
+    Ok(tables)
 }
 
 #[cfg(test)]
@@ -252,5 +302,33 @@ mod tests {
         };
         assert_eq!(super::parse_layout(&super::layout_line(l)), Some(l));
         assert_eq!(super::parse_layout("tables=x"), None);
+    }
+
+    #[test]
+    fn only_names_setup_makes_are_dropped() {
+        let row = |k: &str, n: &str| (k.to_string(), n.to_string());
+        let good = vec![
+            row("schema", "dbio_slob"),
+            row("layout", "layout"),
+            row("table", "slob_2"),
+            row("table", "slob_10"),
+            row("index", "slob_2_id"),
+        ];
+        assert_eq!(
+            super::made_tables(&good),
+            Ok(vec!["slob_2".into(), "slob_10".into()])
+        );
+        for (k, n) in [
+            ("table", "x\"; drop table public.victim2; --"),
+            ("table", "slob_1\", public.\"victim1"),
+            ("table", "victim1"),
+            ("table", "slob_"),
+            ("index", "slob_1"),
+            ("view", "slob_1"),
+        ] {
+            let mut rows = good.clone();
+            rows.push(row(k, n));
+            assert!(super::made_tables(&rows).is_err(), "{k} {n}");
+        }
     }
 }
