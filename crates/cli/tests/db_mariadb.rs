@@ -164,3 +164,50 @@ fn drop_leaves_tables_a_tampered_marker_names() {
         "{err}"
     );
 }
+
+/// The password comes from MYSQL_PWD or ~/.my.cnf's [client] group when the URL has none.
+#[test]
+fn password_from_mysql_pwd_and_my_cnf() {
+    let test = "password_from_mysql_pwd_and_my_cnf";
+    let m = match PrivateMariaDb::start() {
+        Ok(m) => m,
+        Err(why) => return skip(test, &why),
+    };
+    m.conn()
+        .query_drop("CREATE USER kept@'127.0.0.1' IDENTIFIED BY 'kept-pw-5'")
+        .unwrap();
+    let url = m.url_as("kept", "");
+    let home = scratch();
+    let drop_with = |env: &[(&str, &str)]| {
+        let mut c = dbio_command();
+        c.args(["db", "drop", "--url", &url])
+            .env("HOME", home.path())
+            .env_remove("MYSQL_PWD");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().unwrap();
+        let text = [out.stdout, out.stderr].concat();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&text).into_owned(),
+        )
+    };
+    let (code, out) = drop_with(&[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("refused the login") && out.contains("MYSQL_PWD"),
+        "{out}"
+    );
+    let (code, out) = drop_with(&[("MYSQL_PWD", "kept-pw-5")]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("nothing to drop"), "{out}");
+    std::fs::write(
+        home.path().join(".my.cnf"),
+        "[mysqld]\npassword = not-this\n[client]\npassword = \"kept-pw-5\"\n",
+    )
+    .unwrap();
+    let (code, out) = drop_with(&[]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains("kept-pw-5"), "{out}");
+}

@@ -312,3 +312,56 @@ fn drop_leaves_tables_a_tampered_marker_names() {
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("(1 tables: slob_1)"), "{out}");
 }
+
+/// The password comes from PGPASSWORD or ~/.pgpass (mode 600) when the URL has none; a
+/// password file others may read is refused by name; none at all says where to put one.
+#[test]
+fn password_from_pgpassword_and_pgpass() {
+    let test = "password_from_pgpassword_and_pgpass";
+    let Some(pg) = server(test) else {
+        return;
+    };
+    let url = format!("postgres://dbio_admin@127.0.0.1:{}/postgres", pg.port());
+    let home = scratch();
+    let drop_with = |env: &[(&str, &str)]| {
+        let mut c = dbio_command();
+        c.args(["db", "drop", "--url", &url])
+            .env("HOME", home.path())
+            .env_remove("PGPASSWORD")
+            .env_remove("PGPASSFILE");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().unwrap();
+        let text = [out.stdout, out.stderr].concat();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&text).into_owned(),
+        )
+    };
+    let (code, out) = drop_with(&[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("PGPASSWORD") && out.contains("~/.pgpass"),
+        "{out}"
+    );
+    let (code, out) = drop_with(&[("PGPASSWORD", pg_admin_password())]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("nothing to drop"), "{out}");
+    let pgpass = home.path().join(".pgpass");
+    let line = format!(
+        "127.0.0.1:{}:*:dbio_admin:{}\n",
+        pg.port(),
+        pg_admin_password()
+    );
+    std::fs::write(&pgpass, line).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (code, out) = drop_with(&[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("chmod 600"), "{out}");
+    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let (code, out) = drop_with(&[]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(!out.contains(pg_admin_password()), "{out}");
+}
