@@ -211,3 +211,81 @@ fn password_from_mysql_pwd_and_my_cnf() {
     assert_eq!(code, Some(0), "{out}");
     assert!(!out.contains("kept-pw-5"), "{out}");
 }
+
+/// On InnoDB a row is one database page (16 KiB), so `--size` makes size / 16 KiB rows whose
+/// table file is that size; and a run with too little room beside the data stops with a
+/// message instead of filling the disk.
+#[test]
+fn a_row_is_a_page_and_a_full_disk_is_refused() {
+    let test = "a_row_is_a_page_and_a_full_disk_is_refused";
+    let fs = match Ext4Loop::make(512 << 20) {
+        Ok(f) => f,
+        Err(why) => return skip(test, &why),
+    };
+    let m = match PrivateMariaDb::start_in(Some(fs.path()), true, &[]) {
+        Ok(m) => m,
+        Err(why) => return skip(test, &why),
+    };
+    let url = m.url();
+    let (code, out, err) = dbio(&[
+        "db",
+        "setup",
+        "--url",
+        &url,
+        "--sessions",
+        "1",
+        "--size",
+        "16MiB",
+        "-q",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let mut c = m.conn();
+    let rows: Option<u64> = c
+        .query_first("SELECT COUNT(*) FROM dbio_slob.slob_1")
+        .unwrap();
+    let page: Option<u64> = c.query_first("SELECT @@innodb_page_size").unwrap();
+    let datadir: Option<String> = c.query_first("SELECT @@datadir").unwrap();
+    let (rows, page) = (rows.unwrap(), page.unwrap());
+    assert_eq!(rows * page, 16 << 20, "{rows} rows of {page} bytes");
+    // The oracle: the table's file holds at least a page per row (two rows to a page before),
+    // and not much more (index pages, and InnoDB extends a file by whole extents).
+    let file = std::path::Path::new(&datadir.unwrap()).join("dbio_slob/slob_1.ibd");
+    let pages = std::fs::metadata(&file).unwrap().len() / page;
+    assert!(
+        pages >= rows && pages <= rows + rows / 2,
+        "{rows} rows in a file of {pages} pages"
+    );
+    // Fill the file system to 64 MiB free: the run refuses to start, naming the space.
+    let filler = fs.path().join("filler");
+    let free = dbio_db::slob::procfs::space(fs.path().to_str().unwrap())
+        .unwrap()
+        .0;
+    let st = std::process::Command::new("fallocate")
+        .args(["-l", &(free - (64 << 20)).to_string()])
+        .arg(&filler)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let (code, out, err) = dbio(&[
+        "db",
+        "run",
+        "--url",
+        &url,
+        "--duration",
+        "2s",
+        "--ramp",
+        "0s",
+        "--update-pct",
+        "50",
+        "--no-store",
+        "-q",
+    ]);
+    std::fs::remove_file(&filler).unwrap();
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        err.contains("MiB free")
+            && err.contains("before the disk fills")
+            && !err.contains("panicked"),
+        "{err}"
+    );
+}

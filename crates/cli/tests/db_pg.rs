@@ -365,3 +365,66 @@ fn password_from_pgpassword_and_pgpass() {
     assert_eq!(code, Some(0), "{out}");
     assert!(!out.contains(pg_admin_password()), "{out}");
 }
+
+/// An update changes its own small unit (8 keys, pgio's), not every row the operation read:
+/// PostgreSQL's own count of updated rows (pg_stat_user_tables.n_tup_upd) is 8 per update.
+#[test]
+fn an_update_changes_eight_rows_not_the_work_unit() {
+    let test = "an_update_changes_eight_rows_not_the_work_unit";
+    let Some(pg) = server(test) else {
+        return;
+    };
+    let url = pg.url("postgres");
+    let (code, out, err) = dbio(&[
+        "db",
+        "setup",
+        "--url",
+        &url,
+        "--sessions",
+        "1",
+        "--size",
+        "8MiB",
+        "-q",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let dir = scratch();
+    let json = dir.path().join("r.json");
+    let (code, out, err) = dbio(&[
+        "db",
+        "run",
+        "--url",
+        &url,
+        "--duration",
+        "2s",
+        "--ramp",
+        "0s",
+        "--update-pct",
+        "100",
+        "--work-unit",
+        "64",
+        "--no-store",
+        "-q",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let updates = v["db"]["client"]["updates"].as_u64().unwrap();
+    assert!(updates > 0, "{v}");
+    pg.wait_sessions_ended().unwrap();
+    let mut c = pg.client("postgres");
+    let changed: i64 = c
+        .query_one(
+            "SELECT n_tup_upd FROM pg_stat_user_tables WHERE schemaname = 'dbio_slob' AND relname = 'slob_1'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    let changed = changed as u64;
+    // Every update counted (the measured ones and the few before the window) changed 8 rows.
+    assert_eq!(changed % 8, 0, "{changed} rows updated");
+    assert!(
+        changed >= 8 * updates && changed < 16 * updates,
+        "{changed} rows updated by {updates} measured updates"
+    );
+}

@@ -118,18 +118,21 @@ impl Disk {
     }
 }
 
-/// Bytes free under `path` for an unprivileged writer (from `df`), None when not known.
-pub fn free_bytes(path: &str) -> Option<u64> {
+/// (bytes free for an unprivileged writer, size) of the file system holding `path`, from `df`.
+pub fn space(path: &str) -> Option<(u64, u64)> {
     let out = std::process::Command::new("df")
-        .args(["-B1", "--output=avail", path])
+        .args(["-B1", "--output=avail,size", path])
         .output()
         .ok()?;
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .nth(1)?
-        .trim()
-        .parse()
-        .ok()
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut v = text.lines().nth(1)?.split_whitespace().map(str::parse);
+    Some((v.next()?.ok()?, v.next()?.ok()?))
+}
+
+/// Bytes a run keeps free on the data's file system of `size` bytes: 5 % of it, at least
+/// 128 MiB (room for the server's own log and temporary files when dbio stops).
+pub fn reserve(size: u64) -> u64 {
+    (size / 20).max(128 << 20)
 }
 
 /// This host's memory, bytes (MemTotal).

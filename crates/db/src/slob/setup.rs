@@ -57,20 +57,23 @@ fn check_free_name(c: &mut Conn, url: &str) -> Result<(), String> {
     }
 }
 
-/// Checks that the tables fit the free space under the data directory (when it can be read).
+/// Checks that the tables fit the free space under the data directory (when it can be read),
+/// leaving what a run keeps free ([`super::procfs::reserve`]).
 fn check_space(s: &Server, need: u64, url: &str) -> Result<Option<String>, String> {
-    let Some(free) = s.data_dir.as_deref().and_then(super::procfs::free_bytes) else {
+    let Some((free, size)) = s.data_dir.as_deref().and_then(super::procfs::space) else {
         return Ok(Some(
             "free space not checked: the data directory is not readable from here".into(),
         ));
     };
-    if need > free {
+    let keep = super::procfs::reserve(size);
+    if need + keep > free {
         return Err(format!(
-            "{}: the tables need about {} MiB and {} has {} MiB free; give a smaller --size or fewer --sessions",
+            "{}: the tables need about {} MiB and {} has {} MiB free, of which a run keeps {} MiB free; give a smaller --size or fewer --sessions",
             redact(url),
             need >> 20,
             s.data_dir.as_deref().unwrap_or("?"),
-            free >> 20
+            free >> 20,
+            keep >> 20
         ));
     }
     Ok(None)
@@ -115,7 +118,7 @@ pub fn setup(
     for t in 1..=o.sessions {
         match &mut c {
             Conn::Pg(p) => pgsql::create_table(p, url, t),
-            Conn::My(m) => maria::create_table(m, url, t),
+            Conn::My(m) => maria::create_table(m, url, t, s.block_size),
         }
         .map_err(made)?;
     }

@@ -133,6 +133,32 @@ impl PrivatePostgres {
         crate::pg::connect(&self.url(db)).expect("connect to the private PostgreSQL")
     }
 
+    /// Waits (up to 60 s) until no other client session is connected to the server: a session
+    /// reports its statistics as it ends, before it leaves pg_stat_activity, so the counts of
+    /// every session that has gone are in the statistics views after this. An error when the
+    /// sessions are still there at the bound.
+    pub fn wait_sessions_ended(&self) -> Result<(), String> {
+        let mut c = self.client("postgres");
+        let start = std::time::Instant::now();
+        loop {
+            let others: i64 = c
+                .query_one(
+                    "SELECT count(*) FROM pg_stat_activity
+                     WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+                    &[],
+                )
+                .map_err(|e| e.to_string())?
+                .get(0);
+            if others == 0 {
+                return Ok(());
+            }
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                return Err(format!("{others} sessions still connected after 60 s"));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     /// The end of the server's log, for messages.
     pub fn log_tail(&self) -> String {
         let log = std::fs::read_to_string(self.path("log")).unwrap_or_default();
