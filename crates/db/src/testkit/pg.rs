@@ -2,7 +2,7 @@
 //! socket folder and port, password logins, `track_io_timing = on`, small shared_buffers.
 
 use super::{command, find, free_port, on_path, private_dir, run, run_as};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The superuser of private servers, and its password.
 pub const ADMIN: &str = "dbio_admin";
@@ -39,11 +39,20 @@ fn bin_dir() -> Option<PathBuf> {
 impl PrivatePostgres {
     /// Starts a server with these extra `postgresql.conf` lines; an error names what is missing.
     pub fn start_with(conf: &[&str]) -> Result<PrivatePostgres, String> {
+        Self::start_in(None, conf)
+    }
+
+    /// Starts a server whose folder lies under `parent` (the system temp dir when None), with
+    /// these extra `postgresql.conf` lines.
+    pub fn start_in(parent: Option<&Path>, conf: &[&str]) -> Result<PrivatePostgres, String> {
         let bin = bin_dir().ok_or(
             "PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql)",
         )?;
         let owner = run_as("postgres")?;
-        let dir = private_dir("dbio-pg", owner)?;
+        let dir = match parent {
+            Some(p) => super::private_dir_in(p, "dbio-pg", owner)?,
+            None => private_dir("dbio-pg", owner)?,
+        };
         let mut pg = PrivatePostgres {
             dir,
             bin,
@@ -157,6 +166,32 @@ impl PrivatePostgres {
             }
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
+    }
+
+    /// The server's processes now: the postmaster (from its pid file) and its children.
+    pub fn pids(&self) -> Vec<u32> {
+        let file = self.dir.join("data/postmaster.pid");
+        let Some(main) = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|t| t.lines().next().and_then(|l| l.trim().parse::<u32>().ok()))
+        else {
+            return Vec::new();
+        };
+        let mut pids = vec![main];
+        for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+                continue;
+            };
+            if crate::slob::procfs::parent(pid) == Some(main) {
+                pids.push(pid);
+            }
+        }
+        pids
+    }
+
+    /// The data directory.
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.join("data")
     }
 
     /// The end of the server's log, for messages.
