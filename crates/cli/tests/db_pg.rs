@@ -576,10 +576,112 @@ fn three_views_hold_against_postgres_and_the_device() {
         near(dbio_dev, dev, 5.0, 300),
         "dbio's device {dbio_dev}, the kernel's {dev}"
     );
+    // The page-cache figures are of the memory the server may use: its cgroup's 40 MiB, not
+    // the host's memory.
+    let notes = d["notes"].to_string();
+    assert!(
+        notes.contains("cgroup limited to 40 MiB")
+            && !notes.contains("can hold the whole data set"),
+        "{notes}"
+    );
     let share = (table_reads.saturating_sub(dev)) as f64 * 100.0 / table_reads as f64;
     let dbio_share = d["page_cache_pct"].as_f64().unwrap_or(0.0);
     assert!(
         (dbio_share - share).abs() <= 5.0,
         "page cache: dbio {dbio_share:.1} %, from PostgreSQL's and the kernel's counts {share:.1} %"
     );
+}
+
+/// VmLck of process `pid` in bytes, None once it has gone.
+fn locked_bytes(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmLck:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse::<u64>()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+/// `--lock-memory 64MiB` holds 64 MiB locked in dbio's process while the run measures (the
+/// kernel's VmLck, read by the test as it runs) and says so in the result; more than the host
+/// has is refused with a message.
+#[test]
+fn lock_memory_holds_memory_locked_while_the_run_measures() {
+    let test = "lock_memory_holds_memory_locked_while_the_run_measures";
+    let Some(pg) = server(test) else {
+        return;
+    };
+    let url = pg.url("postgres");
+    let (code, out, err) = dbio(&[
+        "db",
+        "setup",
+        "--url",
+        &url,
+        "--sessions",
+        "1",
+        "--size",
+        "8MiB",
+        "-q",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let dir = scratch();
+    let json = dir.path().join("r.json");
+    let mut child = dbio_command()
+        .args([
+            "db",
+            "run",
+            "--url",
+            &url,
+            "--duration",
+            "2s",
+            "--ramp",
+            "0s",
+            "--lock-memory",
+            "64MiB",
+            "--no-store",
+            "-q",
+            "--json",
+            json.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The most VmLck seen until the process ends (the wait is bounded by the run's end).
+    let mut most = 0;
+    while let Some(b) = locked_bytes(child.id()) {
+        most = most.max(b);
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(child.wait().unwrap().success());
+    assert!(most >= 64 << 20, "VmLck at most {most} bytes");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let notes = v["db"]["notes"].to_string();
+    assert!(notes.contains("held 64 MiB of memory locked"), "{notes}");
+    let (code, _, err) = dbio(&[
+        "db",
+        "run",
+        "--url",
+        &url,
+        "--duration",
+        "1s",
+        "--lock-memory",
+        "100000TiB",
+        "-q",
+        "--no-store",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("--lock-memory: cannot lock") && !err.contains("panicked"),
+        "{err}"
+    );
+    let (code, _, err) = dbio(&["db", "run", "--url", &url, "--lock-memory", "lots", "-q"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--lock-memory lots"), "{err}");
 }

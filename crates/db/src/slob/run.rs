@@ -25,6 +25,9 @@ pub struct RunOpts {
     pub ramp: Duration,
     pub duration: Duration,
     pub seed: u64,
+    /// Bytes of memory the caller holds locked while the run measures (`--lock-memory`), so
+    /// the page cache has that much less; 0 for none.
+    pub lock_bytes: u64,
 }
 
 /// What a run tells its caller as it goes.
@@ -61,6 +64,9 @@ pub struct Measured {
     pub data_file: Option<String>,
     pub device: Option<String>,
     pub data_set_bytes: u64,
+    /// The memory limit of the server's cgroup (its page cache counts against it), when it
+    /// runs on this host in a limited cgroup.
+    pub server_memory_limit: Option<u64>,
     pub before: Ends,
     pub after: Ends,
     pub secs: f64,
@@ -267,6 +273,11 @@ pub fn run(
     let data_file = mon.data_file(&server);
     let device = data_file.as_deref().and_then(device_of);
     let data_set_bytes = mon.data_set_bytes(url).map_err(fail)?;
+    let server_memory_limit = mon
+        .server_pids()
+        .iter()
+        .filter_map(|p| super::procfs::memory_limit(&p.to_string()))
+        .min();
     if let Some(low) = space_left(&server) {
         return Err(fail(format!("{shown}: {low}")));
     }
@@ -305,6 +316,7 @@ pub fn run(
             data_file,
             device,
             data_set_bytes,
+            server_memory_limit,
             before,
             after,
             secs,
