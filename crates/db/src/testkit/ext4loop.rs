@@ -60,9 +60,18 @@ impl Ext4Loop {
 }
 
 impl Drop for Ext4Loop {
+    /// Unmounts (lazily when the file system is still busy), detaches the loop device and
+    /// removes the image; says what it could not undo.
     fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.mount).status();
-        let _ = Command::new("losetup").args(["-d", &self.dev]).status();
+        let ok = |c: &mut Command| c.status().is_ok_and(|s| s.success());
+        if !ok(Command::new("umount").arg(&self.mount))
+            && !ok(Command::new("umount").arg("-l").arg(&self.mount))
+        {
+            eprintln!("could not unmount {}", self.mount.display());
+        }
+        if !ok(Command::new("losetup").args(["-d", &self.dev])) {
+            eprintln!("could not detach {}", self.dev);
+        }
         if let Some(base) = self.image.parent() {
             let _ = std::fs::remove_dir_all(base);
         }

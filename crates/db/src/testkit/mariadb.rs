@@ -92,7 +92,7 @@ impl PrivateMariaDb {
         self.dir.join(name).display().to_string()
     }
 
-    /// Waits until root can log in, for up to 60 s.
+    /// Waits until root can log in (asked every 20 ms), for up to 60 s, or the server exits.
     fn wait_ready(&mut self) -> Result<(), String> {
         let start = Instant::now();
         loop {
@@ -113,7 +113,7 @@ impl PrivateMariaDb {
                     tail.join(" | ")
                 ));
             }
-            std::thread::sleep(Duration::from_millis(200));
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 

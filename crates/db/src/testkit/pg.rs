@@ -142,18 +142,33 @@ impl PrivatePostgres {
         crate::pg::connect(&self.url(db)).expect("connect to the private PostgreSQL")
     }
 
+    /// Ends the session of `c` and waits (up to 60 s) until it has left pg_stat_activity: a
+    /// session reports its statistics as it ends, before it leaves, so they are counted then.
+    pub fn end_session(&self, mut c: postgres::Client) -> Result<(), String> {
+        let pid: i32 = c
+            .query_one("SELECT pg_backend_pid()", &[])
+            .map_err(|e| e.to_string())?
+            .get(0);
+        drop(c);
+        self.wait_until_gone(&format!("pid = {pid}"))
+    }
+
     /// Waits (up to 60 s) until no other client session is connected to the server: a session
     /// reports its statistics as it ends, before it leaves pg_stat_activity, so the counts of
     /// every session that has gone are in the statistics views after this. An error when the
     /// sessions are still there at the bound.
     pub fn wait_sessions_ended(&self) -> Result<(), String> {
+        self.wait_until_gone("backend_type = 'client backend' AND pid <> pg_backend_pid()")
+    }
+
+    /// Waits (up to 60 s) until no session of pg_stat_activity matches `filter`.
+    fn wait_until_gone(&self, filter: &str) -> Result<(), String> {
         let mut c = self.client("postgres");
         let start = std::time::Instant::now();
         loop {
             let others: i64 = c
                 .query_one(
-                    "SELECT count(*) FROM pg_stat_activity
-                     WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+                    &format!("SELECT count(*) FROM pg_stat_activity WHERE {filter}"),
                     &[],
                 )
                 .map_err(|e| e.to_string())?
