@@ -51,7 +51,10 @@ pub fn explain(e: &mysql::Error, url: &str) -> String {
             match m.code {
                 1045 | 1698 => format!("{shown}: the server refused the login ({msg}); check the user name and the password (in the URL, MYSQL_PWD or password= under [client] in ~/.my.cnf)"),
                 1044 | 1049 => format!("{shown}: {msg}; name a database the user may use, or none"),
-                1142 | 1143 | 1227 => format!(
+                1227 => format!(
+                    "{shown}: the user lacks a privilege this needs ({msg}); grant the one named, e.g. GRANT PROCESS ON *.* TO the user"
+                ),
+                1142 | 1143 => format!(
                     "{shown}: the user may not read the statistics ({msg}); grant it with GRANT SELECT ON performance_schema.* TO the user"
                 ),
                 _ => format!("{shown}: {msg} (error {})", m.code),
