@@ -184,7 +184,7 @@ fn memory_note(m: &Measured) -> Option<String> {
     };
     if room == 0 || m.data_set_bytes >= room / 2 {
         return m.server_memory_limit.filter(|&l| l < host).map(|l| format!(
-            "the server runs in a cgroup limited to {} MiB, page cache included, under twice dbio's data set ({} MiB): most reads the page cache cannot keep go to the device",
+            "the server runs in a cgroup limited to {} MiB, page cache included, less than twice dbio's data set ({} MiB): reads of blocks the page cache cannot keep go to the device",
             mib(l), mib(m.data_set_bytes)
         ));
     }

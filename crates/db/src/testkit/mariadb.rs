@@ -56,6 +56,9 @@ impl PrivateMariaDb {
             &format!("--datadir={}", m.path("data")),
             "--auth-root-authentication-method=normal",
             "--skip-test-db",
+            // Its own temporary folder: installs of parallel tests in a shared /tmp remove
+            // each other's temporary tables.
+            &format!("--tmpdir={}", m.dir.display()),
         ]);
         run(c, "mariadb-install-db")?;
         let mut c = command(&server, owner);
@@ -64,6 +67,7 @@ impl PrivateMariaDb {
             format!("--datadir={}", m.path("data")),
             format!("--socket={}", m.path("sock")),
             format!("--pid-file={}", m.path("pid")),
+            format!("--tmpdir={}", m.dir.display()),
             format!("--log-error={}", m.path("err.log")),
             format!("--port={}", m.port),
             "--bind-address=127.0.0.1".into(),
