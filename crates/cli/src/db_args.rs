@@ -92,6 +92,10 @@ pub struct DbRunArgs {
     /// Seed of the random keys.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Hold this much memory locked (mlock) while the run measures, e.g. 4GiB, so the OS page
+    /// cache has that much less and reads go to the device (pgio's reduce-free-memory step).
+    #[arg(long, value_name = "SIZE")]
+    pub lock_memory: Option<String>,
     /// Write the JSON result to this file (- for stdout).
     #[arg(long)]
     pub json: Option<String>,

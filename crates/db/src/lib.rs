@@ -9,6 +9,7 @@ pub mod kind;
 pub mod live;
 pub mod mariadb;
 pub mod oracle;
+pub mod password;
 pub mod pg;
 pub mod queries;
 pub mod sizes;

@@ -25,7 +25,15 @@ pub fn connect(url: &str) -> Result<Conn, String> {
             scrub(&e.to_string(), url)
         )
     })?;
-    let opts = OptsBuilder::from_opts(opts)
+    let kept = match opts.get_pass() {
+        None => crate::password::my_password(),
+        Some(_) => None,
+    };
+    let mut opts = OptsBuilder::from_opts(opts);
+    if kept.is_some() {
+        opts = opts.pass(kept);
+    }
+    let opts = opts
         .tcp_connect_timeout(Some(Duration::from_secs(10)))
         .read_timeout(Some(Duration::from_secs(60)));
     let mut c = Conn::new(opts).map_err(|e| explain(&e, url))?;
@@ -41,9 +49,12 @@ pub fn explain(e: &mysql::Error, url: &str) -> String {
         mysql::Error::MySqlError(m) => {
             let msg = scrub(&m.message, url);
             match m.code {
-                1045 | 1698 => format!("{shown}: the server refused the login ({msg}); check the user name and password"),
+                1045 | 1698 => format!("{shown}: the server refused the login ({msg}); check the user name and the password (in the URL, MYSQL_PWD or password= under [client] in ~/.my.cnf)"),
                 1044 | 1049 => format!("{shown}: {msg}; name a database the user may use, or none"),
-                1142 | 1143 | 1227 => format!(
+                1227 => format!(
+                    "{shown}: the user lacks a privilege this needs ({msg}); grant the one named, e.g. GRANT PROCESS ON *.* TO the user"
+                ),
+                1142 | 1143 => format!(
                     "{shown}: the user may not read the statistics ({msg}); grant it with GRANT SELECT ON performance_schema.* TO the user"
                 ),
                 _ => format!("{shown}: {msg} (error {})", m.code),
@@ -83,7 +94,7 @@ pub fn snapshot(c: &mut Conn, url: &str) -> Result<Snapshot, String> {
              FROM performance_schema.file_summary_by_instance",
         )
         .map_err(err)?;
-    let sizes = sizes(c).map_err(err)?;
+    let (sizes, refused) = sizes(c).map_err(err)?;
     let mut by_name: Vec<ObjectIo> = Vec::new();
     for (file, event, r, rps, rb, w, wps, wb) in rows {
         let (name, kind, key) = object_of(&file, &event);
@@ -113,6 +124,7 @@ pub fn snapshot(c: &mut Conn, url: &str) -> Result<Snapshot, String> {
         by_name.push(redo_from_status(c, sizes.get("#redo").copied()).map_err(err)?);
     }
     s.objects = by_name;
+    s.notes.extend(refused);
     notes(c, &mut s).map_err(err)?;
     Ok(s)
 }
@@ -122,7 +134,7 @@ type TableRow = (String, String, Option<u64>, Option<u64>, Option<u64>);
 
 /// Sizes by key: "schema/table" for tables (information_schema, or InnoDB's own
 /// tablespace list when the user may read it), and the redo log's.
-fn sizes(c: &mut Conn) -> Result<HashMap<String, u64>, mysql::Error> {
+fn sizes(c: &mut Conn) -> Result<(HashMap<String, u64>, Option<String>), mysql::Error> {
     let mut m = HashMap::new();
     let rows: Vec<TableRow> = c.query(
         "SELECT TABLE_SCHEMA, TABLE_NAME, DATA_LENGTH, INDEX_LENGTH, DATA_FREE
@@ -133,20 +145,10 @@ fn sizes(c: &mut Conn) -> Result<HashMap<String, u64>, mysql::Error> {
         m.insert(format!("{schema}/{table}"), size);
         m.insert(format!("{schema}/{table}#index"), i.unwrap_or(0));
     }
-    // The exact file sizes, where the server has the view and the user the PROCESS right.
-    for q in [
-        "SELECT NAME, FILE_SIZE FROM information_schema.INNODB_SYS_TABLESPACES",
-        "SELECT NAME, FILE_SIZE FROM information_schema.INNODB_TABLESPACES",
-    ] {
-        if let Ok(rows) = c.query::<(String, Option<u64>), _>(q) {
-            for (name, size) in rows {
-                if let Some(sz) = size.filter(|&v| v > 0) {
-                    m.insert(decode(&name), sz);
-                }
-            }
-            break;
-        }
-    }
+    let refused = match tablespace_sizes(c, &mut m) {
+        Ok(()) => None,
+        Err(e) => Some(no_process_note(&e).ok_or(e)?),
+    };
     if let Ok(Some(Some(v))) = c.query_first::<Option<u64>, _>("SELECT @@innodb_log_file_size") {
         let files = c
             .query_first::<Option<u64>, _>("SELECT @@innodb_log_files_in_group")
@@ -156,7 +158,43 @@ fn sizes(c: &mut Conn) -> Result<HashMap<String, u64>, mysql::Error> {
             .unwrap_or(1);
         m.insert("#redo".into(), v * files);
     }
-    Ok(m)
+    Ok((m, refused))
+}
+
+/// The exact file sizes from InnoDB's tablespace list (MariaDB's or MySQL's name for it),
+/// which needs the PROCESS privilege: ERROR 1227 is returned, for the caller to name.
+fn tablespace_sizes(c: &mut Conn, m: &mut HashMap<String, u64>) -> Result<(), mysql::Error> {
+    for q in [
+        "SELECT NAME, FILE_SIZE FROM information_schema.INNODB_SYS_TABLESPACES",
+        "SELECT NAME, FILE_SIZE FROM information_schema.INNODB_TABLESPACES",
+    ] {
+        match c.query::<(String, Option<u64>), _>(q) {
+            Ok(rows) => {
+                for (name, size) in rows {
+                    if let Some(sz) = size.filter(|&v| v > 0) {
+                        m.insert(decode(&name), sz);
+                    }
+                }
+                return Ok(());
+            }
+            Err(mysql::Error::MySqlError(e)) if e.code == 1227 => {
+                return Err(mysql::Error::MySqlError(e))
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// The note for sizes the user may not read (ERROR 1227 from InnoDB's tablespace list).
+fn no_process_note(e: &mysql::Error) -> Option<String> {
+    match e {
+        mysql::Error::MySqlError(m) if m.code == 1227 => Some(format!(
+            "sizes shown as ? : the user lacks the PROCESS privilege, so InnoDB's tablespace list was refused (ERROR 1227: {}), and information_schema.TABLES shows sizes only of tables the user has rights on; GRANT PROCESS ON *.* TO the user",
+            m.message
+        )),
+        _ => None,
+    }
 }
 
 /// The redo log from the server's status counters, where performance_schema does not

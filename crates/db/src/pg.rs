@@ -22,7 +22,30 @@ pub fn connect(url: &str) -> Result<Client, String> {
     })?;
     cfg.connect_timeout(Duration::from_secs(10));
     cfg.application_name("dbio");
+    if cfg.get_password().is_none() {
+        let pw = kept_password(&cfg).map_err(|e| format!("{shown}: {e}"))?;
+        if let Some(pw) = pw {
+            cfg.password(pw);
+        }
+    }
     cfg.connect(NoTls).map_err(|e| explain(&e, url))
+}
+
+/// The password kept outside the URL for `cfg`'s login: PGPASSWORD or ~/.pgpass, matched as
+/// libpq matches them (a socket is "localhost", the database defaults to the user).
+fn kept_password(cfg: &postgres::Config) -> Result<Option<String>, String> {
+    let host = match cfg.get_hosts().first() {
+        Some(postgres::config::Host::Tcp(h)) => h.clone(),
+        _ => "localhost".to_string(),
+    };
+    let env_user = std::env::var("USER").unwrap_or_default();
+    let user = cfg.get_user().unwrap_or(&env_user);
+    crate::password::pg_password(&crate::password::PgLogin {
+        host: &host,
+        port: cfg.get_ports().first().copied().unwrap_or(5432),
+        database: cfg.get_dbname().unwrap_or(user),
+        user,
+    })
 }
 
 /// One line saying what went wrong and what to do.
@@ -46,6 +69,11 @@ pub fn explain(e: &postgres::Error, url: &str) -> String {
         Some(_) => format!("{shown}: {msg}"),
         None => {
             let cause = std::error::Error::source(e).map_or(msg.clone(), |s| scrub(&s.to_string(), url));
+            if cause == "password missing" {
+                return format!(
+                    "{shown}: the server asks for a password and none was given: set PGPASSWORD, add a line host:port:database:user:password to ~/.pgpass (chmod 600), or put it in the URL"
+                );
+            }
             format!("cannot connect to {shown}: {cause}; check the host, port and socket, and that the server is running")
         }
     }

@@ -133,3 +133,45 @@ fn performance_schema_off_says_how_to_turn_it_on() {
         "{e}"
     );
 }
+
+/// A user without PROCESS may read performance_schema but not InnoDB's tablespace list: the
+/// snapshot says so (ERROR 1227, the grant to give) instead of showing every size as ?.
+#[test]
+fn a_user_without_process_is_told_why_sizes_are_missing() {
+    let Some(m) = or_skip(
+        "a_user_without_process_is_told_why_sizes_are_missing",
+        PrivateMariaDb::start(),
+    ) else {
+        return;
+    };
+    create(&m);
+    let mut root = m.conn();
+    root.query_drop(
+        "CREATE USER mon@'127.0.0.1' IDENTIFIED BY 'mon-pw-3';
+         GRANT SELECT ON performance_schema.* TO mon@'127.0.0.1'",
+    )
+    .unwrap();
+    let url = m.url_as("mon", "mon-pw-3");
+    let mut c = dbio_db::mariadb::connect(&url).unwrap();
+    let s = dbio_db::mariadb::snapshot(&mut c, &url).unwrap();
+    let hot = s.objects.iter().find(|o| o.name == "shop.hot").unwrap();
+    assert_eq!(hot.size_bytes, None, "{:?}", hot);
+    let note = s.notes.iter().find(|n| n.contains("PROCESS"));
+    assert!(
+        note.is_some_and(|n| n.contains("1227") && n.contains("GRANT PROCESS")),
+        "{:?}",
+        s.notes
+    );
+    // With the grant, the sizes are there and the note is gone.
+    root.query_drop("GRANT PROCESS ON *.* TO mon@'127.0.0.1'")
+        .unwrap();
+    let mut c = dbio_db::mariadb::connect(&url).unwrap();
+    let s = dbio_db::mariadb::snapshot(&mut c, &url).unwrap();
+    let hot = s.objects.iter().find(|o| o.name == "shop.hot").unwrap();
+    assert!(hot.size_bytes.is_some_and(|b| b > 1 << 20), "{:?}", hot);
+    assert!(
+        !s.notes.iter().any(|n| n.contains("PROCESS")),
+        "{:?}",
+        s.notes
+    );
+}

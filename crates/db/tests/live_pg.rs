@@ -121,8 +121,7 @@ fn logins_rights_and_resets_are_one_clear_line() {
         .unwrap();
     c.batch_execute("SELECT pg_stat_reset(); SELECT pg_stat_reset_shared('wal');")
         .unwrap();
-    drop(c);
-    std::thread::sleep(std::time::Duration::from_millis(1200));
+    pg.end_session(c).unwrap();
     let after = dbio_db::pg::snapshot(&mut pc, &url).unwrap();
     let e = delta(&before, &after).unwrap_err();
     assert!(e.contains("went backwards"), "{e}");

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod error;
 pub mod facts;
 pub mod medium;
+pub mod memlock;
 pub mod sync;
 pub mod sys;
 pub mod target;

@@ -71,6 +71,14 @@ impl Executor for DbExec {
     ) -> Result<RunResult, RunError> {
         let mut o = self.opts;
         o.sessions = job.threads;
+        // Held from before the ramp to the end of the window, released on return.
+        let _held = match o.lock_bytes {
+            0 => None,
+            b => Some(
+                dbio_engine::memlock::LockedMemory::lock(b)
+                    .map_err(|e| RunError::Target(format!("--lock-memory: {e}")))?,
+            ),
+        };
         let mut on = |p: Progress| match p {
             Progress::Measuring(s) => on_event(Event::Measuring {
                 planned_secs: Some(s),

@@ -66,7 +66,7 @@ pub fn server(c: &mut Conn, url: &str) -> Result<Server, String> {
             }
         ),
         block_size: page,
-        row_bytes: page / 2,
+        row_bytes: page,
         buffer_pool_bytes: pool,
         data_dir: Some(datadir),
         io_method: if flush.is_empty() {
@@ -130,15 +130,23 @@ pub fn create_schema(c: &mut Conn, url: &str) -> Result<(), String> {
     )
 }
 
-/// Table `t`: clustered on `pk` (load order), read through the index on the scattered `id`.
-pub fn create_table(c: &mut Conn, url: &str, t: u32) -> Result<(), String> {
+/// Characters of a row's pad: stored off the clustered page (too long to stay in it) in an
+/// overflow page of its own, so that each row is one database page, as one block in SLOB.
+fn pad_len(page: u64) -> u64 {
+    page - 400
+}
+
+/// Table `t`: clustered on `pk` (load order), read through the index on the scattered `id`;
+/// each row's pad fills an overflow page of its own.
+pub fn create_table(c: &mut Conn, url: &str, t: u32, page: u64) -> Result<(), String> {
     mark(c, url, "table", &format!("slob_{t}"), "")?;
     exec(
         c,
         url,
         &format!(
             "CREATE TABLE {SCHEMA}.slob_{t} (pk BIGINT NOT NULL PRIMARY KEY, id BIGINT NOT NULL, v BIGINT NOT NULL,
-               pad VARCHAR(16000) NOT NULL, KEY slob_{t}_id (id)) ENGINE=InnoDB DEFAULT CHARSET=latin1 ROW_FORMAT=DYNAMIC"
+               pad VARCHAR({}) NOT NULL, KEY slob_{t}_id (id)) ENGINE=InnoDB DEFAULT CHARSET=latin1 ROW_FORMAT=DYNAMIC",
+            pad_len(page)
         ),
     )
 }
@@ -153,7 +161,7 @@ pub fn load(
     rows: u64,
     page: u64,
 ) -> Result<(), String> {
-    let pad = page / 2 - 1100;
+    let pad = pad_len(page);
     exec(
         c,
         url,
@@ -195,19 +203,32 @@ pub fn strangers(c: &mut Conn, url: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// Drops the recorded tables, the marker, then the (then empty) database.
-pub fn drop_all(c: &mut Conn, url: &str) -> Result<Vec<String>, String> {
-    let made: Vec<String> = c
-        .query(format!(
-            "SELECT name FROM {SCHEMA}.{MARKER} WHERE kind = 'table' ORDER BY name"
-        ))
-        .map_err(e(url))?;
-    for t in &made {
-        exec(c, url, &format!("DROP TABLE IF EXISTS {SCHEMA}.`{t}`"))?;
+/// Every (kind, name) row of dbio's marker.
+pub fn marker_rows(c: &mut Conn, url: &str) -> Result<Vec<(String, String)>, String> {
+    c.query(format!(
+        "SELECT kind, name FROM {SCHEMA}.{MARKER} ORDER BY kind, name"
+    ))
+    .map_err(e(url))
+}
+
+/// `name` as a MySQL identifier: in backquotes, a backquote in it doubled (the server's rule;
+/// the driver has no quoting of its own).
+pub fn quote_identifier(name: &str) -> String {
+    format!("`{}`", name.replace('`', "``"))
+}
+
+/// Drops `tables` (names setup makes, checked by the caller, each quoted) in dbio's
+/// database, the marker, then the (then empty) database.
+pub fn drop_all(c: &mut Conn, url: &str, tables: &[String]) -> Result<(), String> {
+    for t in tables {
+        exec(
+            c,
+            url,
+            &format!("DROP TABLE IF EXISTS {SCHEMA}.{}", quote_identifier(t)),
+        )?;
     }
     exec(c, url, &format!("DROP TABLE {SCHEMA}.{MARKER}"))?;
-    exec(c, url, &format!("DROP DATABASE {SCHEMA}"))?;
-    Ok(made)
+    exec(c, url, &format!("DROP DATABASE {SCHEMA}"))
 }
 
 type FileSum = (String, u64, u64, u64, u64, u64, u64, u64);
@@ -303,7 +324,7 @@ impl MySession {
         let mut c = connect_rw(url)?;
         let read = c
             .prep(format!(
-                "SELECT COUNT(v) FROM {SCHEMA}.slob_{t} FORCE INDEX (slob_{t}_id) WHERE id BETWEEN ? AND ?"
+                "SELECT COUNT(v) FROM {SCHEMA}.slob_{t} FORCE INDEX (slob_{t}_id) WHERE id BETWEEN ? AND ? AND pad <> ''"
             ))
             .map_err(e(url))?;
         let update = c

@@ -23,7 +23,7 @@ pub struct Server {
     pub version: String,
     /// Database block (page) size in bytes.
     pub block_size: u64,
-    /// Bytes one row takes (a block in PostgreSQL, half a page in InnoDB).
+    /// Bytes one row takes: a block (in InnoDB, the overflow page holding its pad).
     pub row_bytes: u64,
     pub buffer_pool_bytes: u64,
     /// The data directory, where the role may read it.

@@ -167,28 +167,34 @@ pub fn strangers(c: &mut Client, url: &str) -> Result<Vec<String>, String> {
     Ok(rows.iter().map(|r| r.get(0)).collect())
 }
 
-/// Drops what the marker records, the marker, then the schema (RESTRICT: never anything else).
-pub fn drop_all(c: &mut Client, url: &str) -> Result<Vec<String>, String> {
-    let made: Vec<String> = c
-        .query(
-            &format!("SELECT name FROM {SCHEMA}.{MARKER} WHERE kind = 'table' ORDER BY name"),
-            &[],
-        )
-        .map_err(e(url))?
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
+/// Every (kind, name) row of dbio's marker.
+pub fn marker_rows(c: &mut Client, url: &str) -> Result<Vec<(String, String)>, String> {
+    Ok(c.query(
+        &format!("SELECT kind, name FROM {SCHEMA}.{MARKER} ORDER BY kind, name"),
+        &[],
+    )
+    .map_err(e(url))?
+    .iter()
+    .map(|r| (r.get(0), r.get(1)))
+    .collect())
+}
+
+/// Drops `tables` (names setup makes, checked by the caller, each quoted as libpq quotes an
+/// identifier) in dbio's schema, the marker, then the schema (RESTRICT: never anything else).
+pub fn drop_all(c: &mut Client, url: &str, tables: &[String]) -> Result<(), String> {
     let mut sql = String::new();
-    for t in &made {
-        sql.push_str(&format!("DROP TABLE IF EXISTS {SCHEMA}.\"{t}\";"));
+    for t in tables {
+        sql.push_str(&format!(
+            "DROP TABLE IF EXISTS {SCHEMA}.{};",
+            postgres_protocol::escape::escape_identifier(t)
+        ));
     }
     sql.push_str(&format!(
         "DROP TABLE {SCHEMA}.{MARKER}; DROP SCHEMA {SCHEMA} RESTRICT;"
     ));
     let mut tx = c.transaction().map_err(e(url))?;
     tx.batch_execute(&sql).map_err(e(url))?;
-    tx.commit().map_err(e(url))?;
-    Ok(made)
+    tx.commit().map_err(e(url))
 }
 
 /// pg_stat_database and pg_stat_wal of the connected database.

@@ -2,6 +2,7 @@
 //! device's /proc/diskstats line, and free space under a path.
 
 use std::os::unix::fs::MetadataExt;
+use std::path::PathBuf;
 
 /// Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux).
 const HZ: f64 = 100.0;
@@ -118,18 +119,77 @@ impl Disk {
     }
 }
 
-/// Bytes free under `path` for an unprivileged writer (from `df`), None when not known.
-pub fn free_bytes(path: &str) -> Option<u64> {
+/// (bytes free for an unprivileged writer, size) of the file system holding `path`, from `df`.
+pub fn space(path: &str) -> Option<(u64, u64)> {
     let out = std::process::Command::new("df")
-        .args(["-B1", "--output=avail", path])
+        .args(["-B1", "--output=avail,size", path])
         .output()
         .ok()?;
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .nth(1)?
-        .trim()
-        .parse()
-        .ok()
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut v = text.lines().nth(1)?.split_whitespace().map(str::parse);
+    Some((v.next()?.ok()?, v.next()?.ok()?))
+}
+
+/// Bytes a run keeps free on the data's file system of `size` bytes: 5 % of it, at least
+/// 128 MiB (room for the server's own log and temporary files when dbio stops).
+pub fn reserve(size: u64) -> u64 {
+    (size / 20).max(128 << 20)
+}
+
+/// The memory cgroup folder of process `pid` ("self" for this one) and the name of its limit
+/// file: cgroup v1's memory.limit_in_bytes where the memory controller is on v1, else v2's
+/// memory.max; None without cgroups.
+pub fn memory_cgroup(pid: &str) -> Option<(PathBuf, &'static str)> {
+    let lines = std::fs::read_to_string(format!("/proc/{pid}/cgroup")).ok()?;
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let entry = |v1: bool| {
+        lines.lines().find_map(|l| {
+            let mut f = l.splitn(3, ':');
+            let (id, controllers, path) = (f.next()?, f.next()?, f.next()?);
+            let hit = if v1 {
+                controllers.split(',').any(|c| c == "memory")
+            } else {
+                id == "0" && controllers.is_empty()
+            };
+            hit.then(|| path.to_string())
+        })
+    };
+    if let (Some(path), Some(root)) = (entry(true), cgroup_mount(&mounts, true)) {
+        return Some((
+            root.join(path.trim_start_matches('/')),
+            "memory.limit_in_bytes",
+        ));
+    }
+    let (path, root) = (entry(false)?, cgroup_mount(&mounts, false)?);
+    Some((root.join(path.trim_start_matches('/')), "memory.max"))
+}
+
+/// Where the v1 memory controller (`v1`) or the v2 hierarchy is mounted, from mountinfo.
+fn cgroup_mount(mountinfo: &str, v1: bool) -> Option<PathBuf> {
+    mountinfo.lines().find_map(|l| {
+        let (left, right) = l.split_once(" - ")?;
+        let point = left.split_whitespace().nth(4)?;
+        let mut r = right.split_whitespace();
+        let (fstype, _, opts) = (r.next()?, r.next()?, r.next()?);
+        let hit = if v1 {
+            fstype == "cgroup" && opts.split(',').any(|o| o == "memory")
+        } else {
+            fstype == "cgroup2"
+        };
+        hit.then(|| PathBuf::from(point))
+    })
+}
+
+/// The memory limit of process `pid`'s cgroup, the smallest on its way up to the root (page
+/// cache it causes counts against it); None when it has none or it cannot be read.
+pub fn memory_limit(pid: &str) -> Option<u64> {
+    let (dir, file) = memory_cgroup(pid)?;
+    dir.ancestors()
+        .take_while(|d| d.join(file).exists())
+        .filter_map(|d| std::fs::read_to_string(d.join(file)).ok())
+        .filter_map(|v| v.trim().parse::<u64>().ok())
+        .filter(|&v| v < 1 << 60)
+        .min()
 }
 
 /// This host's memory, bytes (MemTotal).

@@ -149,14 +149,49 @@ fn notes(m: &Measured, c: &DbCounts, dev: Option<&DeviceView>) -> (Vec<String>, 
             mib(m.server.buffer_pool_bytes), mib(m.data_set_bytes)
         ));
     }
-    let mem = super::procfs::mem_total();
-    if (pg || !direct) && mem > 0 && m.data_set_bytes < mem / 2 {
+    if pg || !direct {
+        n.extend(memory_note(m));
+    }
+    if m.opts.lock_bytes > 0 {
         n.push(format!(
-            "the OS page cache can hold the whole data set ({} MiB of {} MiB of memory): the database's physical reads measure memory, not storage; use a data set larger than memory, or a database with direct I/O",
-            mib(m.data_set_bytes), mib(mem)
+            "dbio held {} MiB of memory locked (mlock) while the run measured (--lock-memory), so the page cache had that much less room: pgio's reduce-free-memory step",
+            mib(m.opts.lock_bytes)
         ));
     }
     (n, cache_pct)
+}
+
+/// Whether the page cache the server may use can hold the data set: the host's memory less
+/// what dbio holds locked, or the server's cgroup limit where that is smaller.
+fn memory_note(m: &Measured) -> Option<String> {
+    let host = super::procfs::mem_total().saturating_sub(m.opts.lock_bytes);
+    let (room, whose) = match m.server_memory_limit {
+        Some(limit) if limit < host => (
+            limit,
+            format!(
+                "{} MiB, the memory limit of the server's cgroup",
+                mib(limit)
+            ),
+        ),
+        _ if m.opts.lock_bytes > 0 => (
+            host,
+            format!(
+                "{} MiB, the host's memory less what dbio holds locked",
+                mib(host)
+            ),
+        ),
+        _ => (host, format!("{} MiB of memory", mib(host))),
+    };
+    if room == 0 || m.data_set_bytes >= room / 2 {
+        return m.server_memory_limit.filter(|&l| l < host).map(|l| format!(
+            "the server runs in a cgroup limited to {} MiB, page cache included, less than twice dbio's data set ({} MiB): reads of blocks the page cache cannot keep go to the device",
+            mib(l), mib(m.data_set_bytes)
+        ));
+    }
+    Some(format!(
+        "the OS page cache can hold the whole data set ({} MiB of {whose}): the database's physical reads measure memory, not storage; use a data set larger than memory, hold memory away with --lock-memory SIZE, or use a database with direct I/O",
+        mib(m.data_set_bytes)
+    ))
 }
 
 /// What held the run: (code, message).

@@ -11,6 +11,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
+/// Keys an update changes (pgio's 8, SLOB's UPDATE_PCT unit): the first of the operation's
+/// range, so that updates dirty a few blocks each rather than every block read.
+pub const UPDATE_UNIT: u64 = 8;
+
 /// The settings of a run.
 #[derive(Debug, Clone, Copy)]
 pub struct RunOpts {
@@ -21,6 +25,9 @@ pub struct RunOpts {
     pub ramp: Duration,
     pub duration: Duration,
     pub seed: u64,
+    /// Bytes of memory the caller holds locked while the run measures (`--lock-memory`), so
+    /// the page cache has that much less; 0 for none.
+    pub lock_bytes: u64,
 }
 
 /// What a run tells its caller as it goes.
@@ -57,6 +64,9 @@ pub struct Measured {
     pub data_file: Option<String>,
     pub device: Option<String>,
     pub data_set_bytes: u64,
+    /// The memory limit of the server's cgroup (its page cache counts against it), when it
+    /// runs on this host in a limited cgroup.
+    pub server_memory_limit: Option<u64>,
     pub before: Ends,
     pub after: Ends,
     pub secs: f64,
@@ -184,7 +194,7 @@ fn session(url: &str, i: u32, l: Layout, o: &RunOpts, sh: &Shared) -> Hists {
             let _ = sh.interval.lock().expect("not poisoned").record(ns.max(1));
         }
         if update {
-            match s.update(lo, hi) {
+            match s.update(lo, (lo + UPDATE_UNIT as i64 - 1).min(hi)) {
                 Ok((u, c)) if measuring => {
                     let _ = h[1].record(u.max(1));
                     let _ = h[2].record(c.max(1));
@@ -207,6 +217,22 @@ fn session(url: &str, i: u32, l: Layout, o: &RunOpts, sh: &Shared) -> Hists {
         std::thread::sleep(Duration::from_millis(5));
     }
     h
+}
+
+/// Why the run must stop for want of space beside the data, None while there is room: free
+/// space under the data directory below [`super::procfs::reserve`] (updates grow the tables
+/// and the log; a full disk stops the server). None too when the directory is not readable.
+fn space_left(server: &super::Server) -> Option<String> {
+    let dir = server.data_dir.as_deref()?;
+    let (free, size) = super::procfs::space(dir)?;
+    let keep = super::procfs::reserve(size);
+    (free < keep).then(|| {
+        format!(
+            "{dir} has {} MiB free, under the {} MiB dbio keeps free beside the data, so the run stops before the disk fills (updates grow the tables and the log); free space there, or VACUUM / drop and set up again",
+            free >> 20,
+            keep >> 20
+        )
+    })
 }
 
 /// Waits until `cond` holds, the stop flag is set or `limit` passes; false when it did not hold.
@@ -247,6 +273,14 @@ pub fn run(
     let data_file = mon.data_file(&server);
     let device = data_file.as_deref().and_then(device_of);
     let data_set_bytes = mon.data_set_bytes(url).map_err(fail)?;
+    let server_memory_limit = mon
+        .server_pids()
+        .iter()
+        .filter_map(|p| super::procfs::memory_limit(&p.to_string()))
+        .min();
+    if let Some(low) = space_left(&server) {
+        return Err(fail(format!("{shown}: {low}")));
+    }
     let sh = Shared {
         phase: AtomicU8::new(RAMP),
         opened: AtomicU32::new(0),
@@ -263,7 +297,7 @@ pub fn run(
                 scope.spawn(move || session(url, i, layout, o, sh))
             })
             .collect();
-        let window = measure(url, o, stop, on, &mut mon, &device, &sh, server.block_size);
+        let window = measure(url, o, stop, on, &mut mon, &device, &sh, &server);
         sh.phase.store(STOP, Ordering::SeqCst);
         sh.close.store(true, Ordering::SeqCst);
         let mut hists: Hists = [new_histogram(), new_histogram(), new_histogram()];
@@ -282,6 +316,7 @@ pub fn run(
             data_file,
             device,
             data_set_bytes,
+            server_memory_limit,
             before,
             after,
             secs,
@@ -308,8 +343,9 @@ fn measure(
     mon: &mut Conn,
     device: &Option<String>,
     sh: &Shared,
-    block: u64,
+    server: &super::Server,
 ) -> Result<Window, NoResult> {
+    let block = server.block_size;
     let fail = NoResult::Failed;
     let n = o.sessions;
     wait_for(
@@ -347,6 +383,9 @@ fn measure(
         if stop.load(Ordering::Relaxed) {
             interrupted = true;
             break;
+        }
+        if let Some(low) = space_left(server) {
+            sh.fail(low);
         }
         if sh.failed() {
             break;

@@ -57,20 +57,23 @@ fn check_free_name(c: &mut Conn, url: &str) -> Result<(), String> {
     }
 }
 
-/// Checks that the tables fit the free space under the data directory (when it can be read).
+/// Checks that the tables fit the free space under the data directory (when it can be read),
+/// leaving what a run keeps free ([`super::procfs::reserve`]).
 fn check_space(s: &Server, need: u64, url: &str) -> Result<Option<String>, String> {
-    let Some(free) = s.data_dir.as_deref().and_then(super::procfs::free_bytes) else {
+    let Some((free, size)) = s.data_dir.as_deref().and_then(super::procfs::space) else {
         return Ok(Some(
             "free space not checked: the data directory is not readable from here".into(),
         ));
     };
-    if need > free {
+    let keep = super::procfs::reserve(size);
+    if need + keep > free {
         return Err(format!(
-            "{}: the tables need about {} MiB and {} has {} MiB free; give a smaller --size or fewer --sessions",
+            "{}: the tables need about {} MiB and {} has {} MiB free, of which a run keeps {} MiB free; give a smaller --size or fewer --sessions",
             redact(url),
             need >> 20,
             s.data_dir.as_deref().unwrap_or("?"),
-            free >> 20
+            free >> 20,
+            keep >> 20
         ));
     }
     Ok(None)
@@ -115,7 +118,7 @@ pub fn setup(
     for t in 1..=o.sessions {
         match &mut c {
             Conn::Pg(p) => pgsql::create_table(p, url, t),
-            Conn::My(m) => maria::create_table(m, url, t),
+            Conn::My(m) => maria::create_table(m, url, t, s.block_size),
         }
         .map_err(made)?;
     }
@@ -225,6 +228,16 @@ pub fn drop(url: &str) -> Result<Option<Vec<String>>, String> {
         }
         _ => {}
     }
+    let rows = match &mut c {
+        Conn::Pg(p) => pgsql::marker_rows(p, url),
+        Conn::My(m) => maria::marker_rows(m, url),
+    }?;
+    let tables = made_tables(&rows).map_err(|odd| {
+        format!(
+            "{shown}: {SCHEMA}.{MARKER} records names dbio never makes ({}); it was altered, so dbio drops nothing: delete those rows or drop {SCHEMA} yourself",
+            odd.join(", ")
+        )
+    })?;
     let strangers = match &mut c {
         Conn::Pg(p) => pgsql::strangers(p, url),
         Conn::My(m) => maria::strangers(m, url),
@@ -236,10 +249,50 @@ pub fn drop(url: &str) -> Result<Option<Vec<String>>, String> {
         ));
     }
     match &mut c {
-        Conn::Pg(p) => pgsql::drop_all(p, url),
-        Conn::My(m) => maria::drop_all(m, url),
+        Conn::Pg(p) => pgsql::drop_all(p, url, &tables),
+        Conn::My(m) => maria::drop_all(m, url, &tables),
+    }?;
+    Ok(Some(tables))
+}
+
+/// Whether `kind`/`name` is a row setup writes: the schema, the layout, a table `slob_N` or
+/// its index `slob_N_id`.
+fn made_by_setup(kind: &str, name: &str) -> bool {
+    let numbered = |s: &str| {
+        s.strip_prefix("slob_").is_some_and(|n| {
+            !n.is_empty()
+                && !n.starts_with('0')
+                && n.len() <= 4
+                && n.bytes().all(|b| b.is_ascii_digit())
+        })
+    };
+    match kind {
+        "schema" => name == SCHEMA,
+        "layout" => name == "layout",
+        "table" => numbered(name),
+        "index" => name.strip_suffix("_id").is_some_and(numbered),
+        _ => false,
     }
-    .map(Some)
+}
+
+/// The tables the marker records, when every row is one setup writes; else the rows that
+/// are not, shown quoted.
+fn made_tables(rows: &[(String, String)]) -> Result<Vec<String>, Vec<String>> {
+    let odd: Vec<String> = rows
+        .iter()
+        .filter(|(k, n)| !made_by_setup(k, n))
+        .map(|(k, n)| format!("{k} {n:?}"))
+        .collect();
+    if !odd.is_empty() {
+        return Err(odd);
+    }
+    let mut tables: Vec<String> = rows
+        .iter()
+        .filter(|(k, _)| k == "table")
+        .map(|(_, n)| n.clone())
+        .collect();
+    tables.sort_by_key(|n| n[5..].parse::<u32>().unwrap_or(0));
+    Ok(tables)
 }
 
 #[cfg(test)]
@@ -252,5 +305,33 @@ mod tests {
         };
         assert_eq!(super::parse_layout(&super::layout_line(l)), Some(l));
         assert_eq!(super::parse_layout("tables=x"), None);
+    }
+
+    #[test]
+    fn only_names_setup_makes_are_dropped() {
+        let row = |k: &str, n: &str| (k.to_string(), n.to_string());
+        let good = vec![
+            row("schema", "dbio_slob"),
+            row("layout", "layout"),
+            row("table", "slob_2"),
+            row("table", "slob_10"),
+            row("index", "slob_2_id"),
+        ];
+        assert_eq!(
+            super::made_tables(&good),
+            Ok(vec!["slob_2".into(), "slob_10".into()])
+        );
+        for (k, n) in [
+            ("table", "x\"; drop table public.victim2; --"),
+            ("table", "slob_1\", public.\"victim1"),
+            ("table", "victim1"),
+            ("table", "slob_"),
+            ("index", "slob_1"),
+            ("view", "slob_1"),
+        ] {
+            let mut rows = good.clone();
+            rows.push(row(k, n));
+            assert!(super::made_tables(&rows).is_err(), "{k} {n}");
+        }
     }
 }

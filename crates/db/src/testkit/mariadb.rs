@@ -56,6 +56,9 @@ impl PrivateMariaDb {
             &format!("--datadir={}", m.path("data")),
             "--auth-root-authentication-method=normal",
             "--skip-test-db",
+            // Its own temporary folder: installs of parallel tests in a shared /tmp remove
+            // each other's temporary tables.
+            &format!("--tmpdir={}", m.dir.display()),
         ]);
         run(c, "mariadb-install-db")?;
         let mut c = command(&server, owner);
@@ -64,6 +67,7 @@ impl PrivateMariaDb {
             format!("--datadir={}", m.path("data")),
             format!("--socket={}", m.path("sock")),
             format!("--pid-file={}", m.path("pid")),
+            format!("--tmpdir={}", m.dir.display()),
             format!("--log-error={}", m.path("err.log")),
             format!("--port={}", m.port),
             "--bind-address=127.0.0.1".into(),
@@ -92,7 +96,7 @@ impl PrivateMariaDb {
         self.dir.join(name).display().to_string()
     }
 
-    /// Waits until root can log in, for up to 60 s.
+    /// Waits until root can log in (asked every 20 ms), for up to 60 s, or the server exits.
     fn wait_ready(&mut self) -> Result<(), String> {
         let start = Instant::now();
         loop {
@@ -113,7 +117,7 @@ impl PrivateMariaDb {
                     tail.join(" | ")
                 ));
             }
-            std::thread::sleep(Duration::from_millis(200));
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 

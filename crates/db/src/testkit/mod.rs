@@ -3,10 +3,12 @@
 //! `postgres` / `mysql` user when the tests run as root (the servers refuse root), stopped
 //! and removed when dropped, a failed test included. Never the machine's own servers.
 
+mod cgroup;
 mod ext4loop;
 mod mariadb;
 mod pg;
 
+pub use cgroup::MemoryCgroup;
 pub use ext4loop::Ext4Loop;
 pub use mariadb::PrivateMariaDb;
 pub use pg::PrivatePostgres;

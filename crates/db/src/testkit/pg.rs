@@ -2,7 +2,7 @@
 //! socket folder and port, password logins, `track_io_timing = on`, small shared_buffers.
 
 use super::{command, find, free_port, on_path, private_dir, run, run_as};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The superuser of private servers, and its password.
 pub const ADMIN: &str = "dbio_admin";
@@ -39,11 +39,20 @@ fn bin_dir() -> Option<PathBuf> {
 impl PrivatePostgres {
     /// Starts a server with these extra `postgresql.conf` lines; an error names what is missing.
     pub fn start_with(conf: &[&str]) -> Result<PrivatePostgres, String> {
+        Self::start_in(None, conf)
+    }
+
+    /// Starts a server whose folder lies under `parent` (the system temp dir when None), with
+    /// these extra `postgresql.conf` lines.
+    pub fn start_in(parent: Option<&Path>, conf: &[&str]) -> Result<PrivatePostgres, String> {
         let bin = bin_dir().ok_or(
             "PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql)",
         )?;
         let owner = run_as("postgres")?;
-        let dir = private_dir("dbio-pg", owner)?;
+        let dir = match parent {
+            Some(p) => super::private_dir_in(p, "dbio-pg", owner)?,
+            None => private_dir("dbio-pg", owner)?,
+        };
         let mut pg = PrivatePostgres {
             dir,
             bin,
@@ -131,6 +140,73 @@ impl PrivatePostgres {
     /// A superuser connection to `db`.
     pub fn client(&self, db: &str) -> postgres::Client {
         crate::pg::connect(&self.url(db)).expect("connect to the private PostgreSQL")
+    }
+
+    /// Ends the session of `c` and waits (up to 60 s) until it has left pg_stat_activity: a
+    /// session reports its statistics as it ends, before it leaves, so they are counted then.
+    pub fn end_session(&self, mut c: postgres::Client) -> Result<(), String> {
+        let pid: i32 = c
+            .query_one("SELECT pg_backend_pid()", &[])
+            .map_err(|e| e.to_string())?
+            .get(0);
+        drop(c);
+        self.wait_until_gone(&format!("pid = {pid}"))
+    }
+
+    /// Waits (up to 60 s) until no other client session is connected to the server: a session
+    /// reports its statistics as it ends, before it leaves pg_stat_activity, so the counts of
+    /// every session that has gone are in the statistics views after this. An error when the
+    /// sessions are still there at the bound.
+    pub fn wait_sessions_ended(&self) -> Result<(), String> {
+        self.wait_until_gone("backend_type = 'client backend' AND pid <> pg_backend_pid()")
+    }
+
+    /// Waits (up to 60 s) until no session of pg_stat_activity matches `filter`.
+    fn wait_until_gone(&self, filter: &str) -> Result<(), String> {
+        let mut c = self.client("postgres");
+        let start = std::time::Instant::now();
+        loop {
+            let others: i64 = c
+                .query_one(
+                    &format!("SELECT count(*) FROM pg_stat_activity WHERE {filter}"),
+                    &[],
+                )
+                .map_err(|e| e.to_string())?
+                .get(0);
+            if others == 0 {
+                return Ok(());
+            }
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                return Err(format!("{others} sessions still connected after 60 s"));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// The server's processes now: the postmaster (from its pid file) and its children.
+    pub fn pids(&self) -> Vec<u32> {
+        let file = self.dir.join("data/postmaster.pid");
+        let Some(main) = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|t| t.lines().next().and_then(|l| l.trim().parse::<u32>().ok()))
+        else {
+            return Vec::new();
+        };
+        let mut pids = vec![main];
+        for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+                continue;
+            };
+            if crate::slob::procfs::parent(pid) == Some(main) {
+                pids.push(pid);
+            }
+        }
+        pids
+    }
+
+    /// The data directory.
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.join("data")
     }
 
     /// The end of the server's log, for messages.

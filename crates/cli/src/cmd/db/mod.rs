@@ -134,6 +134,17 @@ fn opts(a: &DbRunArgs) -> Result<RunOpts, String> {
         return Err("--duration: give a time above zero, e.g. 30s".into());
     }
     dbio_db::url::system(&a.url)?;
+    let lock_bytes = match a.lock_memory.as_deref() {
+        None => 0,
+        Some(v) => match parse_size(v) {
+            Ok(b) if b > 0 => b,
+            _ => {
+                return Err(format!(
+                    "--lock-memory {v}: give a size such as 512MiB or 4GiB"
+                ))
+            }
+        },
+    };
     Ok(RunOpts {
         sessions: a.sessions,
         work_unit: a.work_unit,
@@ -142,6 +153,7 @@ fn opts(a: &DbRunArgs) -> Result<RunOpts, String> {
         ramp: dur("--ramp", &a.ramp)?,
         duration,
         seed: a.seed,
+        lock_bytes,
     })
 }
 
