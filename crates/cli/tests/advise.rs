@@ -201,13 +201,14 @@ fn two_dmv_exports_give_the_difference() {
     let v = advise_json(&[&b, &a, "--flash", "7GiB"]);
     assert_eq!(v["source"]["interval_secs"], 600.0);
     assert_eq!(v["source"]["since_start"], false);
+    // The candidates first, then temp, then the log (never moved, whatever its stall).
     assert_eq!(
         ranked(&v),
         [
             "shop.shop_idx",
-            "shop.shop_log",
+            "shop.shop_data",
             "tempdb.tempdev",
-            "shop.shop_data"
+            "shop.shop_log"
         ]
     );
     let idx = &v["objects"][0];
@@ -232,6 +233,35 @@ fn two_dmv_exports_give_the_difference() {
         (bound - 1.0 / (1.0 - 0.5 * 700_800.0 / 1_073_000.0)).abs() < 1e-9,
         "{bound}"
     );
+}
+
+/// The log of dmv_before/after has the most stall per GiB (150,000 ms over its size), but it is
+/// never moved: the table puts it under the candidates and temp, with no "saved ms" figure.
+#[test]
+fn what_is_never_moved_ranks_under_the_candidates_without_a_saving() {
+    let (b, a) = (fixture("dmv_before.csv"), fixture("dmv_after.csv"));
+    let (code, out, err) = advise(&[&b, &a, "--flash", "7GiB", "--no-store"]);
+    assert_eq!(code, Some(0), "{err}");
+    let row = |name: &str| -> (usize, Vec<String>) {
+        let (i, l) = out
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(&format!("  {name}  ")))
+            .unwrap_or_else(|| panic!("no row for {name}: {out}"));
+        (i, l.split_whitespace().map(String::from).collect())
+    };
+    let (idx, data, temp, log) = (
+        row("shop.shop_idx"),
+        row("shop.shop_data"),
+        row("tempdb.tempdev"),
+        row("shop.shop_log"),
+    );
+    assert!(idx.0 < data.0 && data.0 < temp.0 && temp.0 < log.0, "{out}");
+    assert_eq!(log.1[0], "4", "the log ranks last: {out}");
+    assert_eq!(log.1.last().map(String::as_str), Some("-"), "{out}");
+    assert_eq!(idx.1.last().map(String::as_str), Some("394,800"), "{out}");
+    let v = advise_json(&[&b, &a]);
+    assert!(v["objects"][3]["saved_ms"].is_null(), "{}", v["objects"][3]);
 }
 
 #[test]
