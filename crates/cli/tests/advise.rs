@@ -419,6 +419,19 @@ fn bad_input_is_one_clear_line() {
         2,
         "budget above zero",
     );
+    // A bare 0 is a budget of nothing, not a run id (ids start at 1).
+    let none = dir.path().join("none.db");
+    refused(
+        &[
+            &fixture("fig5.csv"),
+            "--flash",
+            "0",
+            "--db",
+            none.to_str().unwrap(),
+        ],
+        2,
+        "--flash 0: give a budget above zero",
+    );
     refused(
         &[&fixture("fig5.csv"), "--current", "12"],
         2,

@@ -143,8 +143,10 @@ pub(crate) fn plan(a: &AdviseArgs) -> Result<Plan, String> {
     for v in &a.flash {
         let is_size =
             v.chars().any(|c| c.is_ascii_alphabetic()) && !std::path::Path::new(v).exists();
+        // Run ids start at 1: a zero is a budget of nothing, whatever else it could name.
+        let zero = !v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '.');
         match parse_size(v) {
-            Ok(0) if is_size => {
+            Ok(0) if is_size || zero => {
                 return Err(format!(
                     "--flash {v}: give a budget above zero, e.g. 500GiB"
                 ))
