@@ -86,7 +86,7 @@ fn exports(a: &AdviseArgs) -> Result<Gathered, Fail> {
         .exports
         .iter()
         .map(|f| {
-            let text = read(f)?;
+            let text = read(f, |head| dbio_db::check_export_start(head, f))?;
             dbio_db::read_export(&text, f, a.partitions).map_err(usage)
         })
         .collect::<Result<Vec<Snapshot>, Fail>>()?;
@@ -104,19 +104,23 @@ fn exports(a: &AdviseArgs) -> Result<Gathered, Fail> {
     })
 }
 
-/// A regular file's text.
-pub fn read(f: &str) -> Result<String, Fail> {
-    match std::fs::metadata(f) {
-        Ok(m) if !m.is_file() => Err(usage(format!(
-            "{f}: not a regular file; give an export file"
-        ))),
-        Ok(_) => std::fs::read_to_string(f).map_err(|e| usage(format!("{f}: {e}"))),
-        Err(e) => Err(usage(format!("{f}: {e}"))),
-    }
+/// The text of `f`, read with the bounds of [`crate::export_text`]; `check` refuses a start
+/// that is not of the expected form.
+pub fn read(f: &str, check: impl Fn(&str) -> Result<(), String>) -> Result<String, Fail> {
+    crate::export_text::read(f, check).map_err(usage)
 }
 
 fn read_snapshot(f: &str) -> Result<Snapshot, Fail> {
-    Snapshot::from_json(&read(f)?, f).map_err(usage)
+    let text = read(f, |head| {
+        if head.trim_start().starts_with('{') {
+            Ok(())
+        } else {
+            Err(format!(
+                "{f}: not a dbio advise snapshot (not JSON); give the file written by --snapshot"
+            ))
+        }
+    })?;
+    Snapshot::from_json(&text, f).map_err(usage)
 }
 
 /// Waits `interval` with a progress display; Ctrl-C ends the wait early (the seconds

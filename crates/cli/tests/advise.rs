@@ -562,3 +562,107 @@ fn measured_devices_give_the_latency_ratio() {
     let b1 = objs.iter().find(|o| o["name"] == "tpce.Broker1").unwrap();
     assert!((b1["flash_ms"].as_f64().unwrap() - at(&flash)).abs() < 1e-9);
 }
+
+/// A file of `len` bytes (sparse: no disk used) that starts with `start`.
+fn sparse(dir: &std::path::Path, name: &str, start: &[u8], len: u64) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, start).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&p)
+        .unwrap()
+        .set_len(len)
+        .unwrap();
+    p.display().to_string()
+}
+
+/// What is not an export is refused from its first block, whatever the size of the file: a
+/// 10 GB file of zero bytes (once read whole, 21 GB of memory and 111 s, before "not an
+/// export"), a header followed by zeros, a text of many short lines that is no export, a
+/// line of megabytes, and a real export grown past 1 GiB.
+#[test]
+fn what_is_not_an_export_is_refused_from_its_start_whatever_its_size() {
+    let dir = scratch();
+    let d = dir.path();
+    let zeros = sparse(d, "zeros.csv", b"", 10 << 30);
+    refused(
+        &[&zeros, "--flash", "1GiB"],
+        2,
+        "not text (a control byte 0x00 on line 1)",
+    );
+    let dmv = std::fs::read_to_string(fixture("dmv_before.csv")).unwrap();
+    let header = dmv.lines().next().unwrap().to_string() + "\n";
+    let holed = sparse(d, "holed.csv", header.as_bytes(), 4 << 30);
+    refused(&[&holed], 2, "not text (a control byte 0x00 on line 2)");
+    let words = d.join("words.txt");
+    std::fs::write(&words, "hello world\n".repeat(200_000)).unwrap();
+    refused(
+        &[words.to_str().unwrap()],
+        2,
+        "not an export dbio advise reads",
+    );
+    let long = d.join("long.csv");
+    std::fs::write(&long, header.clone() + &"7,".repeat(1 << 20)).unwrap();
+    refused(
+        &[long.to_str().unwrap()],
+        2,
+        "line 2 is longer than 1024 KiB",
+    );
+    // A real export's first 64 KiB and more, then a hole to 2 GiB: too large to be one.
+    let rows: String = dmv.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let big = sparse(
+        d,
+        "big.csv",
+        (header + &rows.repeat(400)).as_bytes(),
+        2 << 30,
+    );
+    refused(&[&big], 2, "more than the 1024 MiB an export may have");
+    let sizes = d.join("sizes.csv");
+    std::fs::write(&sizes, "hello\n".repeat(100)).unwrap();
+    refused(
+        &[&fixture("awr.txt"), "--sizes", sizes.to_str().unwrap()],
+        2,
+        "needs a NAME and a BYTES column",
+    );
+}
+
+/// `bcp -w` (UTF-16LE, no byte-order mark) and PowerShell's `Out-File` (UTF-16LE with its
+/// mark, CRLF lines) exports, and UTF-16BE with its mark, give the advice of the UTF-8 file.
+#[test]
+fn utf16_exports_are_read_as_their_utf8_text() {
+    let dir = scratch();
+    let utf16 = |name: &str, bom: &[u8], be: bool| -> Vec<String> {
+        ["dmv_before.csv", "dmv_after.csv"]
+            .iter()
+            .map(|f| {
+                let text = std::fs::read_to_string(fixture(f))
+                    .unwrap()
+                    .replace('\n', "\r\n");
+                let mut bytes = bom.to_vec();
+                for u in text.encode_utf16() {
+                    bytes.extend(if be { u.to_be_bytes() } else { u.to_le_bytes() });
+                }
+                let p = dir.path().join(format!("{name}-{f}"));
+                std::fs::write(&p, bytes).unwrap();
+                p.display().to_string()
+            })
+            .collect()
+    };
+    let want = advise_json(&[
+        &fixture("dmv_before.csv"),
+        &fixture("dmv_after.csv"),
+        "--flash",
+        "7GiB",
+    ]);
+    for (name, bom, be) in [
+        ("bcp-w", &[][..], false),
+        ("out-file", &[0xFF, 0xFE][..], false),
+        ("be", &[0xFE, 0xFF][..], true),
+    ] {
+        let files = utf16(name, bom, be);
+        let v = advise_json(&[&files[0], &files[1], "--flash", "7GiB"]);
+        assert_eq!(v["objects"], want["objects"], "{name}");
+        assert_eq!(v["placement"], want["placement"], "{name}");
+        assert_eq!(v["source"]["interval_secs"], 600.0, "{name}");
+    }
+}

@@ -63,7 +63,7 @@ pub fn run(a: AdviseArgs) -> Exit {
         Err(m) => return fail(m),
     };
     let sizes = match a.sizes.as_deref().map(|f| {
-        read(f)
+        read(f, |head| dbio_db::sizes::check_start(head, f))
             .map_err(|e| e.1)
             .and_then(|t| dbio_db::sizes::parse(&t, f))
     }) {
