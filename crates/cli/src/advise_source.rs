@@ -7,6 +7,8 @@ use crate::output::write_file_atomic;
 use dbio_db::live::Live;
 use dbio_db::snapshot::{delta, Counts, Snapshot};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What the source gave.
@@ -44,6 +46,8 @@ pub fn gather(a: &AdviseArgs, interval: Duration) -> Result<Outcome, Fail> {
             partitions: a.partitions,
         },
     };
+    // Ctrl-C from the first snapshot on ends the interval, not dbio.
+    let stop = (a.snapshot.is_none() && a.since.is_none()).then(crate::signals::stop_flag);
     let first = live.snapshot().map_err(usage)?;
     if let Some(file) = &a.snapshot {
         write_file_atomic(file, first.to_json().as_bytes())
@@ -54,8 +58,8 @@ pub fn gather(a: &AdviseArgs, interval: Duration) -> Result<Outcome, Fail> {
             first.source
         )));
     }
-    let (before, after, interrupted) = match &a.since {
-        Some(file) => {
+    let (before, after, interrupted) = match (&a.since, stop) {
+        (Some(file), _) => {
             let before = read_snapshot(file)?;
             if before.system != first.system || before.source != first.source {
                 return Err(usage(format!(
@@ -65,8 +69,12 @@ pub fn gather(a: &AdviseArgs, interval: Duration) -> Result<Outcome, Fail> {
             }
             (before, first, None)
         }
-        None => {
-            let cut = wait(interval, a.quiet);
+        (None, stop) => {
+            let cut = wait(
+                interval,
+                a.quiet,
+                stop.unwrap_or_else(crate::signals::stop_flag),
+            );
             let after = live.snapshot().map_err(|m| (Exit::Failure, m))?;
             (first, after, cut)
         }
@@ -123,10 +131,9 @@ fn read_snapshot(f: &str) -> Result<Snapshot, Fail> {
     Snapshot::from_json(&text, f).map_err(usage)
 }
 
-/// Waits `interval` with a progress display; Ctrl-C ends the wait early (the seconds
-/// waited are returned) and the second snapshot is taken then.
-fn wait(interval: Duration, quiet: bool) -> Option<f64> {
-    let stop = crate::signals::stop_flag();
+/// Waits `interval` with a progress display; Ctrl-C (`stop`) ends the wait early (the
+/// seconds waited are returned) and the second snapshot is taken then.
+fn wait(interval: Duration, quiet: bool, stop: Arc<AtomicBool>) -> Option<f64> {
     let bar = (!quiet).then(|| {
         let b = ProgressBar::with_draw_target(
             Some(interval.as_millis() as u64),
