@@ -666,3 +666,113 @@ fn utf16_exports_are_read_as_their_utf8_text() {
         assert_eq!(v["source"]["interval_secs"], 600.0, "{name}");
     }
 }
+
+/// A SQL Server DMV export of `n` files of 1 to 64 GiB with power-law I/O, one in 50 a log.
+fn dmv_estate(n: u64) -> String {
+    let mut s = std::fs::read_to_string(fixture("dmv_before.csv"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    s.push('\n');
+    for i in 0..n {
+        let size = (1 + i * 7919 % 64) << 30;
+        let reads = 1_000_000 / (1 + i % 997);
+        let kind = if i % 50 == 0 { "LOG" } else { "ROWS" };
+        s += &format!(
+            "db{},5,{i},f{i},D:\\f{i}.ndf,{kind},{size},{reads},{},{},{},{},{},0,3600000\n",
+            i % 7,
+            reads * 8192,
+            reads * (2 + i % 13),
+            reads / 4,
+            reads / 4 * 8192,
+            reads / 4 * 3
+        );
+    }
+    s
+}
+
+/// The history keeps what `dbio show`, `history` and `export` give back of an advice, not
+/// every object of a large estate: the first 1000 of each list and the skew through 1001
+/// points, totals and gain of all, and a note saying so (100,000 objects stored 103 MB per
+/// run before). The stored JSON still follows the schema.
+#[test]
+fn history_keeps_the_top_of_a_large_estate_and_says_so() {
+    let dir = scratch();
+    let csv = dir.path().join("estate.csv");
+    std::fs::write(&csv, dmv_estate(3000)).unwrap();
+    let (json, db) = (dir.path().join("a.json"), dir.path().join("h.db"));
+    let db = db.to_str().unwrap();
+    let (code, out, err) = advise(&[
+        csv.to_str().unwrap(),
+        "--flash",
+        "2TiB",
+        "--json",
+        json.to_str().unwrap(),
+        "--db",
+        db,
+        "--label",
+        "big",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let all: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(all["objects"].as_array().unwrap().len(), 3000);
+    let run = |args: &[&str]| {
+        let o = dbio_command().args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let stored_text = run(&["export", "big", "--db", db]);
+    let stored: Value = serde_json::from_str(&stored_text).unwrap();
+    assert_eq!(stored["objects"].as_array().unwrap().len(), 1000);
+    assert_eq!(stored["objects"][999], all["objects"][999]);
+    assert_eq!(stored["totals"], all["totals"]);
+    assert_eq!(stored["placement"]["gain"], all["placement"]["gain"]);
+    assert_eq!(
+        stored["placement"]["used_bytes"],
+        all["placement"]["used_bytes"]
+    );
+    for list in ["to_move", "to_leave"] {
+        let (s, a) = (
+            stored["placement"][list].as_array().unwrap(),
+            all["placement"][list].as_array().unwrap(),
+        );
+        assert_eq!(s.len(), a.len().min(1000), "{list}");
+        assert_eq!(s[..], a[..s.len()], "{list}");
+    }
+    let (sp, ap) = (
+        stored["skew"]["points"].as_array().unwrap(),
+        all["skew"]["points"].as_array().unwrap(),
+    );
+    assert_eq!((sp.len(), &sp[0], &sp[1000]), (1001, &ap[0], &ap[3000]));
+    assert_eq!(stored["skew"]["sentence"], all["skew"]["sentence"]);
+    let note = stored["notes"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_str()
+        .unwrap();
+    assert!(
+        note.contains("the history keeps the first 1000 of the 3000 objects"),
+        "{note}"
+    );
+    assert!(stored_text.len() * 2 < std::fs::metadata(&json).unwrap().len() as usize);
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{}/../../schema/advise-result.v1.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    assert!(v.is_valid(&stored));
+    assert_eq!(
+        run(&["show", "big", "--db", db]),
+        out,
+        "the summary as printed"
+    );
+    assert!(run(&["history", "--db", db]).contains("advise sqlserver"));
+}
