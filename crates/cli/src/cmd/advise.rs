@@ -288,17 +288,17 @@ fn finish(
     store: Option<&dbio_store::Store>,
     interrupted: Option<f64>,
 ) -> Exit {
-    let json = dbio_report::json::to_json(r);
+    let to_json = dbio_report::json::to_json::<AdviseResult>;
+    // The whole result as JSON only when it is written or stored whole (it is large).
+    let kept = store.map(|_| kept(r, KEPT));
+    let json = (a.json.is_some() || matches!(kept, Some(None))).then(|| to_json(r));
     let summary = dbio_report::advise::summary(r, a.top);
-    if let Some(store) = store {
-        let kept = kept(r, KEPT);
-        let json = match &kept {
-            Some(k) => dbio_report::json::to_json(k),
-            None => json.clone(),
-        };
+    if let (Some(store), Some(kept)) = (store, &kept) {
+        let stored = kept.as_ref().map(to_json);
+        let stored = stored.as_deref().or(json.as_deref()).unwrap_or_default();
         history::keep(
             store,
-            &entry(r, &json, &summary, a.store.label.as_deref()),
+            &entry(r, stored, &summary, a.store.label.as_deref()),
             a.quiet,
             "dbio advise",
         );
@@ -308,8 +308,8 @@ fn finish(
             return Exit::Failure.with(format!("dbio advise: cannot write {path}: {e}"));
         }
     }
-    if let Some(path) = a.json.as_deref() {
-        if let Err(e) = emit_json(path, &json) {
+    if let (Some(path), Some(json)) = (a.json.as_deref(), &json) {
+        if let Err(e) = emit_json(path, json) {
             return Exit::Failure.with(format!("dbio advise: cannot write {path}: {e}"));
         }
     }
