@@ -7,6 +7,8 @@ use crate::output::write_file_atomic;
 use dbio_db::live::Live;
 use dbio_db::snapshot::{delta, Counts, Snapshot};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What the source gave.
@@ -44,6 +46,8 @@ pub fn gather(a: &AdviseArgs, interval: Duration) -> Result<Outcome, Fail> {
             partitions: a.partitions,
         },
     };
+    // Ctrl-C from the first snapshot on ends the interval, not dbio.
+    let stop = (a.snapshot.is_none() && a.since.is_none()).then(crate::signals::stop_flag);
     let first = live.snapshot().map_err(usage)?;
     if let Some(file) = &a.snapshot {
         write_file_atomic(file, first.to_json().as_bytes())
@@ -54,8 +58,8 @@ pub fn gather(a: &AdviseArgs, interval: Duration) -> Result<Outcome, Fail> {
             first.source
         )));
     }
-    let (before, after, interrupted) = match &a.since {
-        Some(file) => {
+    let (before, after, interrupted) = match (&a.since, stop) {
+        (Some(file), _) => {
             let before = read_snapshot(file)?;
             if before.system != first.system || before.source != first.source {
                 return Err(usage(format!(
@@ -65,8 +69,12 @@ pub fn gather(a: &AdviseArgs, interval: Duration) -> Result<Outcome, Fail> {
             }
             (before, first, None)
         }
-        None => {
-            let cut = wait(interval, a.quiet);
+        (None, stop) => {
+            let cut = wait(
+                interval,
+                a.quiet,
+                stop.unwrap_or_else(crate::signals::stop_flag),
+            );
             let after = live.snapshot().map_err(|m| (Exit::Failure, m))?;
             (first, after, cut)
         }
@@ -86,7 +94,7 @@ fn exports(a: &AdviseArgs) -> Result<Gathered, Fail> {
         .exports
         .iter()
         .map(|f| {
-            let text = read(f)?;
+            let text = read(f, |head| dbio_db::check_export_start(head, f))?;
             dbio_db::read_export(&text, f, a.partitions).map_err(usage)
         })
         .collect::<Result<Vec<Snapshot>, Fail>>()?;
@@ -104,25 +112,28 @@ fn exports(a: &AdviseArgs) -> Result<Gathered, Fail> {
     })
 }
 
-/// A regular file's text.
-pub fn read(f: &str) -> Result<String, Fail> {
-    match std::fs::metadata(f) {
-        Ok(m) if !m.is_file() => Err(usage(format!(
-            "{f}: not a regular file; give an export file"
-        ))),
-        Ok(_) => std::fs::read_to_string(f).map_err(|e| usage(format!("{f}: {e}"))),
-        Err(e) => Err(usage(format!("{f}: {e}"))),
-    }
+/// The text of `f`, read with the bounds of [`crate::export_text`]; `check` refuses a start
+/// that is not of the expected form.
+pub fn read(f: &str, check: impl Fn(&str) -> Result<(), String>) -> Result<String, Fail> {
+    crate::export_text::read(f, check).map_err(usage)
 }
 
 fn read_snapshot(f: &str) -> Result<Snapshot, Fail> {
-    Snapshot::from_json(&read(f)?, f).map_err(usage)
+    let text = read(f, |head| {
+        if head.trim_start().starts_with('{') {
+            Ok(())
+        } else {
+            Err(format!(
+                "{f}: not a dbio advise snapshot (not JSON); give the file written by --snapshot"
+            ))
+        }
+    })?;
+    Snapshot::from_json(&text, f).map_err(usage)
 }
 
-/// Waits `interval` with a progress display; Ctrl-C ends the wait early (the seconds
-/// waited are returned) and the second snapshot is taken then.
-fn wait(interval: Duration, quiet: bool) -> Option<f64> {
-    let stop = crate::signals::stop_flag();
+/// Waits `interval` with a progress display; Ctrl-C (`stop`) ends the wait early (the
+/// seconds waited are returned) and the second snapshot is taken then.
+fn wait(interval: Duration, quiet: bool, stop: Arc<AtomicBool>) -> Option<f64> {
     let bar = (!quiet).then(|| {
         let b = ProgressBar::with_draw_target(
             Some(interval.as_millis() as u64),

@@ -10,6 +10,7 @@ mod cmd;
 mod data;
 mod db_args;
 mod exit;
+mod export_text;
 mod fleet_args;
 mod formats;
 #[doc(hidden)]

@@ -201,13 +201,14 @@ fn two_dmv_exports_give_the_difference() {
     let v = advise_json(&[&b, &a, "--flash", "7GiB"]);
     assert_eq!(v["source"]["interval_secs"], 600.0);
     assert_eq!(v["source"]["since_start"], false);
+    // The candidates first, then temp, then the log (never moved, whatever its stall).
     assert_eq!(
         ranked(&v),
         [
             "shop.shop_idx",
-            "shop.shop_log",
+            "shop.shop_data",
             "tempdb.tempdev",
-            "shop.shop_data"
+            "shop.shop_log"
         ]
     );
     let idx = &v["objects"][0];
@@ -232,6 +233,35 @@ fn two_dmv_exports_give_the_difference() {
         (bound - 1.0 / (1.0 - 0.5 * 700_800.0 / 1_073_000.0)).abs() < 1e-9,
         "{bound}"
     );
+}
+
+/// The log of dmv_before/after has the most stall per GiB (150,000 ms over its size), but it is
+/// never moved: the table puts it under the candidates and temp, with no "saved ms" figure.
+#[test]
+fn what_is_never_moved_ranks_under_the_candidates_without_a_saving() {
+    let (b, a) = (fixture("dmv_before.csv"), fixture("dmv_after.csv"));
+    let (code, out, err) = advise(&[&b, &a, "--flash", "7GiB", "--no-store"]);
+    assert_eq!(code, Some(0), "{err}");
+    let row = |name: &str| -> (usize, Vec<String>) {
+        let (i, l) = out
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(&format!("  {name}  ")))
+            .unwrap_or_else(|| panic!("no row for {name}: {out}"));
+        (i, l.split_whitespace().map(String::from).collect())
+    };
+    let (idx, data, temp, log) = (
+        row("shop.shop_idx"),
+        row("shop.shop_data"),
+        row("tempdb.tempdev"),
+        row("shop.shop_log"),
+    );
+    assert!(idx.0 < data.0 && data.0 < temp.0 && temp.0 < log.0, "{out}");
+    assert_eq!(log.1[0], "4", "the log ranks last: {out}");
+    assert_eq!(log.1.last().map(String::as_str), Some("-"), "{out}");
+    assert_eq!(idx.1.last().map(String::as_str), Some("394,800"), "{out}");
+    let v = advise_json(&[&b, &a]);
+    assert!(v["objects"][3]["saved_ms"].is_null(), "{}", v["objects"][3]);
 }
 
 #[test]
@@ -389,6 +419,19 @@ fn bad_input_is_one_clear_line() {
         2,
         "budget above zero",
     );
+    // A bare 0 is a budget of nothing, not a run id (ids start at 1).
+    let none = dir.path().join("none.db");
+    refused(
+        &[
+            &fixture("fig5.csv"),
+            "--flash",
+            "0",
+            "--db",
+            none.to_str().unwrap(),
+        ],
+        2,
+        "--flash 0: give a budget above zero",
+    );
     refused(
         &[&fixture("fig5.csv"), "--current", "12"],
         2,
@@ -518,4 +561,218 @@ fn measured_devices_give_the_latency_ratio() {
     let objs = v["objects"].as_array().unwrap();
     let b1 = objs.iter().find(|o| o["name"] == "tpce.Broker1").unwrap();
     assert!((b1["flash_ms"].as_f64().unwrap() - at(&flash)).abs() < 1e-9);
+}
+
+/// A file of `len` bytes (sparse: no disk used) that starts with `start`.
+fn sparse(dir: &std::path::Path, name: &str, start: &[u8], len: u64) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, start).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&p)
+        .unwrap()
+        .set_len(len)
+        .unwrap();
+    p.display().to_string()
+}
+
+/// What is not an export is refused from its first block, whatever the size of the file: a
+/// 10 GB file of zero bytes (once read whole, 21 GB of memory and 111 s, before "not an
+/// export"), a header followed by zeros, a text of many short lines that is no export, a
+/// line of megabytes, and a real export grown past 1 GiB.
+#[test]
+fn what_is_not_an_export_is_refused_from_its_start_whatever_its_size() {
+    let dir = scratch();
+    let d = dir.path();
+    let zeros = sparse(d, "zeros.csv", b"", 10 << 30);
+    refused(
+        &[&zeros, "--flash", "1GiB"],
+        2,
+        "not text (a control byte 0x00 on line 1)",
+    );
+    let dmv = std::fs::read_to_string(fixture("dmv_before.csv")).unwrap();
+    let header = dmv.lines().next().unwrap().to_string() + "\n";
+    let holed = sparse(d, "holed.csv", header.as_bytes(), 4 << 30);
+    refused(&[&holed], 2, "not text (a control byte 0x00 on line 2)");
+    let words = d.join("words.txt");
+    std::fs::write(&words, "hello world\n".repeat(200_000)).unwrap();
+    refused(
+        &[words.to_str().unwrap()],
+        2,
+        "not an export dbio advise reads",
+    );
+    let long = d.join("long.csv");
+    std::fs::write(&long, header.clone() + &"7,".repeat(1 << 20)).unwrap();
+    refused(
+        &[long.to_str().unwrap()],
+        2,
+        "line 2 is longer than 1024 KiB",
+    );
+    // A real export's first 64 KiB and more, then a hole to 2 GiB: too large to be one.
+    let rows: String = dmv.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let big = sparse(
+        d,
+        "big.csv",
+        (header + &rows.repeat(400)).as_bytes(),
+        2 << 30,
+    );
+    refused(&[&big], 2, "more than the 1024 MiB an export may have");
+    let sizes = d.join("sizes.csv");
+    std::fs::write(&sizes, "hello\n".repeat(100)).unwrap();
+    refused(
+        &[&fixture("awr.txt"), "--sizes", sizes.to_str().unwrap()],
+        2,
+        "needs a NAME and a BYTES column",
+    );
+}
+
+/// `bcp -w` (UTF-16LE, no byte-order mark) and PowerShell's `Out-File` (UTF-16LE with its
+/// mark, CRLF lines) exports, and UTF-16BE with its mark, give the advice of the UTF-8 file.
+#[test]
+fn utf16_exports_are_read_as_their_utf8_text() {
+    let dir = scratch();
+    let utf16 = |name: &str, bom: &[u8], be: bool| -> Vec<String> {
+        ["dmv_before.csv", "dmv_after.csv"]
+            .iter()
+            .map(|f| {
+                let text = std::fs::read_to_string(fixture(f))
+                    .unwrap()
+                    .replace('\n', "\r\n");
+                let mut bytes = bom.to_vec();
+                for u in text.encode_utf16() {
+                    bytes.extend(if be { u.to_be_bytes() } else { u.to_le_bytes() });
+                }
+                let p = dir.path().join(format!("{name}-{f}"));
+                std::fs::write(&p, bytes).unwrap();
+                p.display().to_string()
+            })
+            .collect()
+    };
+    let want = advise_json(&[
+        &fixture("dmv_before.csv"),
+        &fixture("dmv_after.csv"),
+        "--flash",
+        "7GiB",
+    ]);
+    for (name, bom, be) in [
+        ("bcp-w", &[][..], false),
+        ("out-file", &[0xFF, 0xFE][..], false),
+        ("be", &[0xFE, 0xFF][..], true),
+    ] {
+        let files = utf16(name, bom, be);
+        let v = advise_json(&[&files[0], &files[1], "--flash", "7GiB"]);
+        assert_eq!(v["objects"], want["objects"], "{name}");
+        assert_eq!(v["placement"], want["placement"], "{name}");
+        assert_eq!(v["source"]["interval_secs"], 600.0, "{name}");
+    }
+}
+
+/// A SQL Server DMV export of `n` files of 1 to 64 GiB with power-law I/O, one in 50 a log.
+fn dmv_estate(n: u64) -> String {
+    let mut s = std::fs::read_to_string(fixture("dmv_before.csv"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    s.push('\n');
+    for i in 0..n {
+        let size = (1 + i * 7919 % 64) << 30;
+        let reads = 1_000_000 / (1 + i % 997);
+        let kind = if i % 50 == 0 { "LOG" } else { "ROWS" };
+        s += &format!(
+            "db{},5,{i},f{i},D:\\f{i}.ndf,{kind},{size},{reads},{},{},{},{},{},0,3600000\n",
+            i % 7,
+            reads * 8192,
+            reads * (2 + i % 13),
+            reads / 4,
+            reads / 4 * 8192,
+            reads / 4 * 3
+        );
+    }
+    s
+}
+
+/// The history keeps what `dbio show`, `history` and `export` give back of an advice, not
+/// every object of a large estate: the first 1000 of each list and the skew through 1001
+/// points, totals and gain of all, and a note saying so (100,000 objects stored 103 MB per
+/// run before). The stored JSON still follows the schema.
+#[test]
+fn history_keeps_the_top_of_a_large_estate_and_says_so() {
+    let dir = scratch();
+    let csv = dir.path().join("estate.csv");
+    std::fs::write(&csv, dmv_estate(3000)).unwrap();
+    let (json, db) = (dir.path().join("a.json"), dir.path().join("h.db"));
+    let db = db.to_str().unwrap();
+    let (code, out, err) = advise(&[
+        csv.to_str().unwrap(),
+        "--flash",
+        "2TiB",
+        "--json",
+        json.to_str().unwrap(),
+        "--db",
+        db,
+        "--label",
+        "big",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let all: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(all["objects"].as_array().unwrap().len(), 3000);
+    let run = |args: &[&str]| {
+        let o = dbio_command().args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let stored_text = run(&["export", "big", "--db", db]);
+    let stored: Value = serde_json::from_str(&stored_text).unwrap();
+    assert_eq!(stored["objects"].as_array().unwrap().len(), 1000);
+    assert_eq!(stored["objects"][999], all["objects"][999]);
+    assert_eq!(stored["totals"], all["totals"]);
+    assert_eq!(stored["placement"]["gain"], all["placement"]["gain"]);
+    assert_eq!(
+        stored["placement"]["used_bytes"],
+        all["placement"]["used_bytes"]
+    );
+    for list in ["to_move", "to_leave"] {
+        let (s, a) = (
+            stored["placement"][list].as_array().unwrap(),
+            all["placement"][list].as_array().unwrap(),
+        );
+        assert_eq!(s.len(), a.len().min(1000), "{list}");
+        assert_eq!(s[..], a[..s.len()], "{list}");
+    }
+    let (sp, ap) = (
+        stored["skew"]["points"].as_array().unwrap(),
+        all["skew"]["points"].as_array().unwrap(),
+    );
+    assert_eq!((sp.len(), &sp[0], &sp[1000]), (1001, &ap[0], &ap[3000]));
+    assert_eq!(stored["skew"]["sentence"], all["skew"]["sentence"]);
+    let note = stored["notes"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_str()
+        .unwrap();
+    assert!(
+        note.contains("the history keeps the first 1000 of the 3000 objects"),
+        "{note}"
+    );
+    assert!(stored_text.len() * 2 < std::fs::metadata(&json).unwrap().len() as usize);
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{}/../../schema/advise-result.v1.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    assert!(v.is_valid(&stored));
+    assert_eq!(
+        run(&["show", "big", "--db", db]),
+        out,
+        "the summary as printed"
+    );
+    assert!(run(&["history", "--db", db]).contains("advise sqlserver"));
 }

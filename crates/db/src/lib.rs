@@ -36,27 +36,74 @@ pub fn read_export(text: &str, file: &str, partitions: bool) -> Result<Snapshot,
     parse_export(text, file, partitions)?.checked(file)
 }
 
-fn parse_export(text: &str, file: &str, partitions: bool) -> Result<Snapshot, String> {
+/// The forms of export dbio reads.
+enum Form {
+    Json,
+    Awr,
+    Diskstats,
+    SqlServer,
+    Oracle,
+}
+
+/// The form of an export, from its content.
+fn form(text: &str) -> Option<Form> {
     let header = text
         .trim_start_matches('\u{feff}')
         .lines()
         .next()
         .unwrap_or("");
     if text.trim_start().starts_with('{') {
-        Snapshot::from_json(text, file)
+        Some(Form::Json)
     } else if oracle::detect_awr(text) {
-        oracle::parse_awr(text, file)
+        Some(Form::Awr)
     } else if diskstats::detect(text) {
-        diskstats::parse(text, file, partitions)
+        Some(Form::Diskstats)
     } else if sqlserver::detect(header) {
-        sqlserver::parse(text, file)
+        Some(Form::SqlServer)
     } else if oracle::detect(header) {
-        oracle::parse(text, file)
-    } else if text.trim().is_empty() {
-        Err(format!("{file}: the file is empty"))
+        Some(Form::Oracle)
     } else {
-        Err(format!(
+        None
+    }
+}
+
+/// Whether a text is an AWR report (its File IO Stats section may come much later).
+fn is_awr_report(text: &str) -> bool {
+    text.lines()
+        .take(20)
+        .any(|l| l.to_ascii_uppercase().contains("WORKLOAD REPOSITORY"))
+}
+
+/// Refuses a file whose start (its first block) is of no form dbio reads, so that the rest
+/// of it is never read.
+pub fn check_export_start(head: &str, file: &str) -> Result<(), String> {
+    if form(head).is_some() || is_awr_report(head) {
+        Ok(())
+    } else {
+        Err(not_an_export(head, file))
+    }
+}
+
+/// Why a text is not an export.
+fn not_an_export(text: &str, file: &str) -> String {
+    if text.trim().is_empty() {
+        format!("{file}: the file is empty")
+    } else if is_awr_report(text) {
+        format!("{file}: an AWR report without its File IO Stats section; give the whole text report (awrrpt.sql, text format)")
+    } else {
+        format!(
             "{file}: not an export dbio advise reads (a SQL Server or Oracle CSV, an AWR report, /proc/diskstats or a dbio advise snapshot); `dbio advise --queries` prints the queries that make them"
-        ))
+        )
+    }
+}
+
+fn parse_export(text: &str, file: &str, partitions: bool) -> Result<Snapshot, String> {
+    match form(text) {
+        Some(Form::Json) => Snapshot::from_json(text, file),
+        Some(Form::Awr) => oracle::parse_awr(text, file),
+        Some(Form::Diskstats) => diskstats::parse(text, file, partitions),
+        Some(Form::SqlServer) => sqlserver::parse(text, file),
+        Some(Form::Oracle) => oracle::parse(text, file),
+        None => Err(not_an_export(text, file)),
     }
 }

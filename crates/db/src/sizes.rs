@@ -6,13 +6,32 @@ use crate::table::Table;
 use dbio_model::advise::ObjectIo;
 use std::collections::HashMap;
 
+/// The refusal of a file without the two columns.
+fn no_columns(file: &str) -> String {
+    format!(
+        "{file}: a sizes file needs a NAME and a BYTES column, e.g. the output of SELECT NAME, BYTES FROM V$DATAFILE"
+    )
+}
+
+/// Refuses a start whose header row lacks NAME or BYTES, before the rest is read.
+pub fn check_start(head: &str, file: &str) -> Result<(), String> {
+    let first = head.lines().next().unwrap_or("");
+    let cols: Vec<String> = first
+        .split([',', '\t'])
+        .map(|c| c.trim().trim_matches('"').to_ascii_lowercase())
+        .collect();
+    if cols.iter().any(|c| c == "name") && cols.iter().any(|c| c == "bytes") {
+        Ok(())
+    } else {
+        Err(no_columns(file))
+    }
+}
+
 /// The sizes by name.
 pub fn parse(text: &str, file: &str) -> Result<HashMap<String, u64>, String> {
     let t = Table::parse(text, file)?;
     if !t.has("name") || !t.has("bytes") {
-        return Err(format!(
-            "{file}: a sizes file needs a NAME and a BYTES column, e.g. the output of SELECT NAME, BYTES FROM V$DATAFILE"
-        ));
+        return Err(no_columns(file));
     }
     let mut m = HashMap::new();
     let mut total = 0u64;

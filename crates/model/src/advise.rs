@@ -104,7 +104,8 @@ pub struct AdviseResult {
     /// "stall saved per GiB" when the source has times, else "I/Os per GiB".
     pub ranked_by: String,
     pub totals: Totals,
-    /// Every object with I/O or a size, best candidate for flash first.
+    /// Every object with I/O or a size, best candidate for flash first; temp objects come
+    /// after the candidates, and what is never moved (logs, no I/O, large I/O) last.
     pub objects: Vec<ObjectFigures>,
     pub skew: Option<Skew>,
     /// The choice within `--flash SIZE`; None without a budget.
@@ -168,7 +169,7 @@ pub struct ObjectFigures {
     /// Its mean latency now and on flash (ms) as the saving used them.
     pub current_ms: Option<f64>,
     pub flash_ms: Option<f64>,
-    /// Stall it would save on flash (ms); None without times.
+    /// Stall it would save on flash (ms); None without times, or for an object never moved.
     pub saved_ms: Option<f64>,
 }
 

@@ -8,7 +8,8 @@ mod place;
 pub mod skew;
 
 use dbio_model::advise::{
-    AdviseResult, ObjectFigures, ObjectIo, ObjectKind, SourceInfo, Totals, ADVISE_SCHEMA,
+    AdviseResult, LeaveReason, ObjectFigures, ObjectIo, ObjectKind, SourceInfo, Totals,
+    ADVISE_SCHEMA,
 };
 use devices::Device;
 
@@ -60,10 +61,14 @@ pub fn advise(
         .iter()
         .map(|x| figures(x, &totals, source.interval_secs, &o.latency))
         .collect();
+    for f in figs.iter_mut().filter(|f| never_moved(f).is_some()) {
+        f.saved_ms = None;
+    }
     let value = |f: &ObjectFigures| value_of(f, timed);
     figs.sort_by(|a, b| {
-        density(b, timed)
-            .total_cmp(&density(a, timed))
+        tier(a)
+            .cmp(&tier(b))
+            .then(density(b, timed).total_cmp(&density(a, timed)))
             .then(busy(b).total_cmp(&busy(a)))
             .then(value(b).total_cmp(&value(a)))
             .then(a.name.cmp(&b.name))
@@ -91,6 +96,32 @@ pub fn advise(
         skew: skew::skew(&sized),
         objects: figs,
         placement,
+    }
+}
+
+/// Why an object is never moved whatever the budget (a log, no I/O, large sequential
+/// I/O); None for a candidate.
+pub(crate) fn never_moved(f: &ObjectFigures) -> Option<LeaveReason> {
+    if f.kind == ObjectKind::Log {
+        Some(LeaveReason::Log)
+    } else if f.reads + f.writes == 0 {
+        Some(LeaveReason::NoIo)
+    } else if f.avg_io_bytes.is_some_and(|a| a >= LARGE_IO) {
+        Some(LeaveReason::LargeIo)
+    } else {
+        None
+    }
+}
+
+/// The ranking's first key: candidates (0), then temp objects, which only get what the
+/// candidates leave (1), then what is never moved (2).
+fn tier(f: &ObjectFigures) -> u8 {
+    if never_moved(f).is_some() {
+        2
+    } else if f.kind == ObjectKind::Temp {
+        1
+    } else {
+        0
     }
 }
 

@@ -3,7 +3,7 @@
 //! then temp objects in what they leave, and the expected gain.
 
 use super::knapsack::{choose, Choice, Item, Method};
-use super::{value_of, Latency, Options, LARGE_IO};
+use super::{never_moved, value_of, Latency, Options};
 use dbio_model::advise::{
     Gain, LeaveReason, Left, Moved, ObjectFigures, ObjectKind, Placement, Totals,
 };
@@ -91,12 +91,8 @@ fn run(figs: &[ObjectFigures], idx: &[usize], cap: u64, timed: bool) -> Choice {
 
 /// Why an object cannot move whatever the budget, checked in this order.
 fn bar(f: &ObjectFigures, budget: u64, timed: bool) -> Option<LeaveReason> {
-    if f.kind == ObjectKind::Log {
-        Some(LeaveReason::Log)
-    } else if f.reads + f.writes == 0 {
-        Some(LeaveReason::NoIo)
-    } else if f.avg_io_bytes.is_some_and(|a| a >= LARGE_IO) {
-        Some(LeaveReason::LargeIo)
+    if let Some(r) = never_moved(f) {
+        Some(r)
     } else if f.size_bytes.is_none() {
         Some(LeaveReason::SizeUnknown)
     } else if value_of(f, timed) <= 0.0 {

@@ -8,7 +8,7 @@ use crate::history::{self, find, lookup_inputs};
 use crate::output::{check_outputs, emit_json, print_out, write_file_atomic};
 use dbio_analyze::advise::devices::Device;
 use dbio_analyze::advise::{advise, Latency, Options};
-use dbio_model::advise::{AdviseResult, SourceInfo};
+use dbio_model::advise::{AdviseResult, Placement, Skew, SkewPoint, SourceInfo};
 use dbio_model::suite::SuiteResult;
 use dbio_model::sweep::SweepResult;
 use dbio_model::units::{parse_duration, parse_latency, parse_size};
@@ -63,7 +63,7 @@ pub fn run(a: AdviseArgs) -> Exit {
         Err(m) => return fail(m),
     };
     let sizes = match a.sizes.as_deref().map(|f| {
-        read(f)
+        read(f, |head| dbio_db::sizes::check_start(head, f))
             .map_err(|e| e.1)
             .and_then(|t| dbio_db::sizes::parse(&t, f))
     }) {
@@ -143,8 +143,10 @@ pub(crate) fn plan(a: &AdviseArgs) -> Result<Plan, String> {
     for v in &a.flash {
         let is_size =
             v.chars().any(|c| c.is_ascii_alphabetic()) && !std::path::Path::new(v).exists();
+        // Run ids start at 1: a zero is a budget of nothing, whatever else it could name.
+        let zero = !v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '.');
         match parse_size(v) {
-            Ok(0) if is_size => {
+            Ok(0) if is_size || zero => {
                 return Err(format!(
                     "--flash {v}: give a budget above zero, e.g. 500GiB"
                 ))
@@ -286,12 +288,17 @@ fn finish(
     store: Option<&dbio_store::Store>,
     interrupted: Option<f64>,
 ) -> Exit {
-    let json = dbio_report::json::to_json(r);
+    let to_json = dbio_report::json::to_json::<AdviseResult>;
+    // The whole result as JSON only when it is written or stored whole (it is large).
+    let kept = store.map(|_| kept(r, KEPT));
+    let json = (a.json.is_some() || matches!(kept, Some(None))).then(|| to_json(r));
     let summary = dbio_report::advise::summary(r, a.top);
-    if let Some(store) = store {
+    if let (Some(store), Some(kept)) = (store, &kept) {
+        let stored = kept.as_ref().map(to_json);
+        let stored = stored.as_deref().or(json.as_deref()).unwrap_or_default();
         history::keep(
             store,
-            &entry(r, &json, &summary, a.store.label.as_deref()),
+            &entry(r, stored, &summary, a.store.label.as_deref()),
             a.quiet,
             "dbio advise",
         );
@@ -301,8 +308,8 @@ fn finish(
             return Exit::Failure.with(format!("dbio advise: cannot write {path}: {e}"));
         }
     }
-    if let Some(path) = a.json.as_deref() {
-        if let Err(e) = emit_json(path, &json) {
+    if let (Some(path), Some(json)) = (a.json.as_deref(), &json) {
+        if let Err(e) = emit_json(path, json) {
             return Exit::Failure.with(format!("dbio advise: cannot write {path}: {e}"));
         }
     }
@@ -318,6 +325,60 @@ fn finish(
     } else {
         Exit::Ok
     }
+}
+
+/// Objects, list entries and skew points the history keeps of one advice: the text and
+/// HTML show fewer (the HTML 500 rows), and 100,000 objects made 103 MB of JSON per run.
+const KEPT: usize = 1000;
+
+/// The advice as the history keeps it when it has more than `keep` objects, list entries
+/// or skew points (None when it has not): the first `keep` of each, the skew curve
+/// through `keep` + 1 of its points, and a note saying so; totals, skew point and gain are
+/// of the whole estate, and the summary is stored as printed.
+fn kept(r: &AdviseResult, keep: usize) -> Option<AdviseResult> {
+    let p = r.placement.as_ref();
+    let lists = p.map_or(0, |p| p.to_move.len().max(p.to_leave.len()));
+    let points = r.skew.as_ref().map_or(0, |k| k.points.len());
+    if r.objects.len().max(lists) <= keep && points <= keep + 1 {
+        return None;
+    }
+    let mut k = AdviseResult {
+        schema: r.schema.clone(),
+        dbio_version: r.dbio_version.clone(),
+        made_at: r.made_at.clone(),
+        source: r.source.clone(),
+        notes: r.notes.clone(),
+        ranked_by: r.ranked_by.clone(),
+        totals: r.totals.clone(),
+        objects: r.objects.iter().take(keep).cloned().collect(),
+        skew: r.skew.as_ref().map(|s| Skew {
+            points: through(&s.points, keep),
+            sentence: s.sentence.clone(),
+            ..*s
+        }),
+        placement: p.map(|p| Placement {
+            to_move: p.to_move.iter().take(keep).cloned().collect(),
+            to_leave: p.to_leave.iter().take(keep).cloned().collect(),
+            method: p.method.clone(),
+            gain: p.gain.clone(),
+            ..*p
+        }),
+    };
+    k.notes.push(format!(
+        "the history keeps the first {keep} of the {} objects (and of each list) and the skew curve through {} points; totals, skew and gain are of all; write --json FILE for every object",
+        r.objects.len(),
+        keep + 1
+    ));
+    Some(k)
+}
+
+/// `keep` + 1 points of a curve, evenly spaced, its first and last among them.
+fn through(points: &[SkewPoint], keep: usize) -> Vec<SkewPoint> {
+    let n = points.len();
+    if n <= keep + 1 {
+        return points.to_vec();
+    }
+    (0..=keep).map(|i| points[i * (n - 1) / keep]).collect()
 }
 
 /// The history entry: I/O rate and MB/s over the interval as its headline.
