@@ -77,7 +77,8 @@ pub struct DbRunArgs {
     /// dbio's CPU a small share of the server's (bench/db-vs-pgio).
     #[arg(long, default_value_t = 255)]
     pub work_unit: u32,
-    /// Operations per 100 that update their rows and commit (WAL/redo writes, commit waits).
+    /// Operations per 100 that update the first 8 of their keys (pgio's update unit) and
+    /// commit (WAL/redo writes, commit waits).
     #[arg(long, default_value_t = 0)]
     pub update_pct: u8,
     /// Think time after each operation: MIN or MIN:MAX, e.g. 1ms or 500us:2ms.

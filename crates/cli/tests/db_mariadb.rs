@@ -294,17 +294,65 @@ fn a_row_is_a_page_and_a_full_disk_is_refused() {
         pages >= rows && pages <= rows + rows / 2,
         "{rows} rows in a file of {pages} pages"
     );
-    // Fill the file system to 64 MiB free: the run refuses to start, naming the space.
-    let filler = fs.path().join("filler");
-    let free = dbio_db::slob::procfs::space(fs.path().to_str().unwrap())
-        .unwrap()
-        .0;
-    let st = std::process::Command::new("fallocate")
-        .args(["-l", &(free - (64 << 20)).to_string()])
-        .arg(&filler)
-        .status()
+    // Fill the file system to 64 MiB free while a run measures: it stops (long before its
+    // 2 minutes), naming the space.
+    let fill = || {
+        let filler = fs.path().join("filler");
+        let free = dbio_db::slob::procfs::space(fs.path().to_str().unwrap())
+            .unwrap()
+            .0;
+        let st = std::process::Command::new("fallocate")
+            .args(["-l", &(free - (64 << 20)).to_string()])
+            .arg(&filler)
+            .status()
+            .unwrap();
+        assert!(st.success());
+        filler
+    };
+    let child = dbio_command()
+        .args([
+            "db",
+            "run",
+            "--url",
+            &url,
+            "--duration",
+            "2m",
+            "--ramp",
+            "0s",
+            "--update-pct",
+            "50",
+            "--no-store",
+            "-q",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
-    assert!(st.success());
+    // dbio's monitor and its session connected: the start's check is behind it.
+    let start = std::time::Instant::now();
+    loop {
+        let n: Option<u64> = c
+            .query_first(
+                "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() AND USER = 'root'",
+            )
+            .unwrap();
+        if n.unwrap() >= 2 {
+            break;
+        }
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "dbio's sessions never connected"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let filler = fill();
+    let out = child.wait_with_output().unwrap();
+    std::fs::remove_file(&filler).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("before the disk fills"), "{err}");
+    // With 64 MiB free, a run refuses to start, naming the space.
+    let filler = fill();
     let (code, out, err) = dbio(&[
         "db",
         "run",

@@ -479,7 +479,7 @@ fn near(a: u64, b: u64, pct: f64, slack: u64) -> bool {
 /// PostgreSQL's blocks read (pg_stat_database, pg_statio_user_tables of dbio's tables) and the
 /// reads of the server's own loop device (/proc/diskstats), and the page-cache share from
 /// those. The test's window holds dbio's (no ramp: only the operations a session started
-/// before the window opened, and the sessions' start-up, fall outside dbio's): within 5 %
+/// before the window opened, and the sessions' start-up, fall outside dbio's): within 3 %
 /// and 300 blocks.
 #[test]
 fn three_views_hold_against_postgres_and_the_device() {
@@ -520,6 +520,28 @@ fn three_views_hold_against_postgres_and_the_device() {
     }
     let mut c = pg.client("postgres");
     evict(&pg, &mut c);
+    drop(c);
+    // A first run fills the cgroup's page cache, so that the measured run starts as it goes
+    // on (a cold cache's start, outside dbio's window, would read more from the device).
+    let (code, out, err) = dbio(&[
+        "db",
+        "run",
+        "--url",
+        &url,
+        "--sessions",
+        "2",
+        "--duration",
+        "2s",
+        "--ramp",
+        "0s",
+        "--work-unit",
+        "32",
+        "--no-store",
+        "-q",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    pg.wait_sessions_ended().unwrap();
+    let mut c = pg.client("postgres");
     let (db0, tables0) = pg_reads(&mut c);
     drop(c);
     let dev0 = device_reads(fs.name());
@@ -565,7 +587,7 @@ fn three_views_hold_against_postgres_and_the_device() {
     );
     assert!(reads <= db_reads, "dbio {reads} > PostgreSQL's {db_reads}");
     assert!(
-        near(reads, table_reads, 5.0, 300),
+        near(reads, table_reads, 3.0, 300),
         "dbio {reads}, PostgreSQL {table_reads}"
     );
     assert!(
@@ -573,7 +595,7 @@ fn three_views_hold_against_postgres_and_the_device() {
         "dbio's device {dbio_dev} > the kernel's {dev}"
     );
     assert!(
-        near(dbio_dev, dev, 5.0, 300),
+        near(dbio_dev, dev, 3.0, 300),
         "dbio's device {dbio_dev}, the kernel's {dev}"
     );
     // The page-cache figures are of the memory the server may use: its cgroup's 40 MiB, not
