@@ -307,7 +307,8 @@ fn drop_leaves_tables_a_tampered_marker_names() {
 }
 
 /// The password comes from PGPASSWORD or ~/.pgpass (mode 600) when the URL has none; a
-/// password file others may read is refused by name; none at all says where to put one.
+/// password file others may read is skipped (as libpq skips it), named only when the server
+/// asks for a password, and stops no login that needs none; none at all says where to put one.
 #[test]
 fn password_from_pgpassword_and_pgpass() {
     let test = "password_from_pgpassword_and_pgpass";
@@ -349,14 +350,26 @@ fn password_from_pgpassword_and_pgpass() {
     );
     std::fs::write(&pgpass, line).unwrap();
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mode = |m| std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(m));
+    // Others may read it: skipped, as libpq skips it, and named when a password is missing.
+    mode(0o644).unwrap();
     let (code, out) = drop_with(&[]);
     assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("chmod 600"), "{out}");
-    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o600)).unwrap();
+    assert!(
+        out.contains(".pgpass was ignored: others can read it") && out.contains("chmod 600"),
+        "{out}"
+    );
+    mode(0o600).unwrap();
     let (code, out) = drop_with(&[]);
     assert_eq!(code, Some(0), "{out}");
     assert!(!out.contains(pg_admin_password()), "{out}");
+    // A login that needs no password is not stopped by a password file others may read.
+    mode(0o644).unwrap();
+    pg.hba_first("host all dbio_admin 127.0.0.1/32 trust")
+        .unwrap();
+    let (code, out) = drop_with(&[]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("nothing to drop"), "{out}");
 }
 
 /// An update changes its own small unit (8 keys, pgio's), not every row the operation read:

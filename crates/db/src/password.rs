@@ -4,7 +4,7 @@
 //! (`~/.my.cnf`, groups `[client]`, `[client-server]`, `[client-mariadb]`).
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What a PostgreSQL login is for: the fields a `~/.pgpass` line matches.
 pub struct PgLogin<'a> {
@@ -15,30 +15,41 @@ pub struct PgLogin<'a> {
 }
 
 /// The password for `login`: `PGPASSWORD`, else the password file's first matching line.
-/// An error for a password file others may read (libpq ignores it; so does dbio, saying so).
-pub fn pg_password(login: &PgLogin) -> Result<Option<String>, String> {
+/// A password file others may read is skipped, as libpq skips it; [`ignored_pgpass`] says so
+/// when the server then asks for a password.
+pub fn pg_password(login: &PgLogin) -> Option<String> {
     if let Some(p) = std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()) {
-        return Ok(Some(p));
+        return Some(p);
     }
-    let Some(file) = std::env::var_os("PGPASSFILE")
+    password_in(&pgpass_file()?, login)
+}
+
+/// The password file: `PGPASSFILE`, else `~/.pgpass`.
+fn pgpass_file() -> Option<PathBuf> {
+    std::env::var_os("PGPASSFILE")
         .map(PathBuf::from)
         .or_else(|| home().map(|h| h.join(".pgpass")))
-    else {
-        return Ok(None);
-    };
-    let Ok(meta) = std::fs::metadata(&file) else {
-        return Ok(None);
-    };
-    if meta.permissions().mode() & 0o077 != 0 {
-        return Err(format!(
-            "{}: the password file may be read by others (mode {:o}), so it is not used; run chmod 600 {}",
-            file.display(),
-            meta.permissions().mode() & 0o777,
-            file.display()
-        ));
+}
+
+/// The first password of `file` matching `login`; None when there is none, the file cannot
+/// be read, or others may read it.
+fn password_in(file: &Path, login: &PgLogin) -> Option<String> {
+    if open_to_others(file) {
+        return None;
     }
-    let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-    Ok(text.lines().find_map(|l| pgpass_match(l, login)))
+    let text = std::fs::read_to_string(file).ok()?;
+    text.lines().find_map(|l| pgpass_match(l, login))
+}
+
+/// Whether `file` exists and its group or others have any permission on it.
+fn open_to_others(file: &Path) -> bool {
+    std::fs::metadata(file).is_ok_and(|m| m.permissions().mode() & 0o077 != 0)
+}
+
+/// The password file, when it was skipped because others may read it (for the message
+/// when the server then asks for a password).
+pub fn ignored_pgpass() -> Option<PathBuf> {
+    pgpass_file().filter(|f| open_to_others(f))
 }
 
 /// The password of a `host:port:database:user:password` line when it matches `login`
@@ -134,6 +145,31 @@ mod tests {
         assert_eq!(pgpass_match("*:5433:*:dbio:x", &login), None);
         assert_eq!(pgpass_match("#*:*:*:*:x", &login), None);
         assert_eq!(pgpass_match("*:*:*", &login), None);
+    }
+
+    /// A password file others may read is skipped (libpq only warns), not an error that
+    /// would stop logins needing no password; the same file at mode 600 is used.
+    #[test]
+    fn a_password_file_others_may_read_is_skipped() {
+        let dir = std::env::temp_dir().join(format!("dbio-pgpass-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("pgpass");
+        std::fs::write(&file, "*:*:*:*:pw\n").unwrap();
+        let login = PgLogin {
+            host: "h",
+            port: 5432,
+            database: "d",
+            user: "u",
+        };
+        let mode = |m| std::fs::set_permissions(&file, std::fs::Permissions::from_mode(m));
+        mode(0o640).unwrap();
+        assert!(open_to_others(&file));
+        assert_eq!(password_in(&file, &login), None);
+        mode(0o600).unwrap();
+        assert!(!open_to_others(&file));
+        assert_eq!(password_in(&file, &login).as_deref(), Some("pw"));
+        assert!(!open_to_others(&dir.join("none")));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -23,8 +23,7 @@ pub fn connect(url: &str) -> Result<Client, String> {
     cfg.connect_timeout(Duration::from_secs(10));
     cfg.application_name("dbio");
     if cfg.get_password().is_none() {
-        let pw = kept_password(&cfg).map_err(|e| format!("{shown}: {e}"))?;
-        if let Some(pw) = pw {
+        if let Some(pw) = kept_password(&cfg) {
             cfg.password(pw);
         }
     }
@@ -32,8 +31,9 @@ pub fn connect(url: &str) -> Result<Client, String> {
 }
 
 /// The password kept outside the URL for `cfg`'s login: PGPASSWORD or ~/.pgpass, matched as
-/// libpq matches them (a socket is "localhost", the database defaults to the user).
-fn kept_password(cfg: &postgres::Config) -> Result<Option<String>, String> {
+/// libpq matches them (a socket is "localhost", the database defaults to the user); a
+/// password file others may read is skipped, as libpq skips it.
+fn kept_password(cfg: &postgres::Config) -> Option<String> {
     let host = match cfg.get_hosts().first() {
         Some(postgres::config::Host::Tcp(h)) => h.clone(),
         _ => "localhost".to_string(),
@@ -70,9 +70,15 @@ pub fn explain(e: &postgres::Error, url: &str) -> String {
         None => {
             let cause = std::error::Error::source(e).map_or(msg.clone(), |s| scrub(&s.to_string(), url));
             if cause == "password missing" {
-                return format!(
-                    "{shown}: the server asks for a password and none was given: set PGPASSWORD, add a line host:port:database:user:password to ~/.pgpass (chmod 600), or put it in the URL"
-                );
+                return match crate::password::ignored_pgpass() {
+                    Some(f) => format!(
+                        "{shown}: the server asks for a password and none was given; {f} was ignored: others can read it; chmod 600 {f} (or set PGPASSWORD, or put the password in the URL)",
+                        f = f.display()
+                    ),
+                    None => format!(
+                        "{shown}: the server asks for a password and none was given: set PGPASSWORD, add a line host:port:database:user:password to ~/.pgpass (chmod 600), or put it in the URL"
+                    ),
+                };
             }
             format!("cannot connect to {shown}: {cause}; check the host, port and socket, and that the server is running")
         }

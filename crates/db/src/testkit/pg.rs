@@ -183,6 +183,34 @@ impl PrivatePostgres {
         }
     }
 
+    /// Puts `line` first in pg_hba.conf (e.g. a `trust` line) and waits (up to 60 s) until the
+    /// server has reloaded it: a new session shows the postmaster's pg_conf_load_time, which
+    /// moves once it has read the configuration and pg_hba.conf again.
+    pub fn hba_first(&self, line: &str) -> Result<(), String> {
+        let hba = self.data_dir().join("pg_hba.conf");
+        let old = std::fs::read_to_string(&hba).map_err(|e| format!("{}: {e}", hba.display()))?;
+        std::fs::write(&hba, format!("{line}\n{old}"))
+            .map_err(|e| format!("{}: {e}", hba.display()))?;
+        let loaded = |c: &mut postgres::Client| -> Result<String, String> {
+            c.query_one("SELECT pg_conf_load_time()::text", &[])
+                .map(|r| r.get(0))
+                .map_err(|e| e.to_string())
+        };
+        let mut c = self.client("postgres");
+        let before = loaded(&mut c)?;
+        c.batch_execute("SELECT pg_reload_conf()")
+            .map_err(|e| e.to_string())?;
+        drop(c);
+        let start = std::time::Instant::now();
+        while loaded(&mut self.client("postgres"))? == before {
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                return Err("the server did not reload pg_hba.conf within 60 s".into());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        Ok(())
+    }
+
     /// The server's processes now: the postmaster (from its pid file) and its children.
     pub fn pids(&self) -> Vec<u32> {
         let file = self.dir.join("data/postmaster.pid");
