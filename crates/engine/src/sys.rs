@@ -1,5 +1,5 @@
-//! Small wrappers over system calls the runner needs outside the I/O path: CPU times, and
-//! keeping the CPUs out of idle states while measuring.
+//! Small wrappers over system calls the runner needs outside the I/O path: CPU times,
+//! keeping the CPUs out of idle states while measuring, and a file system's free space.
 
 /// User and system CPU seconds.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -79,9 +79,28 @@ pub fn return_freed_memory() {
     }
 }
 
+/// (bytes free for an unprivileged writer, size in bytes) of the file system holding `path`,
+/// by statvfs: no process is started (as `df` would be), so it is cheap enough to check
+/// every second of a run.
+pub fn fs_space(path: &std::path::Path) -> std::io::Result<(u64, u64)> {
+    crate::target::sys::space(&std::fs::File::open(path)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn free_space_of_a_folder_and_of_a_file_in_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (free, size) = fs_space(dir.path()).unwrap();
+        assert!(size > 0 && free <= size, "{free} free of {size}");
+        let file = dir.path().join("f");
+        std::fs::write(&file, b"x").unwrap();
+        // The same file system, seen through a file: the same size.
+        assert_eq!(fs_space(&file).unwrap().1, size);
+        assert!(fs_space(&dir.path().join("none")).is_err());
+    }
 
     #[test]
     fn busy_thread_accumulates_user_time() {

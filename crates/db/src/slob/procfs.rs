@@ -119,15 +119,10 @@ impl Disk {
     }
 }
 
-/// (bytes free for an unprivileged writer, size) of the file system holding `path`, from `df`.
+/// (bytes free for an unprivileged writer, size) of the file system holding `path`, by
+/// statvfs (no `df` process: a run checks it every second); None when it cannot be read.
 pub fn space(path: &str) -> Option<(u64, u64)> {
-    let out = std::process::Command::new("df")
-        .args(["-B1", "--output=avail,size", path])
-        .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut v = text.lines().nth(1)?.split_whitespace().map(str::parse);
-    Some((v.next()?.ok()?, v.next()?.ok()?))
+    dbio_engine::sys::fs_space(std::path::Path::new(path)).ok()
 }
 
 /// Bytes a run keeps free on the data's file system of `size` bytes: 5 % of it, at least
@@ -214,6 +209,9 @@ mod tests {
         assert!(comm(std::process::id()).is_some());
         assert!(parent(std::process::id()).is_some());
         // Whatever holds the crate's own folder: a name diskstats knows, or none at all.
+        let (free, size) = space(env!("CARGO_MANIFEST_DIR")).expect("statvfs of the crate");
+        assert!(size > 0 && free <= size, "{free} free of {size}");
+        assert_eq!(space("/no/such/dbio/path"), None);
         if let Some(d) = device_of(env!("CARGO_MANIFEST_DIR")) {
             assert!(Disk::read(&d).is_some(), "{d} not in /proc/diskstats");
         }

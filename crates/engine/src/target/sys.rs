@@ -29,6 +29,12 @@ const BLKGETSIZE64: u64 = 0x8008_1272;
 
 /// Bytes an unprivileged user may still allocate on the file system holding `f`.
 pub(crate) fn free_bytes(f: &File) -> io::Result<u64> {
+    space(f).map(|(free, _)| free)
+}
+
+/// (bytes an unprivileged user may still allocate, size in bytes) of the file system holding
+/// `f`, by fstatvfs.
+pub(crate) fn space(f: &File) -> io::Result<(u64, u64)> {
     let mut st = MaybeUninit::<libc::statvfs>::uninit();
     // SAFETY: the fd is open for the duration of the call and `st` is a valid out-pointer
     // for one statvfs, which the kernel fills completely on success.
@@ -40,8 +46,12 @@ pub(crate) fn free_bytes(f: &File) -> io::Result<u64> {
     let st = unsafe { st.assume_init() };
     // The field types differ between platforms (u32 or u64).
     #[allow(clippy::useless_conversion)]
-    let (avail, frsize) = (u64::from(st.f_bavail), u64::from(st.f_frsize));
-    Ok(avail.saturating_mul(frsize))
+    let (avail, blocks, frsize) = (
+        u64::from(st.f_bavail),
+        u64::from(st.f_blocks),
+        u64::from(st.f_frsize),
+    );
+    Ok((avail.saturating_mul(frsize), blocks.saturating_mul(frsize)))
 }
 
 /// The name of the file system holding `f`, for the kinds known to refuse O_DIRECT.
