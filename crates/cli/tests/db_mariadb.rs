@@ -6,7 +6,7 @@
 mod common;
 
 use common::{dbio_command, scratch, skip};
-use dbio_db::testkit::{Ext4Loop, PrivateMariaDb};
+use dbio_db::testkit::{device_reads, Ext4Loop, PrivateMariaDb};
 use mysql::prelude::Queryable;
 use serde_json::Value;
 
@@ -56,17 +56,6 @@ fn innodb_reads(c: &mut mysql::Conn) -> u64 {
         )
         .unwrap();
     n.unwrap()
-}
-
-/// Reads completed by `dev` so far, from /proc/diskstats (the kernel's count, read here).
-fn device_reads(dev: &str) -> u64 {
-    let text = std::fs::read_to_string("/proc/diskstats").unwrap();
-    text.lines()
-        .map(|l| l.split_whitespace().collect::<Vec<_>>())
-        .find(|t| t.len() > 3 && t[2] == dev)
-        .unwrap_or_else(|| panic!("{dev} not in /proc/diskstats"))[3]
-        .parse()
-        .unwrap()
 }
 
 #[test]

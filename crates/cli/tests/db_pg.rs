@@ -6,7 +6,7 @@
 mod common;
 
 use common::{dbio_command, scratch, skip};
-use dbio_db::testkit::{pg_admin_password, Ext4Loop, MemoryCgroup, PrivatePostgres};
+use dbio_db::testkit::{device_reads, pg_admin_password, Ext4Loop, MemoryCgroup, PrivatePostgres};
 use serde_json::Value;
 
 fn dbio(args: &[&str]) -> (Option<i32>, String, String) {
@@ -433,17 +433,6 @@ fn an_update_changes_eight_rows_not_the_work_unit() {
         changed >= 8 * updates && changed < 16 * updates,
         "{changed} rows updated by {updates} measured updates"
     );
-}
-
-/// Reads completed by `dev` so far, from /proc/diskstats (the kernel's count, read here).
-fn device_reads(dev: &str) -> u64 {
-    let text = std::fs::read_to_string("/proc/diskstats").unwrap();
-    text.lines()
-        .map(|l| l.split_whitespace().collect::<Vec<_>>())
-        .find(|t| t.len() > 3 && t[2] == dev)
-        .unwrap_or_else(|| panic!("{dev} not in /proc/diskstats"))[3]
-        .parse()
-        .unwrap()
 }
 
 /// PostgreSQL's own counts of blocks read: (the database's blks_read, dbio_slob's tables and

@@ -37,10 +37,12 @@ fn cpuinfo_count(cpuinfo: &str) -> usize {
         .count()
 }
 
-/// MemTotal in bytes from /proc/meminfo text.
-fn mem_total(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let mut words = line["MemTotal:".len()..].split_whitespace();
+/// The value of `key` (e.g. "MemTotal") in bytes from /proc/meminfo text.
+fn meminfo_bytes(meminfo: &str, key: &str) -> Option<u64> {
+    let line = meminfo
+        .lines()
+        .find(|l| l.strip_prefix(key).is_some_and(|r| r.starts_with(':')))?;
+    let mut words = line[key.len() + 1..].split_whitespace();
     let n: u64 = words.next()?.parse().ok()?;
     let mult = match words.next() {
         Some("kB") => 1024,
@@ -65,6 +67,15 @@ fn active_scheduler(s: &str) -> Option<String> {
     }
 }
 
+/// Memory this host has available for new work now (MemAvailable of /proc/meminfo), bytes;
+/// None when it cannot be read.
+pub fn mem_available() -> Option<u64> {
+    meminfo_bytes(
+        &std::fs::read_to_string("/proc/meminfo").ok()?,
+        "MemAvailable",
+    )
+}
+
 /// Facts of this machine: host name, CPU model and count, memory, kernel release.
 pub fn host_facts() -> HostFacts {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
@@ -77,7 +88,7 @@ pub fn host_facts() -> HostFacts {
         hostname: read_trimmed("/proc/sys/kernel/hostname").unwrap_or_else(|| "unknown".into()),
         cpu_model: cpu_model(&cpuinfo).unwrap_or_else(|| "unknown".into()),
         cpus: u32::try_from(cpus).unwrap_or(u32::MAX),
-        memory_bytes: mem_total(&meminfo).unwrap_or(0),
+        memory_bytes: meminfo_bytes(&meminfo, "MemTotal").unwrap_or(0),
         kernel: read_trimmed("/proc/sys/kernel/osrelease").unwrap_or_else(|| "unknown".into()),
     }
 }
@@ -183,12 +194,12 @@ mod tests {
         assert_eq!(cpu_model(cpuinfo).as_deref(), Some("AMD EPYC 7B13"));
         assert_eq!(cpu_model("processor : 0\nBogoMIPS : 50\n"), None);
         assert_eq!(cpuinfo_count(cpuinfo), 2);
-        assert_eq!(
-            mem_total("MemTotal:       16316412 kB\nMemFree: 1 kB\n"),
-            Some(16316412 * 1024)
-        );
-        assert_eq!(mem_total("MemFree: 1 kB\n"), None);
-        assert_eq!(mem_total("MemTotal: lots kB\n"), None);
+        let meminfo = "MemTotal:       16316412 kB\nMemFree: 1 kB\nMemAvailable:    8000 kB\n";
+        assert_eq!(meminfo_bytes(meminfo, "MemTotal"), Some(16316412 * 1024));
+        assert_eq!(meminfo_bytes(meminfo, "MemAvailable"), Some(8000 * 1024));
+        assert_eq!(meminfo_bytes(meminfo, "Mem"), None);
+        assert_eq!(meminfo_bytes("MemFree: 1 kB\n", "MemTotal"), None);
+        assert_eq!(meminfo_bytes("MemTotal: lots kB\n", "MemTotal"), None);
         assert_eq!(
             active_scheduler("[none] mq-deadline\n").as_deref(),
             Some("none")
@@ -207,6 +218,7 @@ mod tests {
         let h = host_facts();
         assert!(h.cpus >= 1);
         assert!(h.memory_bytes > 0);
+        assert!(mem_available().is_some_and(|a| a > 0 && a <= h.memory_bytes));
         assert!(!h.kernel.is_empty());
         assert!(!h.hostname.is_empty());
         assert!(!h.cpu_model.is_empty());

@@ -15,7 +15,7 @@ impl LockedMemory {
     /// Locks `bytes` of memory; an error naming the cause and what to do when the host has not
     /// that much available or the lock is refused.
     pub fn lock(bytes: u64) -> Result<LockedMemory, String> {
-        let avail = mem_available().unwrap_or(u64::MAX);
+        let avail = crate::facts::mem_available().unwrap_or(u64::MAX);
         if bytes.saturating_add(LEAVE) > avail {
             return Err(format!(
                 "cannot lock {} MiB: the host has {} MiB available and keeps {} MiB for itself; give a smaller size",
@@ -69,14 +69,6 @@ impl Drop for LockedMemory {
             libc::munmap(self.ptr, self.len);
         }
     }
-}
-
-/// MemAvailable from /proc/meminfo, bytes.
-fn mem_available() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 #[cfg(test)]

@@ -160,7 +160,8 @@ fn options(a: &ReduceArgs) -> Result<ReduceOptions, String> {
             Ok(_) => return Err(format!("--mem {m}: give a size above zero, e.g. 1GiB")),
             Err(e) => return Err(format!("--mem {m}: {e}; give a size like 512MiB or 4GiB")),
         },
-        None => mem_available() / 2,
+        // Half of what the host has available (of 1 GiB when /proc/meminfo cannot be read).
+        None => dbio_engine::facts::mem_available().unwrap_or(1 << 30) / 2,
     };
     let threads = match a.threads {
         Some(n) if n == 0 || n > 1024 => {
@@ -180,16 +181,4 @@ fn options(a: &ReduceArgs) -> Result<ReduceOptions, String> {
         threads,
         buffered: a.buffered,
     })
-}
-
-/// MemAvailable from /proc/meminfo in bytes (1 GiB when it cannot be read).
-fn mem_available() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        })
-        .map_or(1 << 30, |kb| kb * 1024)
 }

@@ -149,3 +149,11 @@ fn on_path(name: &str, extra: &[&str]) -> Vec<PathBuf> {
 pub fn pg_admin_password() -> &'static str {
     pg::ADMIN_PASSWORD
 }
+
+/// Reads completed by block device `dev` (e.g. "loop3") so far: the kernel's count from
+/// /proc/diskstats, read by the test itself. Panics when the device is not there.
+pub fn device_reads(dev: &str) -> u64 {
+    crate::slob::procfs::Disk::read(dev)
+        .unwrap_or_else(|| panic!("{dev} not in /proc/diskstats"))
+        .reads
+}
