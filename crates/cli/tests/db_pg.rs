@@ -7,6 +7,7 @@ mod common;
 
 use common::{dbio_command, scratch, skip};
 use dbio_db::testkit::{device_reads, pg_admin_password, Ext4Loop, MemoryCgroup, PrivatePostgres};
+use dbio_engine::memlock::locked_bytes;
 use serde_json::Value;
 
 fn dbio(args: &[&str]) -> (Option<i32>, String, String) {
@@ -616,20 +617,6 @@ fn three_views_hold_against_postgres_and_the_device() {
     );
 }
 
-/// VmLck of process `pid` in bytes, None once it has gone.
-fn locked_bytes(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let kb = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmLck:"))?
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse::<u64>()
-        .ok()?;
-    Some(kb * 1024)
-}
-
 /// `--lock-memory 64MiB` holds 64 MiB locked in dbio's process while the run measures (the
 /// kernel's VmLck, read by the test as it runs) and says so in the result; more than the host
 /// has is refused with a message.
@@ -676,7 +663,7 @@ fn lock_memory_holds_memory_locked_while_the_run_measures() {
         .unwrap();
     // The most VmLck seen until the process ends (the wait is bounded by the run's end).
     let mut most = 0;
-    while let Some(b) = locked_bytes(child.id()) {
+    while let Some(b) = locked_bytes(&child.id().to_string()) {
         most = most.max(b);
         if child.try_wait().unwrap().is_some() {
             break;

@@ -15,15 +15,7 @@ impl LockedMemory {
     /// Locks `bytes` of memory; an error naming the cause and what to do when the host has not
     /// that much available or the lock is refused.
     pub fn lock(bytes: u64) -> Result<LockedMemory, String> {
-        let avail = crate::facts::mem_available().unwrap_or(u64::MAX);
-        if bytes.saturating_add(LEAVE) > avail {
-            return Err(format!(
-                "cannot lock {} MiB: the host has {} MiB available and keeps {} MiB for itself; give a smaller size",
-                bytes >> 20,
-                avail >> 20,
-                LEAVE >> 20
-            ));
-        }
+        room_for(bytes, crate::facts::mem_available())?;
         let len = bytes as usize;
         // SAFETY: a new private anonymous mapping (no file, no address given): it aliases
         // nothing, and the result is checked against MAP_FAILED before any use.
@@ -71,16 +63,84 @@ impl Drop for LockedMemory {
     }
 }
 
+/// Refuses to lock `bytes` when the host has not that much available (`avail`, bytes) beyond
+/// the [`LEAVE`] it keeps for itself; when availability is unknown, mlock decides.
+fn room_for(bytes: u64, avail: Option<u64>) -> Result<(), String> {
+    match avail {
+        Some(avail) if bytes.saturating_add(LEAVE) > avail => Err(format!(
+            "cannot lock {} MiB: the host has {} MiB available and keeps {} MiB for itself; give a smaller size",
+            bytes >> 20,
+            avail >> 20,
+            LEAVE >> 20
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Memory process `pid` ("self" for this one) holds locked, by the kernel's count (VmLck of
+/// /proc/PID/status), bytes; None once it has gone.
+pub fn locked_bytes(pid: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmLck:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse::<u64>()
+        .ok()?;
+    Some(kb * 1024)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// This process's locked memory by the kernel's count.
+    fn vm_lck() -> u64 {
+        locked_bytes("self").expect("VmLck in /proc/self/status")
+    }
+
     #[test]
-    fn locks_and_refuses_more_than_the_host_has() {
-        let e = LockedMemory::lock(u64::MAX >> 2).err().unwrap();
-        assert!(e.contains("available"), "{e}");
-        if let Ok(m) = LockedMemory::lock(4 << 20) {
-            assert_eq!(m.bytes(), 4 << 20);
-        }
+    fn refuses_more_than_the_host_has_available() {
+        let e = room_for(1 << 30, Some(1 << 30)).unwrap_err();
+        assert!(
+            e.contains("cannot lock 1024 MiB") && e.contains("1024 MiB available"),
+            "{e}"
+        );
+        assert_eq!(room_for(1 << 30, Some((1 << 30) + LEAVE)), Ok(()));
+        assert_eq!(room_for(u64::MAX, None), Ok(()));
+        // Through lock itself, whether /proc/meminfo is readable or not: no host maps this.
+        assert!(LockedMemory::lock(u64::MAX >> 2).is_err());
+    }
+
+    /// A lock is the kernel's: VmLck grows by it while it is held and shrinks by it after.
+    /// As root (CAP_IPC_LOCK) 4 MiB must be locked; otherwise only the locked-memory limit
+    /// may refuse it, and the error must say how to raise it.
+    #[test]
+    fn a_lock_shows_in_vmlck_while_held() {
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let root = unsafe { libc::geteuid() } == 0;
+        let before = vm_lck();
+        let m = match LockedMemory::lock(4 << 20) {
+            Ok(m) => m,
+            Err(e) => {
+                assert!(!root, "as root a 4 MiB lock must succeed: {e}");
+                assert!(e.contains("ulimit -l"), "{e}");
+                return;
+            }
+        };
+        assert_eq!(m.bytes(), 4 << 20);
+        let held = vm_lck();
+        assert!(
+            held >= before + (4 << 20),
+            "VmLck {before} -> {held} bytes with 4 MiB locked"
+        );
+        drop(m);
+        let after = vm_lck();
+        assert!(
+            after + (4 << 20) <= held,
+            "VmLck {held} -> {after} bytes after 4 MiB were unlocked"
+        );
     }
 }
