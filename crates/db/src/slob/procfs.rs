@@ -126,9 +126,10 @@ pub fn space(path: &str) -> Option<(u64, u64)> {
 }
 
 /// Bytes a run keeps free on the data's file system of `size` bytes: 5 % of it, at least
-/// 128 MiB (room for the server's own log and temporary files when dbio stops).
+/// 128 MiB and at most 1 GiB (room for the server's own log and temporary files when dbio
+/// stops, without refusing a small data set on a large, mostly full file system).
 pub fn reserve(size: u64) -> u64 {
-    (size / 20).max(128 << 20)
+    (size / 20).clamp(128 << 20, 1 << 30)
 }
 
 /// The memory cgroup folder of process `pid` ("self" for this one) and the name of its limit
