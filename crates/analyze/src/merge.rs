@@ -50,7 +50,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
     for h in hosts {
         check_one(h)?;
     }
-    let different = differing_workload(hosts)?;
+    let different = differing_workload(hosts);
     if let Some(m) = different.as_ref().filter(|_| !opts.allow_different) {
         return Err(format!(
             "{m}; merge only runs of one workload, or say --allow-different to merge them on purpose"
@@ -195,45 +195,27 @@ fn check_one(h: &HostResult) -> Result<(), String> {
 }
 
 /// The first difference between the hosts' workloads, as "HOST: job.FIELD is A, not B as on
-/// FIRST". What is each host's own is no difference: its targets and session-mode redo log, its
-/// seed (hosts draw their own offsets) and which part of a split region it took.
-fn differing_workload(hosts: &[HostResult]) -> Result<Option<String>, String> {
-    let json = |r: &RunResult| {
-        let mut job = r.job.clone();
-        if let Some(s) = job.region.split.as_mut() {
-            s.part = 0;
-        }
-        let mut v = serde_json::to_value(&job).map_err(|e| e.to_string())?;
-        if let Some(o) = v.as_object_mut() {
-            o.remove("targets");
-            o.remove("seed");
-            // A session-mode redo log is a target too: each host's goes beside its own data.
-            if let Some(s) = o.get_mut("session").and_then(|s| s.as_object_mut()) {
-                s.remove("log_target");
-            }
-        }
-        Ok::<_, String>(v)
-    };
-    let base = json(&hosts[0].result)?;
+/// FIRST". What is each host's own is no difference (see `different::workload`).
+fn differing_workload(hosts: &[HostResult]) -> Option<String> {
+    let base = different::workload(&hosts[0].result.job);
     for h in &hosts[1..] {
-        let v = json(&h.result)?;
-        if let (Some(a), Some(b)) = (base.as_object(), v.as_object()) {
-            let keys = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k)));
-            if let Some(k) = keys.into_iter().find(|k| a.get(*k) != b.get(*k)) {
-                let show = |x: Option<&serde_json::Value>| {
-                    x.map_or("absent".to_string(), |x| x.to_string())
-                };
-                return Ok(Some(format!(
-                    "{}: job.{k} is {}, not {} as on {}",
-                    h.name,
-                    show(b.get(k)),
-                    show(a.get(k)),
-                    hosts[0].name
-                )));
-            }
+        let v = different::workload(&h.result.job);
+        let keys = base
+            .keys()
+            .chain(v.keys().filter(|k| !base.contains_key(*k)));
+        if let Some(k) = keys.into_iter().find(|k| base.get(*k) != v.get(*k)) {
+            let show =
+                |x: Option<&serde_json::Value>| x.map_or("absent".to_string(), |x| x.to_string());
+            return Some(format!(
+                "{}: job.{k} is {}, not {} as on {}",
+                h.name,
+                show(v.get(k)),
+                show(base.get(k)),
+                hosts[0].name
+            ));
         }
     }
-    Ok(None)
+    None
 }
 
 /// The window every host measured, in ns since the epoch; Err names a host outside it.
