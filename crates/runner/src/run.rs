@@ -37,6 +37,9 @@ pub enum Event<'a> {
     Tick { point: &'a TimePoint, elapsed: f64 },
     /// A notice for the user (not part of the result's warnings).
     Notice(String),
+    /// The measured window is over; the run is finishing: its workers ending, its `--verify`
+    /// pass (which reads the whole region back), its result.
+    Finishing,
 }
 
 /// Why a run could not start or had to be abandoned before measuring.
@@ -344,6 +347,7 @@ pub(crate) fn measure(
         &mut || {},
     );
     window.cpu_idle = cpu_idle;
+    on_event(Event::Finishing);
     let mut reports = Vec::new();
     let mut setup_error = None;
     for (stream, p) in handles.into_iter().zip(prepared) {
