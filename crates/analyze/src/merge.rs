@@ -37,25 +37,13 @@ pub fn host_name(label: Option<&str>, r: &RunResult) -> String {
 /// different workloads (unless allowed) and windows that do not overlap, naming the host
 /// and the field. Hosts with a measured clock offset are placed on the launcher's clock.
 pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, String> {
-    if let Some((i, j)) = given_twice(hosts.iter().map(|h| &h.result)) {
-        return Err(format!(
-            "{}: {}; merge each host's result once",
-            hosts[j].name,
-            twice(&hosts[i].name, &hosts[j].result)
-        ));
-    }
+    let given: Vec<&RunResult> = hosts.iter().map(|h| &h.result).collect();
+    let names: Vec<&str> = hosts.iter().map(|h| h.name.as_str()).collect();
+    given_once(&given, &names)?;
     let placed = on_launcher_clock(hosts, &opts.clock_offsets);
     let hosts = &*placed;
     let first = hosts.first().ok_or("no results to merge")?;
-    for h in hosts {
-        check_one(h)?;
-    }
-    let different = differing_workload(hosts)?;
-    if let Some(m) = different.as_ref().filter(|_| !opts.allow_different) {
-        return Err(format!(
-            "{m}; merge only runs of one workload, or say --allow-different to merge them on purpose"
-        ));
-    }
+    let different = checked(hosts, opts.allow_different)?;
     let (start, end) = common_window(hosts)?;
     let secs = (end - start) as f64 / 1e9;
     let earliest = hosts
@@ -69,27 +57,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
         .max()
         .unwrap_or(start);
     let skew_ms = (latest - earliest) as f64 / 1e6;
-    let mut warnings = host_warnings(hosts);
-    warnings.extend(one_seed(hosts));
-    warnings.extend(different.as_ref().and_then(|_| different::warning(hosts)));
-    if skew_ms > secs * 1000.0 / 10.0 {
-        warnings.push(Warning {
-            code: "start-skew".into(),
-            message: format!(
-                "the hosts started measuring {skew_ms:.0} ms apart, more than a tenth of the {secs:.1} s they all measured: start them together (--hosts, or one --start-at) or measure longer"
-            ),
-        });
-    }
-    if !opts.failed.is_empty() {
-        let names: Vec<&str> = opts.failed.iter().map(|f| f.name.as_str()).collect();
-        warnings.push(Warning {
-            code: "hosts-missing".into(),
-            message: format!(
-                "no result from {}: the totals are of the other hosts only",
-                names.join(", ")
-            ),
-        });
-    }
+    let warnings = warnings(hosts, different, &opts.failed, skew_ms, secs);
     let results: Vec<&RunResult> = hosts.iter().map(|h| &h.result).collect();
     let rows: Vec<HostRow> = hosts.iter().map(|h| row(h, earliest)).collect();
     let outcome = results
@@ -138,12 +106,60 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
             window_secs: secs,
             start_skew_ms: skew_ms,
             clock_offsets: opts.clock_offsets,
-            different_workloads: different.is_some(),
+            different_workloads: different,
             spread,
         }),
         verify: None,
         db: None,
     })
+}
+
+/// Checks each host's result on its own, then that they ran one workload: the first
+/// difference is refused unless `allow_different` (then true: the workloads differ).
+fn checked(hosts: &[HostResult], allow_different: bool) -> Result<bool, String> {
+    for h in hosts {
+        check_one(h)?;
+    }
+    match differing_workload(hosts) {
+        Some(m) if !allow_different => Err(format!(
+            "{m}; merge only runs of one workload, or say --allow-different to merge them on purpose"
+        )),
+        different => Ok(different.is_some()),
+    }
+}
+
+/// The merged result's warnings: the hosts' own grouped by kind, hosts of one seed, the
+/// workloads merged on purpose, a start skew over a tenth of the `secs` all measured, and the
+/// hosts that gave no result.
+fn warnings(
+    hosts: &[HostResult],
+    different: bool,
+    failed: &[HostFailure],
+    skew_ms: f64,
+    secs: f64,
+) -> Vec<Warning> {
+    let mut warnings = host_warnings(hosts);
+    warnings.extend(one_seed(hosts));
+    warnings.extend(different.then(|| different::warning(hosts)).flatten());
+    if skew_ms > secs * 1000.0 / 10.0 {
+        warnings.push(Warning {
+            code: "start-skew".into(),
+            message: format!(
+                "the hosts started measuring {skew_ms:.0} ms apart, more than a tenth of the {secs:.1} s they all measured: start them together (--hosts, or one --start-at) or measure longer"
+            ),
+        });
+    }
+    if !failed.is_empty() {
+        let names: Vec<&str> = failed.iter().map(|f| f.name.as_str()).collect();
+        warnings.push(Warning {
+            code: "hosts-missing".into(),
+            message: format!(
+                "no result from {}: the totals are of the other hosts only",
+                names.join(", ")
+            ),
+        });
+    }
+    warnings
 }
 
 /// True when `a` and `b` are one run: the same host started measuring at the same
@@ -152,23 +168,23 @@ pub fn same_run(a: &RunResult, b: &RunResult) -> bool {
     a.host.hostname == b.host.hostname && a.started_unix_ns == b.started_unix_ns
 }
 
-/// The first result that is a run given before it, as (earlier, later) places.
-pub fn given_twice<'a>(results: impl Iterator<Item = &'a RunResult>) -> Option<(usize, usize)> {
-    let results: Vec<&RunResult> = results.collect();
-    (1..results.len()).find_map(|j| {
-        (0..j)
-            .find(|&i| same_run(results[i], results[j]))
-            .map(|i| (i, j))
-    })
-}
-
-/// "the same run as EARLIER (host H, measuring from T), so its host would count twice".
-pub fn twice(earlier: &str, r: &RunResult) -> String {
-    format!(
-        "the same run as {earlier} (host {}, measuring from {}), so its host would count twice",
-        r.host.hostname,
-        rfc3339(r.started_unix_ns)
-    )
+/// Refuses one run given twice (a copy of a result, or one relabelled), naming both by
+/// `names` (the hosts', or the files' they were read from): "LATER: the same run as EARLIER
+/// (host H, measuring from T), so its host would count twice; merge each host's result once".
+pub fn given_once(results: &[&RunResult], names: &[&str]) -> Result<(), String> {
+    for j in 1..results.len() {
+        if let Some(i) = (0..j).find(|&i| same_run(results[i], results[j])) {
+            let r = results[j];
+            return Err(format!(
+                "{}: the same run as {} (host {}, measuring from {}), so its host would count twice; merge each host's result once",
+                names[j],
+                names[i],
+                r.host.hostname,
+                rfc3339(r.started_unix_ns)
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn check_one(h: &HostResult) -> Result<(), String> {
@@ -195,45 +211,27 @@ fn check_one(h: &HostResult) -> Result<(), String> {
 }
 
 /// The first difference between the hosts' workloads, as "HOST: job.FIELD is A, not B as on
-/// FIRST". What is each host's own is no difference: its targets and session-mode redo log, its
-/// seed (hosts draw their own offsets) and which part of a split region it took.
-fn differing_workload(hosts: &[HostResult]) -> Result<Option<String>, String> {
-    let json = |r: &RunResult| {
-        let mut job = r.job.clone();
-        if let Some(s) = job.region.split.as_mut() {
-            s.part = 0;
-        }
-        let mut v = serde_json::to_value(&job).map_err(|e| e.to_string())?;
-        if let Some(o) = v.as_object_mut() {
-            o.remove("targets");
-            o.remove("seed");
-            // A session-mode redo log is a target too: each host's goes beside its own data.
-            if let Some(s) = o.get_mut("session").and_then(|s| s.as_object_mut()) {
-                s.remove("log_target");
-            }
-        }
-        Ok::<_, String>(v)
-    };
-    let base = json(&hosts[0].result)?;
+/// FIRST". What is each host's own is no difference (see `different::workload`).
+fn differing_workload(hosts: &[HostResult]) -> Option<String> {
+    let base = different::workload(&hosts[0].result.job);
     for h in &hosts[1..] {
-        let v = json(&h.result)?;
-        if let (Some(a), Some(b)) = (base.as_object(), v.as_object()) {
-            let keys = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k)));
-            if let Some(k) = keys.into_iter().find(|k| a.get(*k) != b.get(*k)) {
-                let show = |x: Option<&serde_json::Value>| {
-                    x.map_or("absent".to_string(), |x| x.to_string())
-                };
-                return Ok(Some(format!(
-                    "{}: job.{k} is {}, not {} as on {}",
-                    h.name,
-                    show(b.get(k)),
-                    show(a.get(k)),
-                    hosts[0].name
-                )));
-            }
+        let v = different::workload(&h.result.job);
+        let keys = base
+            .keys()
+            .chain(v.keys().filter(|k| !base.contains_key(*k)));
+        if let Some(k) = keys.into_iter().find(|k| base.get(*k) != v.get(*k)) {
+            let show =
+                |x: Option<&serde_json::Value>| x.map_or("absent".to_string(), |x| x.to_string());
+            return Some(format!(
+                "{}: job.{k} is {}, not {} as on {}",
+                h.name,
+                show(v.get(k)),
+                show(base.get(k)),
+                hosts[0].name
+            ));
         }
     }
-    Ok(None)
+    None
 }
 
 /// The window every host measured, in ns since the epoch; Err names a host outside it.

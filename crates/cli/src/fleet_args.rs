@@ -49,7 +49,8 @@ pub struct FleetArgs {
     /// Run this validated job (JSON) as it is: what --hosts sends to each host.
     #[arg(long, value_name = "JSON", hide = true)]
     pub job_json: Option<String>,
-    /// Progress as lines on stderr that a launching dbio reads (`dbio-tick …`).
+    /// Progress as lines on stderr that a launching dbio reads (`dbio-tick …`, then
+    /// `dbio-finishing` every second after the window until the result is delivered).
     #[arg(long, hide = true)]
     pub progress_lines: bool,
     /// Stop as on Ctrl-C when standard input closes (the launching ssh session went away).

@@ -17,6 +17,9 @@ pub struct Progress {
     planned: Option<f64>,
     /// Measuring and every second as a line on stderr, for a launching dbio (--hosts).
     lines: bool,
+    /// In line mode after the window: the heartbeat's thread, which writes `dbio-finishing`
+    /// every second until this is dropped (with the display, once the result is delivered).
+    heartbeat: Option<std::sync::mpsc::Sender<()>>,
 }
 
 impl Progress {
@@ -29,6 +32,7 @@ impl Progress {
             more: None,
             planned: None,
             lines: false,
+            heartbeat: None,
         }
     }
 
@@ -63,6 +67,7 @@ impl Progress {
                 Event::Measuring { planned_secs } => eprintln!("{}", measuring(planned_secs)),
                 Event::Tick { point, elapsed } => eprintln!("{}", tick(elapsed, point)),
                 Event::Notice(m) => eprintln!("dbio: {m}"),
+                Event::Finishing => self.heartbeat = Some(heartbeat()),
                 Event::Prefill { .. } => {}
             }
             return;
@@ -121,6 +126,7 @@ impl Progress {
                 Some(b) => b.println(format!("dbio: {m}")),
                 None => eprintln!("dbio: {m}"),
             },
+            Event::Finishing => {}
         }
     }
 
@@ -130,4 +136,21 @@ impl Progress {
             b.finish_and_clear();
         }
     }
+}
+
+/// Writes `dbio-finishing` now and then once a second until the returned sender is dropped:
+/// after its window a host may be silent for minutes (its `--verify` pass reads the whole
+/// region back), and its launcher must hear it is still alive.
+fn heartbeat() -> std::sync::mpsc::Sender<()> {
+    use dbio_orchestrate::progress::FINISHING;
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    eprintln!("{FINISHING}");
+    std::thread::spawn(move || {
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+            rx.recv_timeout(Duration::from_secs(1))
+        {
+            eprintln!("{FINISHING}");
+        }
+    });
+    tx
 }

@@ -44,10 +44,30 @@ fn fleet_args(f: &netns::Fleet, secs: u32, hosts: &[String]) -> Vec<String> {
             format!("{h}={}/t{i}.dat", d.display()),
         ]);
     }
-    a.extend(["--remote-dbio".into(), DBIO.into()]);
+    a.extend(["--remote-dbio".into(), logging_dbio(d)]);
     a.extend(["--ssh-config".into(), f.ssh_config.display().to_string()]);
     a.extend(["--no-store".into(), "-q".into()]);
     a
+}
+
+/// The hosts' dbio: the test's own, with what it writes to stderr (the lines its launcher
+/// reads: `dbio-measuring`, `dbio-tick`, …) also kept in DIR/tI.dat.err for the host whose
+/// target is tI.dat, where the test can tell when that host is measuring. It execs dbio, so
+/// the process is dbio itself (found by `remote_dbio`) and its exit status is dbio's.
+fn logging_dbio(d: &Path) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = d.join("dbio-logging");
+    let script = format!(
+        "#!/bin/bash\n\
+         log=$(printf '%s\\n' \"$@\" | grep -o '/t[0-9]*\\.dat' | head -n 1)\n\
+         log=${{log:-/other}}\n\
+         exec 2> >(tee -a '{dir}'\"$log.err\" >&2)\n\
+         exec '{DBIO}' \"$@\"\n",
+        dir = d.display()
+    );
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
 }
 
 fn dbio(args: &[String]) -> Output {
@@ -184,7 +204,7 @@ fn a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it() {
         .spawn()
         .unwrap();
     // Host 1's dbio (the one whose job names t1.dat) is killed once it is measuring.
-    wait_measuring(d, 1, start, Duration::from_secs(2));
+    wait_measuring(d, 1, 2);
     let killed = Command::new("pkill")
         .args(["-KILL", "-f", &remote_dbio(d, 1)])
         .status()
@@ -319,7 +339,7 @@ fn ctrl_c_stops_every_host_and_merges_what_they_measured() {
         .unwrap();
     // Three seconds into measuring...
     for i in 0..3 {
-        wait_measuring(d, i, start, Duration::from_secs(3));
+        wait_measuring(d, i, 3);
     }
     // ...Ctrl-C, as a terminal sends it: SIGINT to the launching dbio's whole process group.
     let killed = Command::new("kill")
@@ -358,12 +378,26 @@ fn ctrl_c_stops_every_host_and_merges_what_they_measured() {
     assert!(m["measured_secs"].as_f64().unwrap() < 60.0, "stopped early");
 }
 
-/// Waits (up to a generous bound) until host `i`'s own dbio runs and the common `start` is
-/// `into` past: the host is then measuring.
-fn wait_measuring(d: &Path, i: usize, start: std::time::SystemTime, into: Duration) {
-    let bound = Instant::now() + Duration::from_secs(60);
-    while !(running(&remote_dbio(d, i)) && std::time::SystemTime::now() >= start + into) {
-        assert!(Instant::now() < bound, "host {i}'s dbio is not measuring");
+/// Waits (up to a generous bound) until host `i`'s own dbio has said it is measuring and
+/// has reported `secs` seconds of it, in the lines it writes for its launcher (kept by
+/// `logging_dbio`): the host's own word, however late a loaded machine started it.
+fn wait_measuring(d: &Path, i: usize, secs: usize) {
+    let log = d.join(format!("t{i}.dat.err"));
+    let bound = Instant::now() + Duration::from_secs(120);
+    loop {
+        let said = std::fs::read_to_string(&log).unwrap_or_default();
+        let ticks = said
+            .lines()
+            .skip_while(|l| !l.starts_with("dbio-measuring"))
+            .filter(|l| l.starts_with("dbio-tick "))
+            .count();
+        if ticks >= secs {
+            return;
+        }
+        assert!(
+            Instant::now() < bound,
+            "host {i}'s dbio has not measured {secs} s:\n{said}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -388,7 +422,7 @@ fn a_host_that_goes_silent_is_named_lost_and_the_others_merged() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    wait_measuring(d, 1, start, Duration::from_secs(2));
+    wait_measuring(d, 1, 2);
     f.cut_link(1).expect("cut host 1's link");
     // The figure to meet: the launcher ends within the window plus 30 s.
     let bound = start + window + Duration::from_secs(30);
@@ -458,7 +492,7 @@ fn session_mode_puts_each_hosts_redo_beside_its_own_target() {
         for (h, t) in targets {
             a.extend(["--target-on".into(), format!("{h}={t}")]);
         }
-        a.extend(["--remote-dbio".into(), DBIO.into()]);
+        a.extend(["--remote-dbio".into(), logging_dbio(d)]);
         a.extend(["--ssh-config".into(), f.ssh_config.display().to_string()]);
         a.extend(["--host-json".into(), kept.display().to_string()]);
         a.extend(["--no-store".into(), "-q".into()]);
@@ -509,7 +543,9 @@ fn host_cells(html: &str, name: &str) -> Vec<String> {
 #[test]
 fn the_merged_html_has_a_row_and_a_chart_point_per_host() {
     let d = common::scratch();
-    let start = std::time::SystemTime::now() + Duration::from_secs(2);
+    // Far enough ahead that three processes started on a loaded machine are all waiting for
+    // it (a start already past is no common start).
+    let start = std::time::SystemTime::now() + Duration::from_secs(10);
     let at = humantime::format_rfc3339_nanos(start).to_string();
     let hosts = ["db-a", "db-b", "db-c"];
     let runs: Vec<_> = hosts
@@ -612,7 +648,7 @@ fn a_host_that_hangs_is_cut_off_after_its_window() {
         .spawn()
         .unwrap();
     // Host 1's dbio stops dead while its ssh session stays up, answering keep-alives.
-    wait_measuring(d, 1, start, Duration::from_secs(1));
+    wait_measuring(d, 1, 1);
     let stopped = Command::new("pkill")
         .args(["-STOP", "-f", &remote_dbio(d, 1)])
         .status()

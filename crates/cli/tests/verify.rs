@@ -502,3 +502,38 @@ fn a_second_run_writing_the_same_target_is_refused_naming_the_first() {
     let r: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(r["verify"]["first"].as_array().unwrap().len(), 0, "{r}");
 }
+
+/// A run that reports to a launcher (`--progress-lines`, as every fleet host's does) says it
+/// is finishing once its window is over and before its verify pass, so that the launcher
+/// does not take the pass's minutes without a tick for a host gone silent.
+#[test]
+fn a_run_reporting_to_a_launcher_says_it_is_finishing_before_its_verify_pass() {
+    let dir = scratch();
+    let f = dir.path().join("f");
+    let fs = f.to_str().unwrap();
+    let args = [
+        "--target",
+        fs,
+        "--size",
+        "8MiB",
+        "--duration",
+        "1s",
+        "--rw",
+        "randwrite",
+        "--verify",
+        "--no-store",
+        "--progress-lines",
+    ];
+    let ran = dbio_run(dir.path(), &args);
+    let stderr = ran.stderr.clone();
+    let r = ran.ok();
+    assert_eq!(r["verify"]["final_pass"], "done");
+    let lines: Vec<&str> = stderr.lines().collect();
+    let last_tick = lines.iter().rposition(|l| l.starts_with("dbio-tick "));
+    let finishing = lines.iter().position(|l| *l == "dbio-finishing");
+    assert!(last_tick.is_some(), "no tick: {stderr}");
+    assert!(
+        finishing > last_tick,
+        "no dbio-finishing after the ticks: {stderr}"
+    );
+}

@@ -85,6 +85,8 @@ impl Executor for Fleet<'_> {
                     elapsed,
                 });
             }
+            // The host finishing after its window: for the launcher's watch, not the display.
+            Some(crate::progress::Line::Finishing) => {}
             None => on_line(host, line),
         };
         let merged = fleet::run(&self.plan, job, self.offsets.clone(), stop, &mut lines)

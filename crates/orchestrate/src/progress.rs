@@ -7,11 +7,16 @@ use dbio_model::TimePoint;
 pub const MEASURING: &str = "dbio-measuring";
 /// Marks a line of one second: `dbio-tick ELAPSED READ_IOPS WRITE_IOPS MB_S P99_US`.
 pub const TICK: &str = "dbio-tick";
+/// Marks the line written once a second after the measured window while the host finishes
+/// (its workers' end, its `--verify` pass, its result): `dbio-finishing`. A host may be quiet
+/// otherwise for minutes then, and the launcher must tell that from a host gone silent.
+pub const FINISHING: &str = "dbio-finishing";
 
 /// A progress line read back.
 pub enum Line {
     Measuring(Option<f64>),
     Tick(f64, TimePoint),
+    Finishing,
 }
 
 /// The line that says measuring began.
@@ -32,7 +37,10 @@ pub fn tick(elapsed: f64, p: &TimePoint) -> String {
 
 /// True for a line of the progress protocol (a launching dbio's to read, not a person's).
 pub fn is_progress(line: &str) -> bool {
-    matches!(line.split_whitespace().next(), Some(MEASURING | TICK))
+    matches!(
+        line.split_whitespace().next(),
+        Some(MEASURING | TICK | FINISHING)
+    )
 }
 
 /// Reads a progress line; None for any other line.
@@ -40,6 +48,7 @@ pub fn parse(line: &str) -> Option<Line> {
     let mut w = line.split_whitespace();
     match w.next()? {
         MEASURING => Some(Line::Measuring(w.next().and_then(|s| s.parse().ok()))),
+        FINISHING => Some(Line::Finishing),
         TICK => {
             let n: Vec<f64> = w.filter_map(|s| s.parse().ok()).collect();
             let [elapsed, read_iops, write_iops, mb_s, p99_us] = n[..] else {
@@ -86,6 +95,8 @@ mod tests {
             parse(&measuring(None)),
             Some(Line::Measuring(None))
         ));
+        assert!(matches!(parse(FINISHING), Some(Line::Finishing)));
+        assert!(is_progress(FINISHING));
         assert!(parse("warning: something").is_none());
         assert!(parse("dbio-tick 1 2").is_none());
     }

@@ -1,7 +1,7 @@
 //! The part of a merged result's summary that a single run does not have: a row per host,
 //! the hosts that gave nothing, the spread and how the clocks lined up.
 
-use dbio_model::cluster::HostDir;
+use dbio_model::cluster::{Cluster, HostDir};
 use dbio_model::RunResult;
 use std::fmt::Write;
 
@@ -67,15 +67,24 @@ pub fn table(r: &RunResult) -> Option<String> {
     for f in &c.failed {
         let _ = writeln!(s, "{:<w$} no result: {}", f.name, f.reason);
     }
+    for n in notes(c) {
+        let _ = writeln!(s, "{n}");
+    }
+    Some(s)
+}
+
+/// The notes under a merged result's host table, in the summary and on the page: the slowest
+/// host and the highest p99 (when there are several hosts), then the clocks (when measured).
+pub fn notes(c: &Cluster) -> Vec<String> {
+    let mut out = Vec::new();
     if c.hosts.len() > 1 {
-        let _ = writeln!(
-            s,
+        out.push(format!(
             "slowest: {} ({:.1} % below the hosts' mean IOPS); highest p99: {} ({:.0} µs)",
             c.spread.slowest,
             c.spread.slowest_below_mean_pct,
             c.spread.worst_p99,
             c.spread.worst_p99_us
-        );
+        ));
     }
     if !c.clock_offsets.is_empty() {
         let offsets: Vec<String> = c
@@ -83,7 +92,10 @@ pub fn table(r: &RunResult) -> Option<String> {
             .iter()
             .map(|o| format!("{} {:+.2} ms", o.host, o.offset_ms))
             .collect();
-        let _ = writeln!(s, "clocks against this host: {}", offsets.join(", "));
+        out.push(format!(
+            "clocks against the launching host: {}",
+            offsets.join(", ")
+        ));
     }
-    Some(s)
+    out
 }

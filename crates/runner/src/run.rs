@@ -37,6 +37,9 @@ pub enum Event<'a> {
     Tick { point: &'a TimePoint, elapsed: f64 },
     /// A notice for the user (not part of the result's warnings).
     Notice(String),
+    /// The measured window is over; the run is finishing: its workers ending, its `--verify`
+    /// pass (which reads the whole region back), its result.
+    Finishing,
 }
 
 /// Why a run could not start or had to be abandoned before measuring.
@@ -344,22 +347,8 @@ pub(crate) fn measure(
         &mut || {},
     );
     window.cpu_idle = cpu_idle;
-    let mut reports = Vec::new();
-    let mut setup_error = None;
-    for (stream, p) in handles.into_iter().zip(prepared) {
-        let mut these = Vec::new();
-        for h in stream {
-            match h.join() {
-                Ok(Ok(r)) => these.push(r),
-                Ok(Err(e)) => setup_error = Some((p.engine, e)),
-                Err(_) => {
-                    setup_error =
-                        Some((p.engine, std::io::Error::other("a worker thread panicked")))
-                }
-            }
-        }
-        reports.push(these);
-    }
+    on_event(Event::Finishing);
+    let (reports, setup_error) = join_workers(handles, prepared);
     if let Some((engine_kind, e)) = setup_error {
         if let Some(v) = verification {
             v.finish(&[], Some("not run".into()));
@@ -368,15 +357,10 @@ pub(crate) fn measure(
             format!("cannot set up the {engine_kind:?} engine: {e}").to_lowercase(),
         ));
     }
-    let verified = verification.map(|v| {
-        let files: Vec<Vec<&std::fs::File>> = prepared
-            .iter()
-            .map(|p| p.targets.iter().map(|t| &t.file).collect())
-            .collect();
-        v.finish(&files, None)
+    let (verify, verify_failure) = verification.map_or((None, None), |v| {
+        let f = v.finish(&target_files(prepared), None);
+        (Some(f.report), f.failure)
     });
-    let verify_failure = verified.as_ref().and_then(|f| f.failure.clone());
-    let verify = verified.map(|f| f.report);
     let interrupted = stop.load(Ordering::Relaxed);
     if interrupted && !window.took_start {
         // Stopped before measuring began: by the user, or by a journal that failed.
@@ -397,6 +381,39 @@ pub(crate) fn measure(
         verify,
         verify_failure,
     })
+}
+
+/// Every stream's target files, for the verify pass that reads them back.
+fn target_files(prepared: &[Prepared]) -> Vec<Vec<&std::fs::File>> {
+    prepared
+        .iter()
+        .map(|p| p.targets.iter().map(|t| &t.file).collect())
+        .collect()
+}
+
+/// The reports of every stream's workers, once they have ended, and the last worker's
+/// failure to set up its engine (or panic), with the engine it was setting up.
+fn join_workers(
+    handles: Vec<Vec<std::thread::JoinHandle<std::io::Result<WorkerReport>>>>,
+    prepared: &[Prepared],
+) -> (Vec<Vec<WorkerReport>>, Option<(EngineKind, std::io::Error)>) {
+    let mut reports = Vec::new();
+    let mut setup_error = None;
+    for (stream, p) in handles.into_iter().zip(prepared) {
+        let mut these = Vec::new();
+        for h in stream {
+            match h.join() {
+                Ok(Ok(r)) => these.push(r),
+                Ok(Err(e)) => setup_error = Some((p.engine, e)),
+                Err(_) => {
+                    setup_error =
+                        Some((p.engine, std::io::Error::other("a worker thread panicked")))
+                }
+            }
+        }
+        reports.push(these);
+    }
+    (reports, setup_error)
 }
 
 /// What the measured window showed besides the workers' totals.

@@ -1,14 +1,19 @@
 //! Workloads merged on purpose (`--allow-different`): which hosts ran what, for the summary.
 
 use super::HostResult;
-use dbio_model::Warning;
+use dbio_model::{JobSpec, Warning};
 use serde_json::{Map, Value};
 
-/// The job settings of a result that make its workload, as JSON fields (targets, the redo
-/// log's place and the seed apart: every host has its own).
-fn settings(h: &HostResult) -> Map<String, Value> {
-    let mut v = serde_json::to_value(&h.result.job).unwrap_or(Value::Null);
-    let Some(o) = v.as_object_mut() else {
+/// The job settings that make a host's workload, as the JSON fields compared between hosts.
+/// What is each host's own is left out: its targets and session-mode redo log (each host's
+/// goes beside its own data), its seed (hosts draw their own offsets) and which part of a split
+/// region it took (`split.part` is zeroed; the number of parts stays).
+pub(super) fn workload(job: &JobSpec) -> Map<String, Value> {
+    let mut job = job.clone();
+    if let Some(s) = job.region.split.as_mut() {
+        s.part = 0;
+    }
+    let Value::Object(mut o) = serde_json::to_value(&job).expect("a job serializes") else {
         return Map::new();
     };
     o.remove("targets");
@@ -16,7 +21,7 @@ fn settings(h: &HostResult) -> Map<String, Value> {
     if let Some(s) = o.get_mut("session").and_then(|s| s.as_object_mut()) {
         s.remove("log_target");
     }
-    std::mem::take(o)
+    o
 }
 
 /// One differing field: "job.qd: 32 on a, b; 8 on c" (values in the order first met).
@@ -39,7 +44,7 @@ fn field_line(key: &str, values: &[(&str, Option<&Value>)]) -> String {
 /// A `different-workloads` warning saying, for every setting the hosts ran differently, which
 /// hosts ran which value; None when they all ran one workload.
 pub fn warning(hosts: &[HostResult]) -> Option<Warning> {
-    let all: Vec<Map<String, Value>> = hosts.iter().map(settings).collect();
+    let all: Vec<Map<String, Value>> = hosts.iter().map(|h| workload(&h.result.job)).collect();
     let mut keys: Vec<&String> = all.iter().flat_map(|m| m.keys()).collect();
     keys.sort();
     keys.dedup();

@@ -541,3 +541,32 @@ fn hosts_of_one_seed_are_named_in_a_warning() {
     }
     assert!(!codes(&hosts).contains(&"one-seed".to_string()));
 }
+
+/// With --allow-different, hosts of one split region that differ in another setting are
+/// told apart by that setting only: their parts of the region are no difference.
+#[test]
+fn allowed_differences_leave_out_the_parts_of_a_split_region() {
+    let mut hosts = three();
+    for (i, h) in hosts.iter_mut().enumerate() {
+        h.result.job.region.split = Some(dbio_model::RegionSplit {
+            part: i as u32 + 1,
+            parts: 3,
+        });
+    }
+    hosts[2].result.job.qd = 7;
+    let m = merge(
+        &hosts,
+        MergeOptions {
+            allow_different: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let w = m
+        .warnings
+        .iter()
+        .find(|w| w.code == "different-workloads")
+        .expect("a different-workloads warning");
+    assert!(w.message.contains("job.qd: "), "{}", w.message);
+    assert!(!w.message.contains("job.region"), "{}", w.message);
+}

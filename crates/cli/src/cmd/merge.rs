@@ -6,7 +6,7 @@ use crate::exit::Exit;
 use crate::fleet_args::MergeArgs;
 use crate::history;
 use crate::output::check_outputs;
-use dbio_analyze::merge::{given_twice, host_name, merge, twice, HostResult, MergeOptions};
+use dbio_analyze::merge::{given_once, host_name, merge, HostResult, MergeOptions};
 use dbio_model::RunResult;
 
 /// Reads one host's result; the message names the file and what it is not.
@@ -88,12 +88,10 @@ pub fn run(a: MergeArgs) -> Exit {
         Ok(r) => r,
         Err(m) => return Exit::usage(format!("dbio merge: {m}")),
     };
-    if let Some((i, j)) = given_twice(results.iter()) {
-        return Exit::usage(format!(
-            "dbio merge: {}: {}; give each host's result once",
-            a.files[j],
-            twice(&a.files[i], &results[j])
-        ));
+    // Named by their files here: two hosts' names may be one.
+    let files: Vec<&str> = a.files.iter().map(String::as_str).collect();
+    if let Err(m) = given_once(&results.iter().collect::<Vec<_>>(), &files) {
+        return Exit::usage(format!("dbio merge: {m}"));
     }
     let mut hosts: Vec<HostResult> = Vec::new();
     for (f, r) in a.files.iter().zip(results) {

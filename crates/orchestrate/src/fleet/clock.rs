@@ -62,10 +62,7 @@ pub fn probe(setup: &SshSetup, host: &Host, schema: &str) -> Result<ClockOffset,
         let _ = std::io::Read::read_to_string(stderr, &mut err);
         let said = err.trim().lines().last().unwrap_or("").to_string();
         let why = match status.and_then(|s| s.code()) {
-            Some(127) => format!(
-                "dbio not found on {} (looked for '{}'; give its path with --remote-dbio)",
-                host.name, setup.remote_dbio
-            ),
+            Some(127) => super::ssh::dbio_not_found(setup, host),
             Some(255) => "ssh could not connect".to_string(),
             _ => what,
         };

@@ -2,8 +2,9 @@
 //! their stderr streamed to the caller, their JSON results collected. Closing a session's
 //! stdin is how a host is told to stop (its dbio runs with --stop-on-eof). A host that goes
 //! silent cannot hang the launcher: ssh's keep-alives end a session whose host stopped
-//! answering, and a host still running well after its measuring window is told to stop, then
-//! cut off.
+//! answering, and a host silent for a while after its measuring window is told to stop, then
+//! cut off (a host finishing its verify pass or its result writes `dbio-finishing` every
+//! second meanwhile).
 
 use super::hosts::Host;
 use super::ssh::{command, SshSetup};
@@ -15,10 +16,11 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// After a stop, how long hosts get to write their partial results before they are cut off.
+/// After a stop, how long a host may be silent (no line since it was told) before it is cut
+/// off.
 const GRACE: Duration = Duration::from_secs(15);
-/// How long after its planned measuring window a host may take to send its result before it
-/// is told to stop (then it has GRACE more).
+/// How long a host may be silent after its planned measuring window (the later of the
+/// window's end and the host's last line) before it is told to stop (then it has GRACE more).
 const AFTER_WINDOW: Duration = Duration::from_secs(30);
 
 /// What one host's session gave back.
@@ -29,8 +31,8 @@ pub struct Finished {
     pub stdout: String,
     /// The last lines of its stderr, for a failure's reason.
     pub stderr_tail: Vec<String>,
-    /// The launcher cut the session off: the host was still running GRACE after it was told
-    /// to stop at its deadline.
+    /// The launcher cut the session off: told to stop (by the user, or after AFTER_WINDOW of
+    /// silence past its window), the host was still running and silent GRACE later.
     pub cut_off: bool,
     /// How long nothing had come from the host when its session ended.
     pub silent_for: Duration,
@@ -43,10 +45,10 @@ struct Running {
     stdout: JoinHandle<String>,
     stderr: JoinHandle<Vec<String>>,
     done: Option<Option<i32>>,
-    /// When to tell the host to stop: AFTER_WINDOW past its planned measuring window, once it
-    /// said it is measuring (None: not measuring yet, or its run has no planned length).
-    deadline: Option<Instant>,
-    /// When its stdin was closed (by a stop or its deadline).
+    /// When its planned measuring window ends, once it said it is measuring (None: not
+    /// measuring yet, or its run has no planned length): see [`silent_too_long`].
+    window_end: Option<Instant>,
+    /// When its stdin was closed (by a stop, or its silence after its window).
     stopped_at: Option<Instant>,
     cut_off: bool,
     /// When the host last wrote a line, and when its session ended.
@@ -85,7 +87,11 @@ pub fn run_all(
                         if line.starts_with(crate::progress::MEASURING) {
                             tail.clear();
                         }
-                        tail.push(line);
+                        // Progress lines say nothing about a failure; a verify pass's
+                        // minutes of them would push out what does.
+                        if !crate::progress::is_progress(&line) {
+                            tail.push(line);
+                        }
                         if tail.len() > 20 {
                             tail.remove(0);
                         }
@@ -99,7 +105,7 @@ pub fn run_all(
                     stdout,
                     stderr,
                     done: None,
-                    deadline: None,
+                    window_end: None,
                     stopped_at: None,
                     cut_off: false,
                     last_heard: Instant::now(),
@@ -130,8 +136,8 @@ pub fn run_all(
 }
 
 /// Waits for every session to end, passing on the lines the hosts write; tells every host to
-/// stop when `stop` is set, a host to stop at its deadline, and cuts off a host that is still
-/// running GRACE after it was told.
+/// stop when `stop` is set, a host to stop when it was silent too long after its window, and
+/// cuts off a host still running and silent GRACE after it was told.
 fn wait_all(
     running: &mut [Running],
     stop: &AtomicBool,
@@ -146,11 +152,17 @@ fn wait_all(
         let stopping = stop.load(Ordering::Relaxed);
         let now = Instant::now();
         for r in running.iter_mut().filter(|r| r.done.is_none()) {
-            if r.stopped_at.is_none() && (stopping || r.deadline.is_some_and(|d| now >= d)) {
+            if r.stopped_at.is_none()
+                && (stopping || silent_too_long(r.window_end, r.last_heard, now))
+            {
                 drop(r.stdin.take());
                 r.stopped_at = Some(now);
             }
-            if r.stopped_at.is_some_and(|t| now - t > GRACE) && !r.cut_off {
+            // Told to stop and silent since (a host finishing its verify pass says so).
+            if r.stopped_at
+                .is_some_and(|t| now - t.max(r.last_heard) > GRACE)
+                && !r.cut_off
+            {
                 let _ = r.child.kill();
                 r.cut_off = true;
             }
@@ -165,16 +177,43 @@ fn wait_all(
     }
 }
 
+/// True when a host whose window ends at `window_end` has been silent too long: AFTER_WINDOW
+/// past the later of its window's end and the last line it wrote (`last_heard`). A host that
+/// keeps writing after its window (`dbio-finishing` while its verify pass runs) is not.
+fn silent_too_long(window_end: Option<Instant>, last_heard: Instant, now: Instant) -> bool {
+    window_end.is_some_and(|end| now >= end.max(last_heard) + AFTER_WINDOW)
+}
+
 /// Notes that `host` wrote `line`; when the line says it began measuring a window of known
-/// length, its deadline is AFTER_WINDOW past that window's end.
+/// length, notes when that window ends.
 fn heard(running: &mut [Running], host: &str, line: &str) {
     let Some(r) = running.iter_mut().find(|r| r.host.name == host) else {
         return;
     };
     r.last_heard = Instant::now();
     if let Some(Line::Measuring(Some(planned))) = crate::progress::parse(line) {
-        r.deadline = Duration::try_from_secs_f64(planned)
+        r.window_end = Duration::try_from_secs_f64(planned)
             .ok()
-            .and_then(|w| Instant::now().checked_add(w.saturating_add(AFTER_WINDOW)));
+            .and_then(|w| r.last_heard.checked_add(w));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A host still writing after its window (its verify pass) is never silent too long; one
+    /// silent since its window ended is, AFTER_WINDOW later; one not measuring never is.
+    #[test]
+    fn silence_is_counted_from_the_last_line_after_the_window() {
+        let end = Instant::now();
+        let s = Duration::from_secs;
+        let finishing = end + s(100);
+        assert!(!silent_too_long(Some(end), finishing, end + s(120)));
+        assert!(silent_too_long(Some(end), finishing, end + s(130)));
+        let went_silent = end - s(2);
+        assert!(!silent_too_long(Some(end), went_silent, end + s(29)));
+        assert!(silent_too_long(Some(end), went_silent, end + s(30)));
+        assert!(!silent_too_long(None, went_silent, end + s(1000)));
     }
 }

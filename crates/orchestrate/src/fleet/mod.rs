@@ -163,7 +163,7 @@ pub fn run(
             }
             Err(_) => failed.push(HostFailure {
                 name: f.host.name.clone(),
-                reason: failure_reason(&f),
+                reason: failure_reason(&plan.ssh, &f),
             }),
         }
     }
@@ -216,7 +216,7 @@ fn keep_json(
 
 /// Why a host gave no result, in words: what its session ended with and the last line it
 /// wrote that was not a progress line (`dbio-tick …` says nothing about a failure).
-fn failure_reason(f: &launch::Finished) -> String {
+fn failure_reason(setup: &SshSetup, f: &launch::Finished) -> String {
     let said = f
         .stderr_tail
         .iter()
@@ -230,7 +230,7 @@ fn failure_reason(f: &launch::Finished) -> String {
         );
     }
     match f.code {
-        Some(127) => format!("dbio not found on {} (give its path with --remote-dbio){said}", f.host.name),
+        Some(127) => format!("{}{said}", ssh::dbio_not_found(setup, &f.host)),
         // ssh's own status: the connection failed, or the remote dbio died of a signal.
         Some(255) if f.silent_for >= ssh::SILENT_AFTER => format!(
             "lost: nothing came from it for {:.0} s, then ssh gave up on the connection{said}",
@@ -239,6 +239,9 @@ fn failure_reason(f: &launch::Finished) -> String {
         Some(255) => format!(
             "its session ended without a result (its dbio was killed, or the connection failed){said}"
         ),
+        // dbio's own status when it was told to stop before it had a result to give (the
+        // signal branch below would read it as SIGINT).
+        Some(130) => format!("its dbio was interrupted before it gave a result{said}"),
         // A shell reports a command killed by signal N as 128 + N.
         Some(c) if (129..=192).contains(&c) => format!(
             "its dbio was killed (signal {}) before it gave a result{said}",
@@ -246,5 +249,46 @@ fn failure_reason(f: &launch::Finished) -> String {
         ),
         Some(c) => format!("its dbio exited with status {c} and no result{said}"),
         None => format!("its session ended without a result (killed){said}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ended(code: Option<i32>) -> launch::Finished {
+        launch::Finished {
+            host: hosts::parse_host("db1").expect("a host"),
+            code,
+            stdout: String::new(),
+            stderr_tail: vec!["dbio-tick 1 2 3 4 5".into()],
+            cut_off: false,
+            silent_for: Duration::ZERO,
+        }
+    }
+
+    fn setup() -> SshSetup {
+        SshSetup {
+            ssh: "ssh".into(),
+            config: None,
+            remote_dbio: "/opt/dbio".into(),
+        }
+    }
+
+    #[test]
+    fn dbio_s_own_130_is_interrupted_not_a_signal() {
+        let why = failure_reason(&setup(), &ended(Some(130)));
+        assert_eq!(why, "its dbio was interrupted before it gave a result");
+        let why = failure_reason(&setup(), &ended(Some(137)));
+        assert!(why.contains("killed (signal 9)"), "{why}");
+    }
+
+    #[test]
+    fn exit_127_names_the_dbio_looked_for() {
+        let why = failure_reason(&setup(), &ended(Some(127)));
+        assert_eq!(
+            why,
+            "dbio not found on db1 (looked for '/opt/dbio'; give its path with --remote-dbio)"
+        );
     }
 }

@@ -16,6 +16,14 @@ pub struct SshSetup {
     pub remote_dbio: String,
 }
 
+/// Why a session that exited 127 failed: the remote shell found no `setup.remote_dbio`.
+pub fn dbio_not_found(setup: &SshSetup, host: &Host) -> String {
+    format!(
+        "dbio not found on {} (looked for '{}'; give its path with --remote-dbio)",
+        host.name, setup.remote_dbio
+    )
+}
+
 /// Quotes one word for a POSIX shell: the remote side sees it literally, whatever it holds
 /// (`$(…)`, `;`, quotes, newlines).
 pub fn quote(word: &str) -> String {

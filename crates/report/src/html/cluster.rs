@@ -22,7 +22,9 @@ pub fn section(o: &mut String, r: &RunResult) {
         c.start_skew_ms
     );
     table(o, c);
-    notes(o, c);
+    for n in crate::cluster::notes(c) {
+        let _ = writeln!(o, "<p class=\"muted\">{}</p>", esc(&n));
+    }
     if !c.hosts.is_empty() {
         for chart in charts(c) {
             o.push_str(&render(&chart));
@@ -82,32 +84,6 @@ fn table(o: &mut String, c: &Cluster) {
         );
     }
     o.push_str("</table></div><p class=\"muted\">Latency in µs; start: when the host began measuring, after the earliest.</p>\n");
-}
-
-/// The slowest host, the highest p99 and the clocks.
-fn notes(o: &mut String, c: &Cluster) {
-    if c.hosts.len() > 1 {
-        let _ = writeln!(
-            o,
-            "<p>Slowest: <b>{}</b> ({:.1} % below the hosts' mean IOPS); highest p99: <b>{}</b> ({:.0} µs).</p>",
-            esc(&c.spread.slowest),
-            c.spread.slowest_below_mean_pct,
-            esc(&c.spread.worst_p99),
-            c.spread.worst_p99_us
-        );
-    }
-    if !c.clock_offsets.is_empty() {
-        let offsets: Vec<String> = c
-            .clock_offsets
-            .iter()
-            .map(|o| format!("{} {:+.2} ms", o.host, o.offset_ms))
-            .collect();
-        let _ = writeln!(
-            o,
-            "<p class=\"muted\">Clocks against the launching host: {}.</p>",
-            esc(&offsets.join(", "))
-        );
-    }
 }
 
 /// A series of one figure per host, for the directions the hosts did.
