@@ -747,6 +747,78 @@ fn blocks_found_bad_during_a_run_stay_bad_for_dbio_verify() {
 /// The sequence part of a journal entry (its top bits are flags: bit 62 "not to be checked").
 const SEQ: u64 = (1 << 59) - 1;
 
+/// A journal entry's "found bad during the run" bit.
+const BAD: u64 = 1 << 61;
+
+#[test]
+fn blocks_the_final_pass_finds_bad_are_journaled_bad() {
+    let t = "blocks_the_final_pass_finds_bad_are_journaled_bad";
+    let Some(m) = mount(t) else { return };
+    m.fs.set(Faults {
+        drop_writes: Some(0..SIZE as u64),
+        limit: 6,
+        ..Faults::default()
+    });
+    let dir = scratch();
+    let j = dir.path().join("j");
+    // Writes only: no read of the run finds a dropped block, the final pass does.
+    let (code, err, r) = run_bounded(
+        dir.path(),
+        &[
+            "--target",
+            m.file.to_str().unwrap(),
+            "--rw",
+            "randwrite",
+            "--bs",
+            "4k",
+            "--qd",
+            "8",
+            "--ops",
+            "3000",
+            "--destroy-data",
+            "--verify-journal",
+            j.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(3), "{err}");
+    let r = r.expect("a result");
+    let by_pass: BTreeSet<u64> = r["verify"]["first"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .inspect(|c| assert_eq!(c["found_by"], "final-pass", "{c}"))
+        .map(|c| c["offset"].as_u64().unwrap())
+        .collect();
+    assert!(!by_pass.is_empty(), "{r}");
+    // The journal holds every one of them as found bad ...
+    let jv = verify_oracle::journal(&j);
+    for off in &by_pass {
+        let e = jv.targets[0].2[*off as usize / UNIT];
+        assert!(e & BAD != 0, "block {off}: journal entry {e:#x} lacks the bad bit");
+    }
+    // ... and dbio verify --journal reports them.
+    let out = dir.path().join("verify.json");
+    let (code, _, err) = dbio_in(
+        dir.path(),
+        &[
+            "verify",
+            "--journal",
+            j.to_str().unwrap(),
+            "--json",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(3), "{err}");
+    let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let listed: BTreeSet<u64> = v["first"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["offset"].as_u64().unwrap())
+        .collect();
+    assert!(by_pass.is_subset(&listed), "{by_pass:?} not all in {v}");
+}
+
 #[test]
 fn after_sigkill_every_block_left_bad_is_reported_by_dbio_verify() {
     let t = "after_sigkill_every_block_left_bad_is_reported_by_dbio_verify";

@@ -388,14 +388,15 @@ impl Verification {
         self.streams.get(i).cloned()
     }
 
-    /// The report after the run: the journal's last sync, then (unless `skip_pass` says why
-    /// not) the pass that reads every block of every region back.
+    /// The report after the run: (unless `skip_pass` says why not) the pass that reads every
+    /// block of every region back, then the journal's last sync, so that the blocks the pass
+    /// found bad are journaled bad too.
     pub fn finish(mut self, files: &[Vec<&std::fs::File>], skip_pass: Option<String>) -> Finished {
-        let journal_failure = self.journal.take().and_then(|j| j.close().err());
         let (pass, checked_after, unwritten_after) = match skip_pass {
             Some(why) => (Err(why), 0, 0),
             None => self.final_pass(files),
         };
+        let journal_failure = self.journal.take().and_then(|j| j.close().err());
         let final_pass = match (&pass, &journal_failure) {
             (Ok(()), None) => "done".to_string(),
             (Ok(()), Some(j)) => format!("done; {j}"),
