@@ -794,7 +794,10 @@ fn blocks_the_final_pass_finds_bad_are_journaled_bad() {
     let jv = verify_oracle::journal(&j);
     for off in &by_pass {
         let e = jv.targets[0].2[*off as usize / UNIT];
-        assert!(e & BAD != 0, "block {off}: journal entry {e:#x} lacks the bad bit");
+        assert!(
+            e & BAD != 0,
+            "block {off}: journal entry {e:#x} lacks the bad bit"
+        );
     }
     // ... and dbio verify --journal reports them.
     let out = dir.path().join("verify.json");

@@ -287,21 +287,7 @@ pub(crate) fn measure(
         .iter()
         .map(|p| p.targets.iter().map(|t| t.file.as_raw_fd()).collect())
         .collect();
-    let setups: Vec<Setup> = specs
-        .iter()
-        .zip(prepared)
-        .zip(&fds)
-        .enumerate()
-        .map(|(i, ((spec, p), fds))| Setup {
-            spec,
-            engine: p.engine,
-            qd: p.qd,
-            fds,
-            region: p.region,
-            stop: stop.clone(),
-            verify: verification.as_ref().and_then(|v| v.of_stream(i)),
-        })
-        .collect();
+    let setups = worker_setups(specs, prepared, &fds, &stop, verification.as_ref());
     // The CPUs are held awake, and every worker is set up, before a common start: at the
     // instant itself only the clock starts (the hosts' start skew is their wake-up alone).
     let (_awake, cpu_idle) = hold_cpus(spec, warnings);
@@ -319,9 +305,7 @@ pub(crate) fn measure(
         handles.into_iter().flatten().for_each(|h| {
             let _ = h.join();
         });
-        if let Some(v) = verification {
-            v.finish(&[], Some("not run".into()));
-        }
+        abandon(verification);
         return Err(e);
     }
     let threads: u32 = specs.iter().map(|s| s.threads).sum();
@@ -344,39 +328,14 @@ pub(crate) fn measure(
         &mut || {},
     );
     window.cpu_idle = cpu_idle;
-    let mut reports = Vec::new();
-    let mut setup_error = None;
-    for (stream, p) in handles.into_iter().zip(prepared) {
-        let mut these = Vec::new();
-        for h in stream {
-            match h.join() {
-                Ok(Ok(r)) => these.push(r),
-                Ok(Err(e)) => setup_error = Some((p.engine, e)),
-                Err(_) => {
-                    setup_error =
-                        Some((p.engine, std::io::Error::other("a worker thread panicked")))
-                }
-            }
+    let reports = match join_workers(handles, prepared) {
+        Ok(r) => r,
+        Err(e) => {
+            abandon(verification);
+            return Err(e);
         }
-        reports.push(these);
-    }
-    if let Some((engine_kind, e)) = setup_error {
-        if let Some(v) = verification {
-            v.finish(&[], Some("not run".into()));
-        }
-        return Err(RunError::Target(
-            format!("cannot set up the {engine_kind:?} engine: {e}").to_lowercase(),
-        ));
-    }
-    let verified = verification.map(|v| {
-        let files: Vec<Vec<&std::fs::File>> = prepared
-            .iter()
-            .map(|p| p.targets.iter().map(|t| &t.file).collect())
-            .collect();
-        v.finish(&files, None)
-    });
-    let verify_failure = verified.as_ref().and_then(|f| f.failure.clone());
-    let verify = verified.map(|f| f.report);
+    };
+    let (verify, verify_failure) = finish_verification(verification, prepared);
     let interrupted = stop.load(Ordering::Relaxed);
     if interrupted && !window.took_start {
         // Stopped before measuring began: by the user, or by a journal that failed.
@@ -397,6 +356,85 @@ pub(crate) fn measure(
         verify,
         verify_failure,
     })
+}
+
+/// What the workers of each stream run on.
+fn worker_setups<'a>(
+    specs: &[&'a JobSpec],
+    prepared: &[Prepared],
+    fds: &'a [Vec<i32>],
+    stop: &Arc<AtomicBool>,
+    verification: Option<&crate::verify::Verification>,
+) -> Vec<Setup<'a>> {
+    specs
+        .iter()
+        .zip(prepared)
+        .zip(fds)
+        .enumerate()
+        .map(|(i, ((spec, p), fds))| Setup {
+            spec,
+            engine: p.engine,
+            qd: p.qd,
+            fds,
+            region: p.region,
+            stop: stop.clone(),
+            verify: verification.and_then(|v| v.of_stream(i)),
+        })
+        .collect()
+}
+
+/// Ends the verification of a run that measured nothing: no pass.
+fn abandon(verification: Option<crate::verify::Verification>) {
+    if let Some(v) = verification {
+        v.finish(&[], Some("not run".into()));
+    }
+}
+
+/// Joins the workers of every stream: their reports, or the error of one that could not set
+/// up its engine.
+fn join_workers(
+    handles: Vec<Vec<std::thread::JoinHandle<std::io::Result<WorkerReport>>>>,
+    prepared: &[Prepared],
+) -> Result<Vec<Vec<WorkerReport>>, RunError> {
+    let mut reports = Vec::new();
+    let mut setup_error = None;
+    for (stream, p) in handles.into_iter().zip(prepared) {
+        let mut these = Vec::new();
+        for h in stream {
+            match h.join() {
+                Ok(Ok(r)) => these.push(r),
+                Ok(Err(e)) => setup_error = Some((p.engine, e)),
+                Err(_) => {
+                    setup_error =
+                        Some((p.engine, std::io::Error::other("a worker thread panicked")))
+                }
+            }
+        }
+        reports.push(these);
+    }
+    match setup_error {
+        None => Ok(reports),
+        Some((engine_kind, e)) => Err(RunError::Target(
+            format!("cannot set up the {engine_kind:?} engine: {e}").to_lowercase(),
+        )),
+    }
+}
+
+/// Ends verification after the workers: the pass over every target, the journal's last
+/// sync. Returns the report and why verification failed the run, if it did.
+fn finish_verification(
+    verification: Option<crate::verify::Verification>,
+    prepared: &[Prepared],
+) -> (Option<dbio_model::verify::VerifyReport>, Option<String>) {
+    let verified = verification.map(|v| {
+        let files: Vec<Vec<&std::fs::File>> = prepared
+            .iter()
+            .map(|p| p.targets.iter().map(|t| &t.file).collect())
+            .collect();
+        v.finish(&files, None)
+    });
+    let verify_failure = verified.as_ref().and_then(|f| f.failure.clone());
+    (verified.map(|f| f.report), verify_failure)
 }
 
 /// What the measured window showed besides the workers' totals.
