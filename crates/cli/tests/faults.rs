@@ -617,6 +617,44 @@ fn a_journal_that_cannot_be_written_fails_the_run_and_is_refused_after() {
 }
 
 #[test]
+fn a_journal_failure_in_a_sweep_is_a_failure_not_an_interruption() {
+    let t = "a_journal_failure_in_a_sweep_is_a_failure_not_an_interruption";
+    let Some(fs) = Ext4::mount(t, 64) else {
+        return;
+    };
+    fill(&fs.mnt, 64 << 10);
+    let dir = scratch();
+    let target = dir.path().join("x.dat");
+    let j = fs.mnt.join("j.jnl");
+    let out = dbio_command()
+        .current_dir(dir.path())
+        .args([
+            "sweep",
+            "--vary",
+            "qd=1,2",
+            "--rw",
+            "randwrite",
+            "--bs",
+            "8k",
+        ])
+        .args(["--size", "64MiB", "--duration", "5s", "--no-store"])
+        .arg("--target")
+        .arg(&target)
+        .arg("--verify-journal")
+        .arg(&j)
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_bounded(out, Duration::from_secs(300));
+    let err = String::from_utf8_lossy(&out.stderr);
+    // The step failed (exit 1); it was not taken for the user's Ctrl-C (exit 130).
+    let said = format!("{}{err}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("partial: the sweep stopped"), "{said}");
+}
+
+#[test]
 fn a_verify_pass_that_cannot_read_fails_the_run_and_counts_only_what_it_checked() {
     let t = "a_verify_pass_that_cannot_read_fails_the_run_and_counts_only_what_it_checked";
     let Some(m) = mount(t) else { return };
@@ -742,6 +780,129 @@ fn blocks_found_bad_during_a_run_stay_bad_for_dbio_verify() {
         );
     }
     assert!(listed.iter().all(|o| faulted.contains(o)), "{v}");
+}
+
+/// Starts a verifying `dbio run` of `args` (plus `--no-store -q --json out.json`) in `dir`.
+fn spawn_run(dir: &Path, args: &[&str]) -> std::process::Child {
+    dbio_command()
+        .current_dir(dir)
+        .arg("run")
+        .args(args)
+        .args(["--no-store", "-q", "--json", "out.json"])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits, up to a generous bound, until `cond` holds.
+fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
+    let waited = std::time::Instant::now();
+    while !cond() {
+        assert!(
+            waited.elapsed() < Duration::from_secs(180),
+            "waited 180 s for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_stop_during_the_final_pass_ends_the_pass_not_the_window() {
+    let t = "a_stop_during_the_final_pass_ends_the_pass_not_the_window";
+    let Some(m) = mount(t) else { return };
+    // Slow reads: the pass (64 reads of 128 KiB at least) takes many seconds.
+    m.fs.set(Faults {
+        read_latency: Some(Duration::from_millis(300)),
+        ..Faults::default()
+    });
+    let dir = scratch();
+    let target = m.file.to_str().unwrap();
+    let args = [
+        "--target",
+        target,
+        "--rw",
+        "randwrite",
+        "--bs",
+        "4k",
+        "--ops",
+        "500",
+    ];
+    let child = spawn_run(
+        dir.path(),
+        &[&args[..], &["--destroy-data", "--verify"]].concat(),
+    );
+    // The run's writes only write; the reads before them sample the target.
+    wait_for("the first write", || m.fs.log(|l| !l.writes.is_empty()));
+    let sampled = m.fs.log(|l| l.reads);
+    wait_for("the pass's first read", || m.fs.log(|l| l.reads > sampled));
+    interrupt(&child);
+    let out = wait_bounded(child, Duration::from_secs(300));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let r: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out.json")).unwrap())
+        .unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(r["outcome"]["status"], "complete", "{err}{r}");
+    assert_eq!(r["partial"], false, "{r}");
+    let pass = r["verify"]["final_pass"].as_str().unwrap();
+    assert!(pass.starts_with("interrupted"), "{pass}");
+    let v = &r["verify"];
+    let read_back =
+        v["blocks_checked_after"].as_u64().unwrap() + v["blocks_unwritten"].as_u64().unwrap();
+    assert!(
+        read_back < (SIZE / UNIT) as u64,
+        "the pass ended early: {r}"
+    );
+}
+
+#[test]
+fn a_pass_failing_after_ctrl_c_is_not_said_to_have_stopped_the_run() {
+    let t = "a_pass_failing_after_ctrl_c_is_not_said_to_have_stopped_the_run";
+    let Some(m) = mount(t) else { return };
+    m.fs.set(Faults {
+        eio_read: Some((3 << 20)..(4 << 20)),
+        ..Faults::default()
+    });
+    let dir = scratch();
+    let target = m.file.to_str().unwrap();
+    let args = [
+        "--target",
+        target,
+        "--rw",
+        "randwrite",
+        "--bs",
+        "4k",
+        "--duration",
+        "600s",
+    ];
+    let child = spawn_run(
+        dir.path(),
+        &[&args[..], &["--destroy-data", "--verify"]].concat(),
+    );
+    wait_for("100 writes", || m.fs.log(|l| l.writes.len() >= 100));
+    interrupt(&child);
+    let out = wait_bounded(child, Duration::from_secs(300));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let r: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("out.json")).unwrap()).unwrap();
+    assert_eq!(r["outcome"]["status"], "io_error", "{r}");
+    assert!(
+        r["outcome"]["detail"].as_str().unwrap().contains("pread"),
+        "{r}"
+    );
+    let partial: Vec<&str> = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["code"] == "partial")
+        .map(|w| w["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(partial.len(), 1, "{r}");
+    assert!(partial[0].contains("interrupted (Ctrl-C"), "{partial:?}");
+    assert!(
+        !partial[0].contains("stopped by a verification failure"),
+        "{partial:?}"
+    );
 }
 
 /// The sequence part of a journal entry (its top bits are flags: bit 62 "not to be checked").

@@ -110,7 +110,7 @@ pub fn run_at(
         steady: m.steady,
     });
     r.verify = m.verify;
-    fail_verify(&mut r, m.verify_failure);
+    fail_verify(&mut r, m.verify_failure, m.aborted);
     Ok(r)
 }
 
@@ -245,7 +245,11 @@ pub(crate) fn pick_engine(
 pub(crate) struct Measured {
     pub reports: Vec<Vec<WorkerReport>>,
     pub window: Window,
+    /// Measuring ended before its end: by the user's stop, or by the run's own (`aborted`).
     pub interrupted: bool,
+    /// The run's own stop ended measuring: verification failed (its journal could not be
+    /// kept). Never set by the user's Ctrl-C.
+    pub aborted: bool,
     /// How settling went, with `--steady`.
     pub steady: Option<SteadyState>,
     /// What write verification found (`--verify`).
@@ -255,13 +259,18 @@ pub(crate) struct Measured {
 }
 
 /// Puts a verification failure into the result: the run failed, with the message (after an
-/// I/O error the run already had, if any).
-pub(crate) fn fail_verify(r: &mut RunResult, failure: Option<String>) {
+/// I/O error the run already had, if any). `aborted`: the failure is what stopped the run
+/// early (else an early end was the user's stop, and the failure came after it).
+pub(crate) fn fail_verify(r: &mut RunResult, failure: Option<String>, aborted: bool) {
     let Some(f) = failure else { return };
     if r.outcome == Outcome::Interrupted {
-        // Stopped by the failure, not by the user.
+        let why = if aborted {
+            "the run was stopped by a verification failure: the figures cover only the part that ran"
+        } else {
+            "interrupted (Ctrl-C or SIGTERM), and verification failed after that: the figures cover only the part that ran"
+        };
         for w in r.warnings.iter_mut().filter(|w| w.code == "partial") {
-            w.message = "the run was stopped by a verification failure: the figures cover only the part that ran".into();
+            w.message = why.into();
         }
     }
     r.outcome = match std::mem::replace(&mut r.outcome, Outcome::Complete) {
@@ -282,12 +291,21 @@ pub(crate) fn measure(
     start_at: Option<SystemTime>,
 ) -> Result<Measured, RunError> {
     let spec = specs[0];
-    let verification = crate::verify::setup::start(specs, prepared, &stop)?;
+    // The run's own stop: a failed journal ends the run through it, never through the user's
+    // `stop` (whose Ctrl-C handling would then end dbio at the next Ctrl-C).
+    let abort = Arc::new(AtomicBool::new(false));
+    let verification = crate::verify::setup::start(specs, prepared, &abort)?;
     let fds: Vec<Vec<i32>> = prepared
         .iter()
         .map(|p| p.targets.iter().map(|t| t.file.as_raw_fd()).collect())
         .collect();
-    let setups = worker_setups(specs, prepared, &fds, &stop, verification.as_ref());
+    let setups = worker_setups(
+        specs,
+        prepared,
+        &fds,
+        [&stop, &abort],
+        verification.as_ref(),
+    );
     // The CPUs are held awake, and every worker is set up, before a common start: at the
     // instant itself only the clock starts (the hosts' start skew is their wake-up alone).
     let (_awake, cpu_idle) = hold_cpus(spec, warnings);
@@ -335,8 +353,14 @@ pub(crate) fn measure(
             return Err(e);
         }
     };
-    let (verify, verify_failure) = finish_verification(verification, prepared);
-    let interrupted = stop.load(Ordering::Relaxed);
+    // Read before the pass: a stop during the (long) pass ends the pass, not the window.
+    let by_user = stop.load(Ordering::Relaxed);
+    let aborted = abort.load(Ordering::Acquire);
+    let interrupted = by_user || aborted;
+    // After the user's stop the pass runs whole (a second Ctrl-C ends dbio); otherwise a stop
+    // during it ends it early.
+    let pass_stop = (!by_user).then_some(&*stop);
+    let (verify, verify_failure) = finish_verification(verification, prepared, pass_stop);
     if interrupted && !window.took_start {
         // Stopped before measuring began: by the user, or by a journal that failed.
         return Err(verify_failure.map_or(RunError::Interrupted, RunError::Target));
@@ -352,6 +376,7 @@ pub(crate) fn measure(
         reports,
         window,
         interrupted,
+        aborted,
         steady,
         verify,
         verify_failure,
@@ -363,7 +388,7 @@ fn worker_setups<'a>(
     specs: &[&'a JobSpec],
     prepared: &[Prepared],
     fds: &'a [Vec<i32>],
-    stop: &Arc<AtomicBool>,
+    [stop, abort]: [&Arc<AtomicBool>; 2],
     verification: Option<&crate::verify::Verification>,
 ) -> Vec<Setup<'a>> {
     specs
@@ -378,6 +403,7 @@ fn worker_setups<'a>(
             fds,
             region: p.region,
             stop: stop.clone(),
+            abort: abort.clone(),
             verify: verification.and_then(|v| v.of_stream(i)),
         })
         .collect()
@@ -386,7 +412,7 @@ fn worker_setups<'a>(
 /// Ends the verification of a run that measured nothing: no pass.
 fn abandon(verification: Option<crate::verify::Verification>) {
     if let Some(v) = verification {
-        v.finish(&[], Some("not run".into()));
+        v.finish(&[], Some("not run".into()), None);
     }
 }
 
@@ -421,17 +447,19 @@ fn join_workers(
 }
 
 /// Ends verification after the workers: the pass over every target, the journal's last
-/// sync. Returns the report and why verification failed the run, if it did.
+/// sync; `stop` ends the pass early. Returns the report and why verification failed the
+/// run, if it did.
 fn finish_verification(
     verification: Option<crate::verify::Verification>,
     prepared: &[Prepared],
+    stop: Option<&AtomicBool>,
 ) -> (Option<dbio_model::verify::VerifyReport>, Option<String>) {
     let verified = verification.map(|v| {
         let files: Vec<Vec<&std::fs::File>> = prepared
             .iter()
             .map(|p| p.targets.iter().map(|t| &t.file).collect())
             .collect();
-        v.finish(&files, None)
+        v.finish(&files, None, stop)
     });
     let verify_failure = verified.as_ref().and_then(|f| f.failure.clone());
     (verified.map(|f| f.report), verify_failure)

@@ -35,6 +35,8 @@ pub struct Faults {
     pub limit: u64,
     /// Every read and write takes at least this long.
     pub latency: Option<Duration>,
+    /// Every read takes at least this long (on top of `latency`).
+    pub read_latency: Option<Duration>,
 }
 
 /// What the file system did with one write, in the order the writes were stored.
@@ -184,8 +186,11 @@ impl Filesystem for Fs {
         _: Option<LockOwner>,
         reply: ReplyData,
     ) {
-        let latency = self.0 .0.lock().unwrap().faults.latency;
-        if let Some(l) = latency {
+        let f = self.0 .0.lock().unwrap().faults.clone();
+        if let Some(l) = f.latency {
+            std::thread::sleep(l);
+        }
+        if let Some(l) = f.read_latency {
             std::thread::sleep(l);
         }
         let mut s = self.0 .0.lock().unwrap();
