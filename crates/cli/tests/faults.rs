@@ -9,10 +9,11 @@ mod common;
 mod faultfs;
 mod verify_oracle;
 use common::*;
+use dbio_db::testkit::{or_skip, Ext4Loop};
 use faultfs::{FaultMount, Faults, FuseLoop, Stored};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 use verify_oracle::{block, Block, UNIT};
 
@@ -406,10 +407,10 @@ fn a_slow_device_under_an_open_loop_rate_shows_latency_growing_from_each_schedul
 #[test]
 fn a_full_file_system_mid_run_gives_enospc_with_op_target_and_offset() {
     let t = "a_full_file_system_mid_run_gives_enospc_with_op_target_and_offset";
-    let Some(fs) = Ext4::mount(t, 64) else {
+    let Some(fs) = ext4(t, 64) else {
         return;
     };
-    let mnt = fs.mnt.clone();
+    let mnt = fs.path().to_path_buf();
     let dir = scratch();
     // A sparse file dbio writes into (so its writes allocate), and a filler that takes the rest.
     let target = mnt.join("data");
@@ -493,63 +494,10 @@ fn nix_free(p: &std::path::Path) -> u64 {
         .unwrap()
 }
 
-/// An ext4 file system made on a loop device and mounted under a scratch folder. On drop it
-/// is unmounted, checked (a lazy unmount when it is still busy), before the loop device is
-/// detached, so no test leaves a mount behind.
-struct Ext4 {
-    mnt: PathBuf,
-    _lo: LoopDev,
-    _dir: tempfile::TempDir,
-}
-
-impl Ext4 {
-    /// A fresh ext4 of `mib` MiB, mounted; None (after a [`skip`]) when it cannot be made.
-    fn mount(test: &str, mib: usize) -> Option<Ext4> {
-        let mkfs = require_tool(test, "mkfs.ext4")?;
-        let lo = LoopDev::attach(test, &vec![0u8; mib << 20])?;
-        let dir = scratch();
-        let mnt = dir.path().join("mnt");
-        std::fs::create_dir(&mnt).unwrap();
-        let ok = |c: &mut std::process::Command| c.status().is_ok_and(|s| s.success());
-        if !ok(std::process::Command::new(mkfs).args(["-q", "-F", &lo.dev]))
-            || !ok(std::process::Command::new("mount").arg(&lo.dev).arg(&mnt))
-        {
-            skip(test, &format!("cannot make and mount ext4 on {}", lo.dev));
-            return None;
-        }
-        Some(Ext4 {
-            mnt,
-            _lo: lo,
-            _dir: dir,
-        })
-    }
-}
-
-impl Drop for Ext4 {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("sync").status();
-        let unmounted = std::process::Command::new("umount")
-            .arg(&self.mnt)
-            .status()
-            .is_ok_and(|s| s.success());
-        if !unmounted || mounted(&self.mnt) {
-            let lazy = std::process::Command::new("umount")
-                .arg("-l")
-                .arg(&self.mnt)
-                .status()
-                .is_ok_and(|s| s.success());
-            if !lazy {
-                eprintln!("cannot unmount {}, even lazily", self.mnt.display());
-            }
-        }
-    }
-}
-
-/// Whether `path` is a mount point now (/proc/self/mounts).
-fn mounted(path: &Path) -> bool {
-    let p = path.to_string_lossy();
-    std::fs::read_to_string("/proc/self/mounts")
-        .is_ok_and(|m| m.lines().any(|l| l.split(' ').nth(1) == Some(&*p)))
+/// A fresh ext4 of `mib` MiB on a loop device, mounted; None (after a skip) when it cannot
+/// be made. Unmounted (lazily when still busy) and detached on drop.
+fn ext4(test: &str, mib: u64) -> Option<Ext4Loop> {
+    or_skip(test, Ext4Loop::make(mib << 20))
 }
 
 /// Fills the file system of `dir` until under `left` bytes are free (a file `filler`).
@@ -572,13 +520,13 @@ fn fill(dir: &Path, left: u64) {
 #[test]
 fn a_journal_that_cannot_be_written_fails_the_run_and_is_refused_after() {
     let t = "a_journal_that_cannot_be_written_fails_the_run_and_is_refused_after";
-    let Some(fs) = Ext4::mount(t, 64) else {
+    let Some(fs) = ext4(t, 64) else {
         return;
     };
-    fill(&fs.mnt, 64 << 10);
+    fill(fs.path(), 64 << 10);
     let dir = scratch();
     let target = dir.path().join("x.dat");
-    let j = fs.mnt.join("j.jnl");
+    let j = fs.path().join("j.jnl");
     // 64 MiB of 4 KiB blocks: a 128 KiB table, more than the journal's file system has free.
     let (code, err, r) = run_bounded(
         dir.path(),
@@ -619,13 +567,13 @@ fn a_journal_that_cannot_be_written_fails_the_run_and_is_refused_after() {
 #[test]
 fn a_journal_failure_in_a_sweep_is_a_failure_not_an_interruption() {
     let t = "a_journal_failure_in_a_sweep_is_a_failure_not_an_interruption";
-    let Some(fs) = Ext4::mount(t, 64) else {
+    let Some(fs) = ext4(t, 64) else {
         return;
     };
-    fill(&fs.mnt, 64 << 10);
+    fill(fs.path(), 64 << 10);
     let dir = scratch();
     let target = dir.path().join("x.dat");
-    let j = fs.mnt.join("j.jnl");
+    let j = fs.path().join("j.jnl");
     let out = dbio_command()
         .current_dir(dir.path())
         .args([

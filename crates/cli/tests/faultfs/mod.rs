@@ -356,21 +356,11 @@ impl Drop for FaultMount {
     /// detached lazily, so that no test leaves a mount behind.
     fn drop(&mut self) {
         if let Some(s) = self.session.take() {
-            if s.umount_and_join().is_err() || is_mounted(&self.mnt) {
-                let _ = std::process::Command::new("umount")
-                    .arg("-l")
-                    .arg(&self.mnt)
-                    .status();
+            if s.umount_and_join().is_err() || dbio_db::testkit::mounted(&self.mnt) {
+                dbio_db::testkit::unmount(&self.mnt);
             }
         }
     }
-}
-
-/// Whether `path` is a mount point now (/proc/self/mounts).
-fn is_mounted(path: &std::path::Path) -> bool {
-    let p = path.to_string_lossy();
-    std::fs::read_to_string("/proc/self/mounts")
-        .is_ok_and(|m| m.lines().any(|l| l.split(' ').nth(1) == Some(&*p)))
 }
 
 /// A loop device (direct I/O) over a file on the fault file system, detached on drop.
