@@ -357,21 +357,13 @@ pub(crate) fn measure(
     let by_user = stop.load(Ordering::Relaxed);
     let aborted = abort.load(Ordering::Acquire);
     let interrupted = by_user || aborted;
-    // After the user's stop the pass runs whole (a second Ctrl-C ends dbio); otherwise a stop
-    // during it ends it early.
-    let pass_stop = (!by_user).then_some(&*stop);
-    let (verify, verify_failure) = finish_verification(verification, prepared, pass_stop);
+    let (verify, verify_failure) =
+        finish_verification(verification, prepared, (!by_user).then_some(&*stop));
     if interrupted && !window.took_start {
         // Stopped before measuring began: by the user, or by a journal that failed.
         return Err(verify_failure.map_or(RunError::Interrupted, RunError::Target));
     }
-    let steady = settler.map(|s| s.outcome(timeline.start.get()));
-    if let Some(st) = steady
-        .as_ref()
-        .filter(|st| !st.settled && window.took_start)
-    {
-        warnings.push(warn::not_settled(st));
-    }
+    let steady = settled(settler, &timeline, window.took_start, warnings);
     Ok(Measured {
         reports,
         window,
@@ -381,6 +373,21 @@ pub(crate) fn measure(
         verify,
         verify_failure,
     })
+}
+
+/// How settling went, with `--steady`; a warning when it never settled in a run that
+/// measured.
+fn settled(
+    settler: Option<Settler>,
+    timeline: &Timeline,
+    took_start: bool,
+    warnings: &mut Vec<Warning>,
+) -> Option<SteadyState> {
+    let steady = settler.map(|s| s.outcome(timeline.start.get()));
+    if let Some(st) = steady.as_ref().filter(|st| !st.settled && took_start) {
+        warnings.push(warn::not_settled(st));
+    }
+    steady
 }
 
 /// What the workers of each stream run on.
@@ -447,8 +454,9 @@ fn join_workers(
 }
 
 /// Ends verification after the workers: the pass over every target, the journal's last
-/// sync; `stop` ends the pass early. Returns the report and why verification failed the
-/// run, if it did.
+/// sync; `stop` ends the pass early (None after the user's stop: the pass then runs whole,
+/// and a second Ctrl-C ends dbio). Returns the report and why verification failed the run,
+/// if it did.
 fn finish_verification(
     verification: Option<crate::verify::Verification>,
     prepared: &[Prepared],
