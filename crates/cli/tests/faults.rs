@@ -9,10 +9,11 @@ mod common;
 mod faultfs;
 mod verify_oracle;
 use common::*;
+use dbio_db::testkit::{or_skip, Ext4Loop};
 use faultfs::{FaultMount, Faults, FuseLoop, Stored};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 use verify_oracle::{block, Block, UNIT};
 
@@ -406,10 +407,10 @@ fn a_slow_device_under_an_open_loop_rate_shows_latency_growing_from_each_schedul
 #[test]
 fn a_full_file_system_mid_run_gives_enospc_with_op_target_and_offset() {
     let t = "a_full_file_system_mid_run_gives_enospc_with_op_target_and_offset";
-    let Some(fs) = Ext4::mount(t, 64) else {
+    let Some(fs) = ext4(t, 64) else {
         return;
     };
-    let mnt = fs.mnt.clone();
+    let mnt = fs.path().to_path_buf();
     let dir = scratch();
     // A sparse file dbio writes into (so its writes allocate), and a filler that takes the rest.
     let target = mnt.join("data");
@@ -493,63 +494,10 @@ fn nix_free(p: &std::path::Path) -> u64 {
         .unwrap()
 }
 
-/// An ext4 file system made on a loop device and mounted under a scratch folder. On drop it
-/// is unmounted, checked (a lazy unmount when it is still busy), before the loop device is
-/// detached, so no test leaves a mount behind.
-struct Ext4 {
-    mnt: PathBuf,
-    _lo: LoopDev,
-    _dir: tempfile::TempDir,
-}
-
-impl Ext4 {
-    /// A fresh ext4 of `mib` MiB, mounted; None (after a [`skip`]) when it cannot be made.
-    fn mount(test: &str, mib: usize) -> Option<Ext4> {
-        let mkfs = require_tool(test, "mkfs.ext4")?;
-        let lo = LoopDev::attach(test, &vec![0u8; mib << 20])?;
-        let dir = scratch();
-        let mnt = dir.path().join("mnt");
-        std::fs::create_dir(&mnt).unwrap();
-        let ok = |c: &mut std::process::Command| c.status().is_ok_and(|s| s.success());
-        if !ok(std::process::Command::new(mkfs).args(["-q", "-F", &lo.dev]))
-            || !ok(std::process::Command::new("mount").arg(&lo.dev).arg(&mnt))
-        {
-            skip(test, &format!("cannot make and mount ext4 on {}", lo.dev));
-            return None;
-        }
-        Some(Ext4 {
-            mnt,
-            _lo: lo,
-            _dir: dir,
-        })
-    }
-}
-
-impl Drop for Ext4 {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("sync").status();
-        let unmounted = std::process::Command::new("umount")
-            .arg(&self.mnt)
-            .status()
-            .is_ok_and(|s| s.success());
-        if !unmounted || mounted(&self.mnt) {
-            let lazy = std::process::Command::new("umount")
-                .arg("-l")
-                .arg(&self.mnt)
-                .status()
-                .is_ok_and(|s| s.success());
-            if !lazy {
-                eprintln!("cannot unmount {}, even lazily", self.mnt.display());
-            }
-        }
-    }
-}
-
-/// Whether `path` is a mount point now (/proc/self/mounts).
-fn mounted(path: &Path) -> bool {
-    let p = path.to_string_lossy();
-    std::fs::read_to_string("/proc/self/mounts")
-        .is_ok_and(|m| m.lines().any(|l| l.split(' ').nth(1) == Some(&*p)))
+/// A fresh ext4 of `mib` MiB on a loop device, mounted; None (after a skip) when it cannot
+/// be made. Unmounted (lazily when still busy) and detached on drop.
+fn ext4(test: &str, mib: u64) -> Option<Ext4Loop> {
+    or_skip(test, Ext4Loop::make(mib << 20))
 }
 
 /// Fills the file system of `dir` until under `left` bytes are free (a file `filler`).
@@ -572,13 +520,13 @@ fn fill(dir: &Path, left: u64) {
 #[test]
 fn a_journal_that_cannot_be_written_fails_the_run_and_is_refused_after() {
     let t = "a_journal_that_cannot_be_written_fails_the_run_and_is_refused_after";
-    let Some(fs) = Ext4::mount(t, 64) else {
+    let Some(fs) = ext4(t, 64) else {
         return;
     };
-    fill(&fs.mnt, 64 << 10);
+    fill(fs.path(), 64 << 10);
     let dir = scratch();
     let target = dir.path().join("x.dat");
-    let j = fs.mnt.join("j.jnl");
+    let j = fs.path().join("j.jnl");
     // 64 MiB of 4 KiB blocks: a 128 KiB table, more than the journal's file system has free.
     let (code, err, r) = run_bounded(
         dir.path(),
@@ -614,6 +562,44 @@ fn a_journal_that_cannot_be_written_fails_the_run_and_is_refused_after() {
     let (code, _, err) = dbio_in(dir.path(), &["verify", "--journal", j.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("incomplete"), "{err}");
+}
+
+#[test]
+fn a_journal_failure_in_a_sweep_is_a_failure_not_an_interruption() {
+    let t = "a_journal_failure_in_a_sweep_is_a_failure_not_an_interruption";
+    let Some(fs) = ext4(t, 64) else {
+        return;
+    };
+    fill(fs.path(), 64 << 10);
+    let dir = scratch();
+    let target = dir.path().join("x.dat");
+    let j = fs.path().join("j.jnl");
+    let out = dbio_command()
+        .current_dir(dir.path())
+        .args([
+            "sweep",
+            "--vary",
+            "qd=1,2",
+            "--rw",
+            "randwrite",
+            "--bs",
+            "8k",
+        ])
+        .args(["--size", "64MiB", "--duration", "5s", "--no-store"])
+        .arg("--target")
+        .arg(&target)
+        .arg("--verify-journal")
+        .arg(&j)
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_bounded(out, Duration::from_secs(300));
+    let err = String::from_utf8_lossy(&out.stderr);
+    // The step failed (exit 1); it was not taken for the user's Ctrl-C (exit 130).
+    let said = format!("{}{err}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("partial: the sweep stopped"), "{said}");
 }
 
 #[test]
@@ -744,8 +730,206 @@ fn blocks_found_bad_during_a_run_stay_bad_for_dbio_verify() {
     assert!(listed.iter().all(|o| faulted.contains(o)), "{v}");
 }
 
+/// Starts a verifying `dbio run` of `args` (plus `--no-store -q --json out.json`) in `dir`.
+fn spawn_run(dir: &Path, args: &[&str]) -> std::process::Child {
+    dbio_command()
+        .current_dir(dir)
+        .arg("run")
+        .args(args)
+        .args(["--no-store", "-q", "--json", "out.json"])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits, up to a generous bound, until `cond` holds.
+fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
+    let waited = std::time::Instant::now();
+    while !cond() {
+        assert!(
+            waited.elapsed() < Duration::from_secs(180),
+            "waited 180 s for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_stop_during_the_final_pass_ends_the_pass_not_the_window() {
+    let t = "a_stop_during_the_final_pass_ends_the_pass_not_the_window";
+    let Some(m) = mount(t) else { return };
+    // Slow reads: the pass (64 reads of 128 KiB at least) takes many seconds.
+    m.fs.set(Faults {
+        read_latency: Some(Duration::from_millis(300)),
+        ..Faults::default()
+    });
+    let dir = scratch();
+    let target = m.file.to_str().unwrap();
+    let args = [
+        "--target",
+        target,
+        "--rw",
+        "randwrite",
+        "--bs",
+        "4k",
+        "--ops",
+        "500",
+    ];
+    let child = spawn_run(
+        dir.path(),
+        &[&args[..], &["--destroy-data", "--verify"]].concat(),
+    );
+    // The run's writes only write; the reads before them sample the target.
+    wait_for("the first write", || m.fs.log(|l| !l.writes.is_empty()));
+    let sampled = m.fs.log(|l| l.reads);
+    wait_for("the pass's first read", || m.fs.log(|l| l.reads > sampled));
+    interrupt(&child);
+    let out = wait_bounded(child, Duration::from_secs(300));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let r: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out.json")).unwrap())
+        .unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(r["outcome"]["status"], "complete", "{err}{r}");
+    assert_eq!(r["partial"], false, "{r}");
+    let pass = r["verify"]["final_pass"].as_str().unwrap();
+    assert!(pass.starts_with("interrupted"), "{pass}");
+    let v = &r["verify"];
+    let read_back =
+        v["blocks_checked_after"].as_u64().unwrap() + v["blocks_unwritten"].as_u64().unwrap();
+    assert!(
+        read_back < (SIZE / UNIT) as u64,
+        "the pass ended early: {r}"
+    );
+}
+
+#[test]
+fn a_pass_failing_after_ctrl_c_is_not_said_to_have_stopped_the_run() {
+    let t = "a_pass_failing_after_ctrl_c_is_not_said_to_have_stopped_the_run";
+    let Some(m) = mount(t) else { return };
+    m.fs.set(Faults {
+        eio_read: Some((3 << 20)..(4 << 20)),
+        ..Faults::default()
+    });
+    let dir = scratch();
+    let target = m.file.to_str().unwrap();
+    let args = [
+        "--target",
+        target,
+        "--rw",
+        "randwrite",
+        "--bs",
+        "4k",
+        "--duration",
+        "600s",
+    ];
+    let child = spawn_run(
+        dir.path(),
+        &[&args[..], &["--destroy-data", "--verify"]].concat(),
+    );
+    wait_for("100 writes", || m.fs.log(|l| l.writes.len() >= 100));
+    interrupt(&child);
+    let out = wait_bounded(child, Duration::from_secs(300));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let r: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("out.json")).unwrap()).unwrap();
+    assert_eq!(r["outcome"]["status"], "io_error", "{r}");
+    assert!(
+        r["outcome"]["detail"].as_str().unwrap().contains("pread"),
+        "{r}"
+    );
+    let partial: Vec<&str> = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["code"] == "partial")
+        .map(|w| w["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(partial.len(), 1, "{r}");
+    assert!(partial[0].contains("interrupted (Ctrl-C"), "{partial:?}");
+    assert!(
+        !partial[0].contains("stopped by a verification failure"),
+        "{partial:?}"
+    );
+}
+
 /// The sequence part of a journal entry (its top bits are flags: bit 62 "not to be checked").
 const SEQ: u64 = (1 << 59) - 1;
+
+/// A journal entry's "found bad during the run" bit.
+const BAD: u64 = 1 << 61;
+
+#[test]
+fn blocks_the_final_pass_finds_bad_are_journaled_bad() {
+    let t = "blocks_the_final_pass_finds_bad_are_journaled_bad";
+    let Some(m) = mount(t) else { return };
+    m.fs.set(Faults {
+        drop_writes: Some(0..SIZE as u64),
+        limit: 6,
+        ..Faults::default()
+    });
+    let dir = scratch();
+    let j = dir.path().join("j");
+    // Writes only: no read of the run finds a dropped block, the final pass does.
+    let (code, err, r) = run_bounded(
+        dir.path(),
+        &[
+            "--target",
+            m.file.to_str().unwrap(),
+            "--rw",
+            "randwrite",
+            "--bs",
+            "4k",
+            "--qd",
+            "8",
+            "--ops",
+            "3000",
+            "--destroy-data",
+            "--verify-journal",
+            j.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(3), "{err}");
+    let r = r.expect("a result");
+    let by_pass: BTreeSet<u64> = r["verify"]["first"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .inspect(|c| assert_eq!(c["found_by"], "final-pass", "{c}"))
+        .map(|c| c["offset"].as_u64().unwrap())
+        .collect();
+    assert!(!by_pass.is_empty(), "{r}");
+    // The journal holds every one of them as found bad ...
+    let jv = verify_oracle::journal(&j);
+    for off in &by_pass {
+        let e = jv.targets[0].2[*off as usize / UNIT];
+        assert!(
+            e & BAD != 0,
+            "block {off}: journal entry {e:#x} lacks the bad bit"
+        );
+    }
+    // ... and dbio verify --journal reports them.
+    let out = dir.path().join("verify.json");
+    let (code, _, err) = dbio_in(
+        dir.path(),
+        &[
+            "verify",
+            "--journal",
+            j.to_str().unwrap(),
+            "--json",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(3), "{err}");
+    let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let listed: BTreeSet<u64> = v["first"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["offset"].as_u64().unwrap())
+        .collect();
+    assert!(by_pass.is_subset(&listed), "{by_pass:?} not all in {v}");
+}
 
 #[test]
 fn after_sigkill_every_block_left_bad_is_reported_by_dbio_verify() {

@@ -169,7 +169,10 @@ impl VerifyReport {
             self.blocks_unwritten,
             self.final_pass
         );
-        if let Some(why) = self.final_pass.strip_prefix("stopped: ") {
+        let incomplete = ["stopped: ", "interrupted: "]
+            .iter()
+            .find_map(|p| self.final_pass.strip_prefix(p));
+        if let Some(why) = incomplete {
             let _ = writeln!(
                 s,
                 "verify: INCOMPLETE: the check stopped after {checked} blocks ({why}); the blocks after that were not checked"

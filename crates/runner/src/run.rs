@@ -113,7 +113,7 @@ pub fn run_at(
         steady: m.steady,
     });
     r.verify = m.verify;
-    fail_verify(&mut r, m.verify_failure);
+    fail_verify(&mut r, m.verify_failure, m.aborted);
     Ok(r)
 }
 
@@ -248,7 +248,11 @@ pub(crate) fn pick_engine(
 pub(crate) struct Measured {
     pub reports: Vec<Vec<WorkerReport>>,
     pub window: Window,
+    /// Measuring ended before its end: by the user's stop, or by the run's own (`aborted`).
     pub interrupted: bool,
+    /// The run's own stop ended measuring: verification failed (its journal could not be
+    /// kept). Never set by the user's Ctrl-C.
+    pub aborted: bool,
     /// How settling went, with `--steady`.
     pub steady: Option<SteadyState>,
     /// What write verification found (`--verify`).
@@ -258,13 +262,18 @@ pub(crate) struct Measured {
 }
 
 /// Puts a verification failure into the result: the run failed, with the message (after an
-/// I/O error the run already had, if any).
-pub(crate) fn fail_verify(r: &mut RunResult, failure: Option<String>) {
+/// I/O error the run already had, if any). `aborted`: the failure is what stopped the run
+/// early (else an early end was the user's stop, and the failure came after it).
+pub(crate) fn fail_verify(r: &mut RunResult, failure: Option<String>, aborted: bool) {
     let Some(f) = failure else { return };
     if r.outcome == Outcome::Interrupted {
-        // Stopped by the failure, not by the user.
+        let why = if aborted {
+            "the run was stopped by a verification failure: the figures cover only the part that ran"
+        } else {
+            "interrupted (Ctrl-C or SIGTERM), and verification failed after that: the figures cover only the part that ran"
+        };
         for w in r.warnings.iter_mut().filter(|w| w.code == "partial") {
-            w.message = "the run was stopped by a verification failure: the figures cover only the part that ran".into();
+            w.message = why.into();
         }
     }
     r.outcome = match std::mem::replace(&mut r.outcome, Outcome::Complete) {
@@ -285,26 +294,21 @@ pub(crate) fn measure(
     start_at: Option<SystemTime>,
 ) -> Result<Measured, RunError> {
     let spec = specs[0];
-    let verification = crate::verify::setup::start(specs, prepared, &stop)?;
+    // The run's own stop: a failed journal ends the run through it, never through the user's
+    // `stop` (whose Ctrl-C handling would then end dbio at the next Ctrl-C).
+    let abort = Arc::new(AtomicBool::new(false));
+    let verification = crate::verify::setup::start(specs, prepared, &abort)?;
     let fds: Vec<Vec<i32>> = prepared
         .iter()
         .map(|p| p.targets.iter().map(|t| t.file.as_raw_fd()).collect())
         .collect();
-    let setups: Vec<Setup> = specs
-        .iter()
-        .zip(prepared)
-        .zip(&fds)
-        .enumerate()
-        .map(|(i, ((spec, p), fds))| Setup {
-            spec,
-            engine: p.engine,
-            qd: p.qd,
-            fds,
-            region: p.region,
-            stop: stop.clone(),
-            verify: verification.as_ref().and_then(|v| v.of_stream(i)),
-        })
-        .collect();
+    let setups = worker_setups(
+        specs,
+        prepared,
+        &fds,
+        [&stop, &abort],
+        verification.as_ref(),
+    );
     // The CPUs are held awake, and every worker is set up, before a common start: at the
     // instant itself only the clock starts (the hosts' start skew is their wake-up alone).
     let (_awake, cpu_idle) = hold_cpus(spec, warnings);
@@ -322,9 +326,7 @@ pub(crate) fn measure(
         handles.into_iter().flatten().for_each(|h| {
             let _ = h.join();
         });
-        if let Some(v) = verification {
-            v.finish(&[], Some("not run".into()));
-        }
+        abandon(verification);
         return Err(e);
     }
     let threads: u32 = specs.iter().map(|s| s.threads).sum();
@@ -348,55 +350,89 @@ pub(crate) fn measure(
     );
     window.cpu_idle = cpu_idle;
     on_event(Event::Finishing);
-    let (reports, setup_error) = join_workers(handles, prepared);
-    if let Some((engine_kind, e)) = setup_error {
-        if let Some(v) = verification {
-            v.finish(&[], Some("not run".into()));
+    let reports = match join_workers(handles, prepared) {
+        Ok(r) => r,
+        Err(e) => {
+            abandon(verification);
+            return Err(e);
         }
-        return Err(RunError::Target(
-            format!("cannot set up the {engine_kind:?} engine: {e}").to_lowercase(),
-        ));
-    }
-    let (verify, verify_failure) = verification.map_or((None, None), |v| {
-        let f = v.finish(&target_files(prepared), None);
-        (Some(f.report), f.failure)
-    });
-    let interrupted = stop.load(Ordering::Relaxed);
+    };
+    // Read before the pass: a stop during the (long) pass ends the pass, not the window.
+    let by_user = stop.load(Ordering::Relaxed);
+    let aborted = abort.load(Ordering::Acquire);
+    let interrupted = by_user || aborted;
+    let (verify, verify_failure) =
+        finish_verification(verification, prepared, (!by_user).then_some(&*stop));
     if interrupted && !window.took_start {
         // Stopped before measuring began: by the user, or by a journal that failed.
         return Err(verify_failure.map_or(RunError::Interrupted, RunError::Target));
     }
-    let steady = settler.map(|s| s.outcome(timeline.start.get()));
-    if let Some(st) = steady
-        .as_ref()
-        .filter(|st| !st.settled && window.took_start)
-    {
-        warnings.push(warn::not_settled(st));
-    }
+    let steady = settled(settler, &timeline, window.took_start, warnings);
     Ok(Measured {
         reports,
         window,
         interrupted,
+        aborted,
         steady,
         verify,
         verify_failure,
     })
 }
 
-/// Every stream's target files, for the verify pass that reads them back.
-fn target_files(prepared: &[Prepared]) -> Vec<Vec<&std::fs::File>> {
-    prepared
+/// How settling went, with `--steady`; a warning when it never settled in a run that
+/// measured.
+fn settled(
+    settler: Option<Settler>,
+    timeline: &Timeline,
+    took_start: bool,
+    warnings: &mut Vec<Warning>,
+) -> Option<SteadyState> {
+    let steady = settler.map(|s| s.outcome(timeline.start.get()));
+    if let Some(st) = steady.as_ref().filter(|st| !st.settled && took_start) {
+        warnings.push(warn::not_settled(st));
+    }
+    steady
+}
+
+/// What the workers of each stream run on.
+fn worker_setups<'a>(
+    specs: &[&'a JobSpec],
+    prepared: &[Prepared],
+    fds: &'a [Vec<i32>],
+    [stop, abort]: [&Arc<AtomicBool>; 2],
+    verification: Option<&crate::verify::Verification>,
+) -> Vec<Setup<'a>> {
+    specs
         .iter()
-        .map(|p| p.targets.iter().map(|t| &t.file).collect())
+        .zip(prepared)
+        .zip(fds)
+        .enumerate()
+        .map(|(i, ((spec, p), fds))| Setup {
+            spec,
+            engine: p.engine,
+            qd: p.qd,
+            fds,
+            region: p.region,
+            stop: stop.clone(),
+            abort: abort.clone(),
+            verify: verification.and_then(|v| v.of_stream(i)),
+        })
         .collect()
 }
 
-/// The reports of every stream's workers, once they have ended, and the last worker's
-/// failure to set up its engine (or panic), with the engine it was setting up.
+/// Ends the verification of a run that measured nothing: no pass.
+fn abandon(verification: Option<crate::verify::Verification>) {
+    if let Some(v) = verification {
+        v.finish(&[], Some("not run".into()), None);
+    }
+}
+
+/// Joins the workers of every stream: their reports, or the error of one that could not set
+/// up its engine.
 fn join_workers(
     handles: Vec<Vec<std::thread::JoinHandle<std::io::Result<WorkerReport>>>>,
     prepared: &[Prepared],
-) -> (Vec<Vec<WorkerReport>>, Option<(EngineKind, std::io::Error)>) {
+) -> Result<Vec<Vec<WorkerReport>>, RunError> {
     let mut reports = Vec::new();
     let mut setup_error = None;
     for (stream, p) in handles.into_iter().zip(prepared) {
@@ -413,7 +449,34 @@ fn join_workers(
         }
         reports.push(these);
     }
-    (reports, setup_error)
+    match setup_error {
+        None => Ok(reports),
+        Some((engine_kind, e)) => Err(RunError::Target(
+            format!("cannot set up the {engine_kind:?} engine: {e}").to_lowercase(),
+        )),
+    }
+}
+
+/// Ends verification after the workers: the pass over every target, the journal's last
+/// sync; `stop` ends the pass early (None after the user's stop: the pass then runs whole,
+/// and a second Ctrl-C ends dbio). Returns the report and why verification failed the run,
+/// if it did.
+fn finish_verification(
+    verification: Option<crate::verify::Verification>,
+    prepared: &[Prepared],
+    stop: Option<&AtomicBool>,
+) -> (Option<dbio_model::verify::VerifyReport>, Option<String>) {
+    let verified = verification.map(|v| v.finish(&target_files(prepared), None, stop));
+    let verify_failure = verified.as_ref().and_then(|f| f.failure.clone());
+    (verified.map(|f| f.report), verify_failure)
+}
+
+/// Every stream's target files, for the verify pass that reads them back.
+fn target_files(prepared: &[Prepared]) -> Vec<Vec<&std::fs::File>> {
+    prepared
+        .iter()
+        .map(|p| p.targets.iter().map(|t| &t.file).collect())
+        .collect()
 }
 
 /// What the measured window showed besides the workers' totals.

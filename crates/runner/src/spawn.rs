@@ -83,7 +83,10 @@ pub struct Setup<'a> {
     pub qd: u32,
     pub fds: &'a [i32],
     pub region: (u64, u64),
+    /// The user's stop (Ctrl-C, SIGTERM).
     pub stop: Arc<AtomicBool>,
+    /// The run's own stop: set when verification fails.
+    pub abort: Arc<AtomicBool>,
     /// Write verification of the stream (`--verify`).
     pub verify: Option<Arc<StreamVerify>>,
 }
@@ -162,6 +165,7 @@ fn spawn_stream(
                 .map(|r| Duration::from_secs_f64(threads as f64 / r as f64)),
             poisson: spec.arrivals == Arrivals::Poisson,
             stop: s.stop.clone(),
+            abort: s.abort.clone(),
             intervals: tx.clone(),
         };
         let fds = s.fds.to_vec();

@@ -93,6 +93,6 @@ pub fn run_streams(
     r.warnings.extend(behind);
     r.streams = results;
     r.verify = m.verify;
-    crate::run::fail_verify(&mut r, m.verify_failure);
+    crate::run::fail_verify(&mut r, m.verify_failure, m.aborted);
     Ok(r)
 }

@@ -72,7 +72,11 @@ pub struct WorkerPlan {
     pub pace: Option<Duration>,
     /// Open loop: exponential gaps with mean `pace` (Poisson arrivals) instead of even ones.
     pub poisson: bool,
+    /// The user's stop (Ctrl-C, SIGTERM).
     pub stop: Arc<AtomicBool>,
+    /// The run's own stop, set when verification fails (its journal cannot be kept): it ends
+    /// the worker as `stop` does, without being taken for the user's.
+    pub abort: Arc<AtomicBool>,
     pub intervals: Sender<Interval>,
 }
 
@@ -316,6 +320,7 @@ pub fn run_worker_with<E: Engine, C: Clock, V: Verify>(
         pace,
         poisson,
         stop,
+        abort,
         intervals,
     } = plan;
     let mut rng = Rng::with_seed(seed ^ (id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -521,6 +526,7 @@ pub fn run_worker_with<E: Engine, C: Clock, V: Verify>(
         }
         if st.error.is_some()
             || stop.load(Ordering::Relaxed)
+            || abort.load(Ordering::Relaxed)
             || measure_until.is_some_and(|u| now >= u)
         {
             stopping = true;

@@ -35,6 +35,8 @@ pub struct Faults {
     pub limit: u64,
     /// Every read and write takes at least this long.
     pub latency: Option<Duration>,
+    /// Every read takes at least this long (on top of `latency`).
+    pub read_latency: Option<Duration>,
 }
 
 /// What the file system did with one write, in the order the writes were stored.
@@ -184,8 +186,11 @@ impl Filesystem for Fs {
         _: Option<LockOwner>,
         reply: ReplyData,
     ) {
-        let latency = self.0 .0.lock().unwrap().faults.latency;
-        if let Some(l) = latency {
+        let f = self.0 .0.lock().unwrap().faults.clone();
+        if let Some(l) = f.latency {
+            std::thread::sleep(l);
+        }
+        if let Some(l) = f.read_latency {
             std::thread::sleep(l);
         }
         let mut s = self.0 .0.lock().unwrap();
@@ -351,21 +356,11 @@ impl Drop for FaultMount {
     /// detached lazily, so that no test leaves a mount behind.
     fn drop(&mut self) {
         if let Some(s) = self.session.take() {
-            if s.umount_and_join().is_err() || is_mounted(&self.mnt) {
-                let _ = std::process::Command::new("umount")
-                    .arg("-l")
-                    .arg(&self.mnt)
-                    .status();
+            if s.umount_and_join().is_err() || dbio_db::testkit::mounted(&self.mnt) {
+                dbio_db::testkit::unmount(&self.mnt);
             }
         }
     }
-}
-
-/// Whether `path` is a mount point now (/proc/self/mounts).
-fn is_mounted(path: &std::path::Path) -> bool {
-    let p = path.to_string_lossy();
-    std::fs::read_to_string("/proc/self/mounts")
-        .is_ok_and(|m| m.lines().any(|l| l.split(' ').nth(1) == Some(&*p)))
 }
 
 /// A loop device (direct I/O) over a file on the fault file system, detached on drop.

@@ -63,11 +63,12 @@ impl Drop for Ext4Loop {
     /// Unmounts (checked; lazily when still busy), detaches, and removes the image only once
     /// nothing is mounted on its folder.
     fn drop(&mut self) {
-        let ok = |c: &mut Command| c.status().is_ok_and(|s| s.success());
-        let unmounted = ok(Command::new("umount").arg(&self.mount))
-            || ok(Command::new("umount").arg("-l").arg(&self.mount))
-            || !mounted(&self.mount);
-        if !ok(Command::new("losetup").args(["-d", &self.dev])) {
+        let unmounted = super::unmount(&self.mount);
+        let detached = Command::new("losetup")
+            .args(["-d", &self.dev])
+            .status()
+            .is_ok_and(|s| s.success());
+        if !detached {
             eprintln!("cannot detach loop device {}", self.dev);
         }
         match self.image.parent() {
@@ -77,11 +78,4 @@ impl Drop for Ext4Loop {
             _ => eprintln!("cannot unmount {}, even lazily", self.mount.display()),
         }
     }
-}
-
-/// Whether `path` is a mount point now (/proc/self/mounts).
-fn mounted(path: &Path) -> bool {
-    let p = path.to_string_lossy();
-    std::fs::read_to_string("/proc/self/mounts")
-        .is_ok_and(|m| m.lines().any(|l| l.split(' ').nth(1) == Some(&*p)))
 }

@@ -52,6 +52,23 @@ fn user_ids(user: &str) -> Option<(u32, u32)> {
     Some((id("-u")?, id("-g")?))
 }
 
+/// Whether `path` is a mount point now (/proc/self/mounts).
+pub fn mounted(path: &Path) -> bool {
+    let p = path.to_string_lossy();
+    std::fs::read_to_string("/proc/self/mounts")
+        .is_ok_and(|m| m.lines().any(|l| l.split(' ').nth(1) == Some(&*p)))
+}
+
+/// Unmounts `path` (after a sync, so nothing written is lost), lazily when it is still busy;
+/// true when nothing is mounted there any more (or only lazily, until its last user ends).
+pub fn unmount(path: &Path) -> bool {
+    let ok = |c: &mut Command| c.status().is_ok_and(|s| s.success());
+    let _ = Command::new("sync").status();
+    (ok(Command::new("umount").arg(path)) && !mounted(path))
+        || ok(Command::new("umount").arg("-l").arg(path))
+        || !mounted(path)
+}
+
 /// Whether this process runs as root.
 fn is_root() -> bool {
     Command::new("id")

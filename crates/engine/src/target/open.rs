@@ -98,20 +98,39 @@ fn open_with(path: &str, opts: &TargetOptions, rw: bool, excl: bool) -> Result<F
 
 /// Locks a file a run writes (flock, exclusive), so that a second dbio run writing it is
 /// refused instead of its writes being taken for corruption. A lock held by this very
-/// process (two streams of one run on one file) is no conflict.
+/// process (two streams of one run on one file) is no conflict. A lock still held is waited
+/// for, up to [`EXCL_WAIT`], as an exclusive open is: a ring that had the file registered
+/// keeps it locked until the kernel has torn the ring down, after its process ended (then
+/// /proc/locks names a pid that no longer exists, which is not called the holder).
 fn lock_for_writing(path: &str, file: &File) -> Result<(), TargetError> {
-    if sys::try_lock(file).map_err(|e| TargetError::os("lock", path, e))? {
-        return Ok(());
-    }
     let md = file
         .metadata()
         .map_err(|e| TargetError::os("stat", path, e))?;
-    let holders = sys::flock_holders(md.dev(), md.ino());
-    if holders.contains(&std::process::id()) {
-        return Ok(());
+    let deadline = std::time::Instant::now() + EXCL_WAIT;
+    loop {
+        if sys::try_lock(file).map_err(|e| TargetError::os("lock", path, e))? {
+            return Ok(());
+        }
+        let holders = sys::flock_holders(md.dev(), md.ino());
+        if holders.contains(&std::process::id()) {
+            return Ok(());
+        }
+        if std::time::Instant::now() >= deadline {
+            return Err(TargetError::Locked {
+                path: path.to_string(),
+                holder: lock_holder(&holders),
+            });
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let named: Vec<String> = holders
+}
+
+/// The holders of a lock, for a message: the live ones by pid and command name. A holder
+/// with no /proc entry has ended, and its lock is being released by the kernel.
+fn lock_holder(holders: &[u32]) -> String {
+    let live: Vec<String> = holders
         .iter()
+        .filter(|pid| Path::new(&format!("/proc/{pid}")).exists())
         .map(
             |pid| match std::fs::read_to_string(format!("/proc/{pid}/comm")) {
                 Ok(comm) => format!("pid {pid} ({})", comm.trim()),
@@ -119,14 +138,16 @@ fn lock_for_writing(path: &str, file: &File) -> Result<(), TargetError> {
             },
         )
         .collect();
-    Err(TargetError::Locked {
-        path: path.to_string(),
-        holder: if named.is_empty() {
-            "a process this one cannot see".into()
-        } else {
-            named.join(", ")
-        },
-    })
+    if !live.is_empty() {
+        live.join(", ")
+    } else if !holders.is_empty() {
+        format!(
+            "a process that has ended, whose lock the kernel had not released after {} s",
+            EXCL_WAIT.as_secs()
+        )
+    } else {
+        "a process this one cannot see".into()
+    }
 }
 
 /// Removes a half-made file (and its sidecar marker) unless disarmed.
@@ -439,6 +460,48 @@ mod tests {
         // Two streams of one run on one file: no conflict with itself.
         assert!(open_target(p, &write_opts(false)).is_ok());
         drop(w);
+    }
+
+    #[test]
+    fn a_lock_left_by_an_ended_process_is_waited_for_and_never_named() {
+        if !Path::new("/usr/bin/flock").exists() && !Path::new("/bin/flock").exists() {
+            eprintln!("skipped: flock(1) is missing");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let p = path.to_str().unwrap();
+        drop(open_target(p, &sized(8192)).unwrap());
+        // flock(1) (a child of the shell, ended at once) takes the lock on the shell's open
+        // file, which `cat` keeps open: /proc/locks names the dead flock(1) as the holder,
+        // as it names a dead dbio whose ring the kernel has not torn down yet.
+        let mut holder = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("exec 9>>\"$0\"; flock -x 9 && echo locked; exec cat >/dev/null")
+            .arg(&path)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut said = String::new();
+        std::io::Read::read_to_string(
+            &mut std::io::Read::take(holder.stdout.take().unwrap(), 7),
+            &mut said,
+        )
+        .unwrap();
+        assert_eq!(said, "locked\n");
+        let md = std::fs::metadata(&path).unwrap();
+        let dead = sys::flock_holders(md.dev(), md.ino());
+        assert_eq!(dead.len(), 1);
+        assert!(!Path::new(&format!("/proc/{}", dead[0])).exists());
+        // Still held after the wait: refused, without naming the dead pid.
+        let e = open_target(p, &write_opts(false)).unwrap_err().to_string();
+        assert!(e.contains("a process that has ended"), "{e}");
+        assert!(!e.contains(&format!("pid {}", dead[0])), "{e}");
+        // Released: the lock is taken.
+        drop(holder.stdin.take());
+        holder.wait().unwrap();
+        assert!(open_target(p, &write_opts(false)).is_ok());
     }
 
     #[test]

@@ -46,12 +46,13 @@ fn page_up(n: u64) -> u64 {
 impl JournalWriter {
     /// Creates the journal `path` (which must not exist) for the tables of `streams` and
     /// starts its thread. Should the journal fail to be written, its thread marks it failed
-    /// and sets `run_stop`, so the run ends.
+    /// and sets `run_abort` (the run's own stop, never the user's Ctrl-C flag), so the run
+    /// ends.
     pub fn create(
         path: &str,
         run: u64,
         streams: &[Arc<StreamVerify>],
-        run_stop: Arc<AtomicBool>,
+        run_abort: Arc<AtomicBool>,
     ) -> Result<Self, String> {
         let file = std::fs::OpenOptions::new()
             .read(true)
@@ -100,7 +101,7 @@ impl JournalWriter {
                 let kept = keep(&file, tables, flag);
                 if kept.is_err() {
                     mark_failed(&file);
-                    run_stop.store(true, Ordering::Release);
+                    run_abort.store(true, Ordering::Release);
                 }
                 kept
             })
@@ -433,6 +434,7 @@ pub fn check(path: &str, moved: &[String]) -> Result<dbio_model::verify::VerifyR
             }
         };
         let s = super::pass::scan(
+            None,
             &target,
             tpath,
             j.run,

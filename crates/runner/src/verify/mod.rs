@@ -16,7 +16,7 @@ use dbio_model::verify::{
     Corruption, CorruptionCounts, CorruptionKind, VerifyReport, FIRST_LISTED, VERIFY_UNIT,
 };
 use header::{Found, UNIT};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A block table entry: an I/O is in flight on the block.
@@ -388,14 +388,21 @@ impl Verification {
         self.streams.get(i).cloned()
     }
 
-    /// The report after the run: the journal's last sync, then (unless `skip_pass` says why
-    /// not) the pass that reads every block of every region back.
-    pub fn finish(mut self, files: &[Vec<&std::fs::File>], skip_pass: Option<String>) -> Finished {
-        let journal_failure = self.journal.take().and_then(|j| j.close().err());
+    /// The report after the run: (unless `skip_pass` says why not) the pass that reads every
+    /// block of every region back, then the journal's last sync, so that the blocks the pass
+    /// found bad are journaled bad too. `stop`, when set, ends the pass early: the pass is
+    /// then incomplete ("interrupted: ..."), which does not fail the run.
+    pub fn finish(
+        mut self,
+        files: &[Vec<&std::fs::File>],
+        skip_pass: Option<String>,
+        stop: Option<&AtomicBool>,
+    ) -> Finished {
         let (pass, checked_after, unwritten_after) = match skip_pass {
             Some(why) => (Err(why), 0, 0),
-            None => self.final_pass(files),
+            None => self.final_pass(files, stop),
         };
+        let journal_failure = self.journal.take().and_then(|j| j.close().err());
         let final_pass = match (&pass, &journal_failure) {
             (Ok(()), None) => "done".to_string(),
             (Ok(()), Some(j)) => format!("done; {j}"),
@@ -413,17 +420,26 @@ impl Verification {
         Finished { report, failure }
     }
 
-    /// The pass after the run over every target: "stopped: ..." at the first read error.
-    /// Returns the pass's end and the blocks it checked and found unwritten.
-    fn final_pass(&self, files: &[Vec<&std::fs::File>]) -> (Result<(), String>, u64, u64) {
+    /// The pass after the run over every target: "stopped: ..." at the first read error,
+    /// "interrupted: ..." when `stop` is set. Returns the pass's end and the blocks it checked
+    /// and found unwritten.
+    fn final_pass(
+        &self,
+        files: &[Vec<&std::fs::File>],
+        stop: Option<&AtomicBool>,
+    ) -> (Result<(), String>, u64, u64) {
         let (mut checked, mut unwritten) = (0, 0);
         for (s, files) in self.streams.iter().zip(files) {
             for (t, f) in s.targets.iter().zip(files) {
-                let r = pass::final_pass(s, t, f);
+                let r = pass::final_pass(s, t, f, stop);
                 checked += r.checked;
                 unwritten += r.unwritten;
                 if let Some(e) = r.stopped {
                     return (Err(format!("stopped: {e}")), checked, unwritten);
+                }
+                if r.interrupted {
+                    let why = "interrupted: a stop (Ctrl-C or SIGTERM) ended the pass early";
+                    return (Err(why.into()), checked, unwritten);
                 }
             }
         }

@@ -6,7 +6,7 @@ use super::{bad_bits, judge, Judged, StreamVerify, TargetTable, BUSY, SEQ, SKIP}
 use dbio_engine::buffer::AlignedBuf;
 use dbio_model::verify::{Corruption, CorruptionKind};
 use std::os::unix::fs::FileExt;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Bytes read at a time.
 const CHUNK: usize = 1 << 20;
@@ -21,6 +21,9 @@ pub struct Scanned {
     /// The read error that ended the scan (naming the failing block's offset): the blocks
     /// after it were not checked.
     pub stopped: Option<String>,
+    /// A stop (Ctrl-C, SIGTERM) ended the scan early: the blocks after the last chunk read
+    /// were not checked.
+    pub interrupted: bool,
 }
 
 /// What one block must hold: at least write `seq` (0: none of this run), and whether it was
@@ -68,9 +71,11 @@ fn read_chunk(
 
 /// Reads `blocks` blocks of `file` from byte `start` and judges each: `expect(i)` is what
 /// block i must hold, or None to leave it unchecked; `bad` gets each bad block. A read error
-/// ends the scan; the counts are then those of the blocks before the failing one.
+/// ends the scan; the counts are then those of the blocks before the failing one. `stop`,
+/// when set, ends it between two chunks.
 #[allow(clippy::too_many_arguments)]
 pub fn scan(
+    stop: Option<&AtomicBool>,
     file: &std::fs::File,
     name: &str,
     run: u64,
@@ -86,6 +91,10 @@ pub fn scan(
     let mut out = Scanned::default();
     let mut i = 0u64;
     while i < blocks {
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            out.interrupted = true;
+            return out;
+        }
         let n = per.min(blocks - i);
         let at = start + i * UNIT as u64;
         let b = &mut buf.as_mut_slice()[..n as usize * UNIT];
@@ -142,8 +151,13 @@ fn judge_expected(block: &[u8], run: u64, tag: u64, off: u64, want: Expected) ->
 }
 
 /// The pass after a run over target `t` of stream `s`: every block of the region, against the
-/// last write acknowledged for it.
-pub fn final_pass(s: &StreamVerify, t: &TargetTable, file: &std::fs::File) -> Scanned {
+/// last write acknowledged for it; `stop`, when set, ends it early.
+pub fn final_pass(
+    s: &StreamVerify,
+    t: &TargetTable,
+    file: &std::fs::File,
+    stop: Option<&AtomicBool>,
+) -> Scanned {
     let mut expect = |i: usize| {
         let e = t.blocks[i].load(Ordering::Acquire);
         // An I/O left in flight (the engine failed) or a block not to check.
@@ -158,6 +172,7 @@ pub fn final_pass(s: &StreamVerify, t: &TargetTable, file: &std::fs::File) -> Sc
         s.record(c);
     };
     scan(
+        stop,
         file,
         &t.name,
         s.run,

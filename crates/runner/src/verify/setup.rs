@@ -10,11 +10,12 @@ use std::sync::Arc;
 
 /// The verification of a run whose streams are `specs` on `prepared` targets, or None when
 /// no stream verifies. Every stream of a verifying run verifies its own targets.
-/// A journal that cannot be kept sets `stop`, so the run ends.
+/// A journal that cannot be kept sets `abort` (the run's own stop, not the user's), so the
+/// run ends.
 pub(crate) fn start(
     specs: &[&JobSpec],
     prepared: &[Prepared],
-    stop: &Arc<AtomicBool>,
+    abort: &Arc<AtomicBool>,
 ) -> Result<Option<Verification>, RunError> {
     let Some(vs) = specs.iter().find_map(|s| s.verify.as_ref()) else {
         return Ok(None);
@@ -38,7 +39,7 @@ pub(crate) fn start(
     }
     let journal = match &vs.journal {
         Some(path) => Some(
-            JournalWriter::create(path, run, &streams, stop.clone()).map_err(RunError::Target)?,
+            JournalWriter::create(path, run, &streams, abort.clone()).map_err(RunError::Target)?,
         ),
         None => None,
     };

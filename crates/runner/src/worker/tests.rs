@@ -117,6 +117,7 @@ fn run_stub(qd: u32, ops: u64, service: &[u64]) -> (WorkerReport, Vec<u64>) {
         pace: None,
         poisson: false,
         stop: Arc::new(AtomicBool::new(false)),
+        abort: Arc::new(AtomicBool::new(false)),
         intervals: tx,
     };
     let report = run_worker_on(engine, plan, &clock);
