@@ -1,6 +1,8 @@
 //! Writing results: stdout that tolerates a closed pipe, and files replaced atomically.
 
 use std::cell::RefCell;
+use std::fs::File;
+use std::io::BufWriter;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,22 +38,21 @@ pub fn write_file_atomic(path: &str, bytes: &[u8]) -> std::io::Result<()> {
 /// result need not be made in memory first).
 pub fn write_atomic_with(
     path: &str,
-    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    use std::io::Write;
+    let written = |f: File| {
+        let mut w = BufWriter::with_capacity(1 << 20, f);
+        write(&mut w)?;
+        w.flush()
+    };
     // A device, a pipe or a socket (--json /dev/null, a named pipe a script reads) is written
     // as it is: renaming a file over it would replace it (as root, /dev/null itself).
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
-        return write(&mut f);
+        return written(std::fs::OpenOptions::new().write(true).open(path)?);
     }
     let tmp = format!("{path}.tmp");
-    let written = std::fs::File::create(&tmp).and_then(|f| {
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
-        write(&mut w)?;
-        w.flush()
-    });
-    written
+    File::create(&tmp)
+        .and_then(written)
         .and_then(|()| std::fs::rename(&tmp, path))
         .inspect_err(|_| {
             let _ = std::fs::remove_file(&tmp);

@@ -314,7 +314,7 @@ fn finish(
             Some(json) => emit_json(path, json),
             None => write_atomic_with(path, |w| {
                 serde_json::to_writer_pretty(&mut *w, r)?;
-                w.write_all(b"\n")
+                std::io::Write::write_all(w, b"\n")
             }),
         };
         if let Err(e) = written {
