@@ -1,6 +1,8 @@
 //! Writing results: stdout that tolerates a closed pipe, and files replaced atomically.
 
 use std::cell::RefCell;
+use std::fs::File;
+use std::io::BufWriter;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,20 +31,32 @@ pub fn stdout_failed() -> bool {
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so a reader never sees half a file.
 pub fn write_file_atomic(path: &str, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// As [`write_file_atomic`], with the bytes given by `write` through a buffer (a large
+/// result need not be made in memory first).
+pub fn write_atomic_with(
+    path: &str,
+    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let written = |f: File| {
+        let mut w = BufWriter::with_capacity(1 << 20, f);
+        write(&mut w)?;
+        w.flush()
+    };
     // A device, a pipe or a socket (--json /dev/null, a named pipe a script reads) is written
     // as it is: renaming a file over it would replace it (as root, /dev/null itself).
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        use std::io::Write;
-        return std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)?
-            .write_all(bytes);
+        return written(std::fs::OpenOptions::new().write(true).open(path)?);
     }
     let tmp = format!("{path}.tmp");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    File::create(&tmp)
+        .and_then(written)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
 }
 
 /// Checks, before a command starts, that each `--json FILE` / `--html FILE` given can be

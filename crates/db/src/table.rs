@@ -6,14 +6,15 @@
 pub struct Table {
     file: String,
     headers: Vec<String>,
-    rows: Vec<(u64, Vec<String>)>,
+    /// Line number and cells of each row (a record holds its cells in one buffer).
+    rows: Vec<(u64, csv::StringRecord)>,
 }
 
 /// One row of a [`Table`].
 pub struct Row<'a> {
     t: &'a Table,
     line: u64,
-    cells: &'a [String],
+    cells: &'a csv::StringRecord,
 }
 
 impl Table {
@@ -51,7 +52,7 @@ impl Table {
                     headers.len()
                 ));
             }
-            rows.push((line, rec.iter().map(str::to_string).collect()));
+            rows.push((line, rec));
         }
         Ok(Table {
             file: file.to_string(),
@@ -111,12 +112,17 @@ impl Row<'_> {
             .headers
             .iter()
             .position(|h| h == col)
-            .map_or("", |i| self.cells[i].as_str())
+            .map_or("", |i| &self.cells[i])
     }
 
     /// `col` as a number; empty and NULL read as None.
     pub fn opt_num(&self, col: &str) -> Result<Option<f64>, String> {
-        let s = self.text(col).replace(['_', ' '], "");
+        let text = self.text(col);
+        let s: std::borrow::Cow<str> = if text.contains(['_', ' ']) {
+            text.replace(['_', ' '], "").into()
+        } else {
+            text.into()
+        };
         if s.is_empty() || s.eq_ignore_ascii_case("null") {
             return Ok(None);
         }

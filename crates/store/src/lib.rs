@@ -59,7 +59,8 @@ pub struct NewEntry {
     pub iops: f64,
     pub mb_s: f64,
     pub p99_us: f64,
-    /// The result's JSON exactly as written with `--json`.
+    /// The result's JSON exactly as written with `--json` (of an advice on more than 1000
+    /// objects, its first 1000 of each list, with a note saying so).
     pub json: String,
     /// The summary exactly as printed.
     pub summary: String,

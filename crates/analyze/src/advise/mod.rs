@@ -64,15 +64,7 @@ pub fn advise(
     for f in figs.iter_mut().filter(|f| never_moved(f).is_some()) {
         f.saved_ms = None;
     }
-    let value = |f: &ObjectFigures| value_of(f, timed);
-    figs.sort_by(|a, b| {
-        tier(a)
-            .cmp(&tier(b))
-            .then(density(b, timed).total_cmp(&density(a, timed)))
-            .then(busy(b).total_cmp(&busy(a)))
-            .then(value(b).total_cmp(&value(a)))
-            .then(a.name.cmp(&b.name))
-    });
+    let mut figs = ranked(figs, timed);
     for (i, f) in figs.iter_mut().enumerate() {
         f.rank = i as u32 + 1;
     }
@@ -97,6 +89,29 @@ pub fn advise(
         objects: figs,
         placement,
     }
+}
+
+/// `figs` in the order of the ranking: tier, value per GiB, busy-ness, value, then name.
+/// The keys are worked out once and indices sorted, not the (large) figures.
+fn ranked(figs: Vec<ObjectFigures>, timed: bool) -> Vec<ObjectFigures> {
+    let keys: Vec<(u8, f64, f64, f64)> = figs
+        .iter()
+        .map(|f| (tier(f), density(f, timed), busy(f), value_of(f, timed)))
+        .collect();
+    let mut order: Vec<usize> = (0..figs.len()).collect();
+    order.sort_by(|&i, &j| {
+        let (a, b) = (&keys[i], &keys[j]);
+        a.0.cmp(&b.0)
+            .then(b.1.total_cmp(&a.1))
+            .then(b.2.total_cmp(&a.2))
+            .then(b.3.total_cmp(&a.3))
+            .then(figs[i].name.cmp(&figs[j].name))
+    });
+    let mut slots: Vec<Option<ObjectFigures>> = figs.into_iter().map(Some).collect();
+    order
+        .iter()
+        .map(|&i| slots[i].take().expect("each index once"))
+        .collect()
 }
 
 /// Why an object is never moved whatever the budget (a log, no I/O, large sequential
