@@ -37,23 +37,34 @@ pub fn read(path: &str, check: impl Fn(&str) -> Result<(), String>) -> Result<St
     text.out = text.out.trim_start_matches('\u{feff}').to_string();
     check(&text.out)?;
     if meta.len() > MAX_BYTES {
-        return Err(format!(
-            "{path}: {} bytes, more than the {} MiB an export may have (100,000 objects take about 15 MB); give the export of one database or instance",
-            meta.len(),
-            MAX_BYTES >> 20
-        ));
+        return Err(too_big(path, meta.len()));
     }
     if text.out.trim_start().starts_with('{') {
         text.max_line = usize::MAX;
     }
+    // Counted as read too: a file that grows, or one whose size says 0 (/proc, a pipe's
+    // folder entry), is held to the same bound.
+    let mut read = head.len() as u64;
     loop {
         let block = fill(&mut f, HEAD).map_err(|e| format!("{path}: {e}"))?;
+        read += block.len() as u64;
+        if read > MAX_BYTES {
+            return Err(too_big(path, read));
+        }
         let last = block.len() < HEAD;
         text.push(&block, last)?;
         if last {
             return Ok(text.out);
         }
     }
+}
+
+/// The refusal of a file past [`MAX_BYTES`] (`bytes` is its size, or what was read of it).
+fn too_big(path: &str, bytes: u64) -> String {
+    format!(
+        "{path}: {bytes} bytes, more than the {} MiB an export may have (100,000 objects take about 15 MB); give the export of one database or instance",
+        MAX_BYTES >> 20
+    )
 }
 
 /// Up to `n` bytes, fewer only at the end of the file.
