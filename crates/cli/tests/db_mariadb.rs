@@ -5,19 +5,10 @@
 
 mod common;
 
-use common::{dbio_command, scratch, skip};
+use common::{db_setup, dbio, dbio_command, scratch, skip};
 use dbio_db::testkit::{device_reads, Ext4Loop, PrivateMariaDb};
 use mysql::prelude::Queryable;
 use serde_json::Value;
-
-fn dbio(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = dbio_command().args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn run_json(url: &str, extra: &[&str]) -> (Value, String) {
     let dir = scratch();
@@ -74,17 +65,7 @@ fn o_direct_reads_agree_with_the_loop_device() {
         Err(why) => return skip(test, &why),
     };
     let url = m.url();
-    let (code, out, err) = dbio(&[
-        "db",
-        "setup",
-        "--url",
-        &url,
-        "--sessions",
-        "2",
-        "--size",
-        "24MiB",
-        "-q",
-    ]);
+    let (code, out, err) = db_setup(&url, "2", "24MiB");
     assert_eq!(code, Some(0), "{out}{err}");
     let mut c = m.conn();
     let (db0, dev0) = (innodb_reads(&mut c), device_reads(fs.name()));
@@ -159,17 +140,7 @@ fn drop_leaves_tables_a_tampered_marker_names() {
         .unwrap();
     c.query_drop("CREATE TABLE victims.victim2 (x int)")
         .unwrap();
-    let (code, out, err) = dbio(&[
-        "db",
-        "setup",
-        "--url",
-        &url,
-        "--sessions",
-        "1",
-        "--size",
-        "16MiB",
-        "-q",
-    ]);
+    let (code, out, err) = db_setup(&url, "1", "16MiB");
     assert_eq!(code, Some(0), "{out}{err}");
     for name in [
         "x`; DROP TABLE victims.victim2; -- ",
@@ -255,17 +226,7 @@ fn a_row_is_a_page_and_a_full_disk_is_refused() {
         Err(why) => return skip(test, &why),
     };
     let url = m.url();
-    let (code, out, err) = dbio(&[
-        "db",
-        "setup",
-        "--url",
-        &url,
-        "--sessions",
-        "1",
-        "--size",
-        "16MiB",
-        "-q",
-    ]);
+    let (code, out, err) = db_setup(&url, "1", "16MiB");
     assert_eq!(code, Some(0), "{out}{err}");
     let mut c = m.conn();
     let rows: Option<u64> = c

@@ -5,19 +5,10 @@
 
 mod common;
 
-use common::{dbio_command, scratch, skip};
+use common::{db_setup, dbio, dbio_command, scratch, skip};
 use dbio_db::testkit::{device_reads, pg_admin_password, Ext4Loop, MemoryCgroup, PrivatePostgres};
 use dbio_engine::memlock::locked_bytes;
 use serde_json::Value;
-
-fn dbio(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = dbio_command().args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A private server; `fsync = on` where commits must wait for their WAL sync.
 fn server_with(test: &str, conf: &[&str]) -> Option<PrivatePostgres> {
@@ -41,30 +32,10 @@ fn setup_run_and_drop_on_postgres() {
     };
     let url = pg.url("postgres");
     let dir = scratch();
-    let (code, out, err) = dbio(&[
-        "db",
-        "setup",
-        "--url",
-        &url,
-        "--sessions",
-        "2",
-        "--size",
-        "16MiB",
-        "-q",
-    ]);
+    let (code, out, err) = db_setup(&url, "2", "16MiB");
     assert_eq!(code, Some(0), "{out}{err}");
     // A second setup over dbio's own schema is refused, with the way out.
-    let (code, _, err2) = dbio(&[
-        "db",
-        "setup",
-        "--url",
-        &url,
-        "--sessions",
-        "2",
-        "--size",
-        "16MiB",
-        "-q",
-    ]);
+    let (code, _, err2) = db_setup(&url, "2", "16MiB");
     assert_eq!(code, Some(1), "{err2}");
     assert!(
         err2.contains("already set up") && err2.contains("dbio db drop"),
@@ -150,17 +121,7 @@ fn refuses_what_it_did_not_make_and_bad_input() {
     let mut c = pg.client("postgres");
     c.batch_execute("CREATE SCHEMA dbio_slob; CREATE TABLE dbio_slob.precious (x int)")
         .unwrap();
-    let (code, _, err) = dbio(&[
-        "db",
-        "setup",
-        "--url",
-        &url,
-        "--sessions",
-        "1",
-        "--size",
-        "8MiB",
-        "-q",
-    ]);
+    let (code, _, err) = db_setup(&url, "1", "8MiB");
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("did not make it"), "{err}");
     let (code, _, err) = dbio(&["db", "drop", "--url", &url]);
@@ -217,17 +178,7 @@ fn refuses_what_it_did_not_make_and_bad_input() {
     c.batch_execute("CREATE ROLE weak LOGIN PASSWORD 'weak-pw-9'")
         .unwrap();
     let weak = pg.url_as("weak", "weak-pw-9", "postgres");
-    let (code, _, err) = dbio(&[
-        "db",
-        "setup",
-        "--url",
-        &weak,
-        "--sessions",
-        "1",
-        "--size",
-        "8MiB",
-        "-q",
-    ]);
+    let (code, _, err) = db_setup(&weak, "1", "8MiB");
     assert_eq!(code, Some(1), "{err}");
     assert!(
         err.contains("permission denied") && !err.contains("weak-pw-9"),
@@ -261,17 +212,7 @@ fn drop_leaves_tables_a_tampered_marker_names() {
     let mut c = pg.client("postgres");
     c.batch_execute("CREATE TABLE public.victim1 (x int); CREATE TABLE public.victim2 (x int)")
         .unwrap();
-    let (code, out, err) = dbio(&[
-        "db",
-        "setup",
-        "--url",
-        &url,
-        "--sessions",
-        "1",
-        "--size",
-        "8MiB",
-        "-q",
-    ]);
+    let (code, out, err) = db_setup(&url, "1", "8MiB");
     assert_eq!(code, Some(0), "{out}{err}");
     for name in [
         "x\"; drop table public.victim2; --",
@@ -382,17 +323,7 @@ fn an_update_changes_eight_rows_not_the_work_unit() {
         return;
     };
     let url = pg.url("postgres");
-    let (code, out, err) = dbio(&[
-        "db",
-        "setup",
-        "--url",
-        &url,
-        "--sessions",
-        "1",
-        "--size",
-        "8MiB",
-        "-q",
-    ]);
+    let (code, out, err) = db_setup(&url, "1", "8MiB");
     assert_eq!(code, Some(0), "{out}{err}");
     let dir = scratch();
     let json = dir.path().join("r.json");
@@ -600,17 +531,7 @@ fn three_views_hold_against_postgres_and_the_device() {
         Err(why) => return skip(test, &why),
     };
     let url = pg.url("postgres");
-    let (code, out, err) = dbio(&[
-        "db",
-        "setup",
-        "--url",
-        &url,
-        "--sessions",
-        "2",
-        "--size",
-        "32MiB",
-        "-q",
-    ]);
+    let (code, out, err) = db_setup(&url, "2", "32MiB");
     assert_eq!(code, Some(0), "{out}{err}");
     // Once loaded, the server's page cache is held under the data set.
     let Some(_cg) = server_in_cgroup(test, &pg, 40 << 20) else {
@@ -654,17 +575,7 @@ fn lock_memory_holds_memory_locked_while_the_run_measures() {
         return;
     };
     let url = pg.url("postgres");
-    let (code, out, err) = dbio(&[
-        "db",
-        "setup",
-        "--url",
-        &url,
-        "--sessions",
-        "1",
-        "--size",
-        "8MiB",
-        "-q",
-    ]);
+    let (code, out, err) = db_setup(&url, "1", "8MiB");
     assert_eq!(code, Some(0), "{out}{err}");
     let dir = scratch();
     let json = dir.path().join("r.json");

@@ -78,6 +78,52 @@ pub fn dbio_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// Runs dbio with `args` (any command) in the test's working directory: exit status, stdout
+/// and stderr.
+pub fn dbio(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = dbio_command().args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `dbio db setup --url URL --sessions SESSIONS --size SIZE -q`: exit status, stdout and
+/// stderr.
+pub fn db_setup(url: &str, sessions: &str, size: &str) -> (Option<i32>, String, String) {
+    dbio(&[
+        "db",
+        "setup",
+        "--url",
+        url,
+        "--sessions",
+        sessions,
+        "--size",
+        size,
+        "-q",
+    ])
+}
+
+/// `dbio verify --journal J --json OUT`, then `extra`, run in `dir`: exit status, stdout and
+/// stderr (the report is in `out`).
+pub fn verify_journal(
+    dir: &Path,
+    j: &Path,
+    out: &Path,
+    extra: &[&str],
+) -> (Option<i32>, String, String) {
+    let mut args = vec![
+        "verify",
+        "--journal",
+        j.to_str().unwrap(),
+        "--json",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    dbio_in(dir, &args)
+}
+
 /// A scratch directory under the target dir (a real file system, so O_DIRECT works),
 /// removed on drop.
 pub fn scratch() -> tempfile::TempDir {
