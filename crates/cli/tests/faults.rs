@@ -649,16 +649,7 @@ fn a_verify_pass_that_cannot_read_fails_the_run_and_counts_only_what_it_checked(
     // dbio verify of the run's journal: the same failure, the same count, said incomplete.
     let out = dir.path().join("verify.json");
     let j = dir.path().join("j");
-    let (code, stdout, err) = dbio_in(
-        dir.path(),
-        &[
-            "verify",
-            "--journal",
-            j.to_str().unwrap(),
-            "--json",
-            out.to_str().unwrap(),
-        ],
-    );
+    let (code, stdout, err) = verify_journal(dir.path(), &j, &out, &[]);
     assert_eq!(code, Some(1), "{err}");
     assert_eq!(offset_in(&err, "pread"), range.start, "{err}");
     let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
@@ -702,24 +693,10 @@ fn blocks_found_bad_during_a_run_stay_bad_for_dbio_verify() {
     let (bad, faulted) = expected_bad(&m.fs.log(|l| l.writes.clone()));
     assert!(!bad.is_empty(), "every fault was overwritten");
     let out = dir.path().join("verify.json");
-    let (code, _, err) = dbio_in(
-        dir.path(),
-        &[
-            "verify",
-            "--journal",
-            j.to_str().unwrap(),
-            "--json",
-            out.to_str().unwrap(),
-        ],
-    );
+    let (code, _, err) = verify_journal(dir.path(), &j, &out, &[]);
     assert_eq!(code, Some(3), "{err}");
     let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
-    let listed: BTreeSet<u64> = v["first"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["offset"].as_u64().unwrap())
-        .collect();
+    let listed = first_offsets(&v);
     // Every block the file system left bad is reported, and nothing a fault did not touch.
     for off in bad.keys() {
         assert!(
@@ -728,6 +705,16 @@ fn blocks_found_bad_during_a_run_stay_bad_for_dbio_verify() {
         );
     }
     assert!(listed.iter().all(|o| faulted.contains(o)), "{v}");
+}
+
+/// The offsets of the bad blocks a `dbio verify` report lists (its "first").
+fn first_offsets(v: &Value) -> BTreeSet<u64> {
+    v["first"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["offset"].as_u64().unwrap())
+        .collect()
 }
 
 /// Starts a verifying `dbio run` of `args` (plus `--no-store -q --json out.json`) in `dir`.
@@ -910,24 +897,10 @@ fn blocks_the_final_pass_finds_bad_are_journaled_bad() {
     }
     // ... and dbio verify --journal reports them.
     let out = dir.path().join("verify.json");
-    let (code, _, err) = dbio_in(
-        dir.path(),
-        &[
-            "verify",
-            "--journal",
-            j.to_str().unwrap(),
-            "--json",
-            out.to_str().unwrap(),
-        ],
-    );
+    let (code, _, err) = verify_journal(dir.path(), &j, &out, &[]);
     assert_eq!(code, Some(3), "{err}");
     let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
-    let listed: BTreeSet<u64> = v["first"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["offset"].as_u64().unwrap())
-        .collect();
+    let listed = first_offsets(&v);
     assert!(by_pass.is_subset(&listed), "{by_pass:?} not all in {v}");
 }
 
@@ -997,16 +970,7 @@ fn after_sigkill_every_block_left_bad_is_reported_by_dbio_verify() {
     );
     assert!(!bad.is_empty());
     let out = dir.path().join("verify.json");
-    let (code, _, err) = dbio_in(
-        dir.path(),
-        &[
-            "verify",
-            "--journal",
-            j.to_str().unwrap(),
-            "--json",
-            out.to_str().unwrap(),
-        ],
-    );
+    let (code, _, err) = verify_journal(dir.path(), &j, &out, &[]);
     assert_eq!(code, Some(3), "{err}");
     let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     let total: u64 = v["corrupt"]

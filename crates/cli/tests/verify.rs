@@ -213,16 +213,7 @@ fn a_run_killed_mid_way_leaves_a_journal_with_no_false_alarm_and_damage_is_found
         }
     }
     let out = dir.path().join("clean.json");
-    let (code, _, err) = dbio_in(
-        dir.path(),
-        &[
-            "verify",
-            "--journal",
-            j.to_str().unwrap(),
-            "--json",
-            out.to_str().unwrap(),
-        ],
-    );
+    let (code, _, err) = verify_journal(dir.path(), &j, &out, &[]);
     assert_eq!(code, Some(0), "dbio verify after SIGKILL: {err}");
     let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     let good = now
@@ -254,16 +245,7 @@ fn a_run_killed_mid_way_leaves_a_journal_with_no_false_alarm_and_damage_is_found
     file.write_all_at(&[0u8; UNIT], at(zeroed)).unwrap();
     file.sync_all().unwrap();
     let out = dir.path().join("damaged.json");
-    let (code, _, err) = dbio_in(
-        dir.path(),
-        &[
-            "verify",
-            "--journal",
-            j.to_str().unwrap(),
-            "--json",
-            out.to_str().unwrap(),
-        ],
-    );
+    let (code, _, err) = verify_journal(dir.path(), &j, &out, &[]);
     assert_eq!(code, Some(3), "{err}");
     let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     let c = &v["corrupt"];
@@ -327,15 +309,7 @@ fn a_file_that_is_not_a_journal_is_refused_with_exit_2() {
 fn verify_in(dir: &Path, j: &Path, args: &[&str]) -> (Option<i32>, String, Option<Value>) {
     let out = dir.join("verify-report.json");
     let _ = std::fs::remove_file(&out);
-    let mut all = vec![
-        "verify",
-        "--journal",
-        j.to_str().unwrap(),
-        "--json",
-        out.to_str().unwrap(),
-    ];
-    all.extend_from_slice(args);
-    let (code, _, err) = dbio_in(dir, &all);
+    let (code, _, err) = verify_journal(dir, j, &out, args);
     let v = std::fs::read(&out)
         .ok()
         .map(|b| serde_json::from_slice(&b).unwrap());
