@@ -78,6 +78,49 @@ fn dbio(args: &[String]) -> Output {
         .expect("dbio runs")
 }
 
+/// The launching `dbio run` of `fleet_args` for `secs` on every host, starting at `start`,
+/// its merged result in DIR/m.json; stdin and stdout null, stderr piped, to be spawned.
+fn launch_at(f: &netns::Fleet, secs: u32, start: std::time::SystemTime) -> Command {
+    let mut args = fleet_args(f, secs, &f.addrs());
+    args.extend([
+        "--start-at".into(),
+        humantime::format_rfc3339_nanos(start).to_string(),
+    ]);
+    args.extend([
+        "--json".into(),
+        f.dir.path().join("m.json").display().to_string(),
+    ]);
+    let mut c = Command::new(DBIO);
+    c.args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    c
+}
+
+/// Waits for the launching dbio `child` to end; once past `bound` it is killed and the test
+/// fails saying `why`.
+#[track_caller]
+fn end_by(child: &mut std::process::Child, bound: std::time::SystemTime, why: &str) {
+    while child.try_wait().unwrap().is_none() {
+        if std::time::SystemTime::now() > bound {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{why}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The reason merge `m` gives for its one failed host, after checking that host is host 1.
+#[track_caller]
+fn host_1_failed<'a>(m: &'a Value, f: &netns::Fleet) -> &'a str {
+    let failed = m["cluster"]["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["name"], f.addrs()[1].as_str());
+    failed[0]["reason"].as_str().unwrap()
+}
+
 fn json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -190,19 +233,7 @@ fn a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it() {
     let Some(f) = fleet(test, 3) else { return };
     let d = f.dir.path();
     let start = std::time::SystemTime::now() + Duration::from_secs(8);
-    let mut args = fleet_args(&f, 8, &f.addrs());
-    args.extend([
-        "--start-at".into(),
-        humantime::format_rfc3339_nanos(start).to_string(),
-    ]);
-    args.extend(["--json".into(), d.join("m.json").display().to_string()]);
-    let child = Command::new(DBIO)
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = launch_at(&f, 8, start).spawn().unwrap();
     // Host 1's dbio (the one whose job names t1.dat) is killed once it is measuring.
     wait_measuring(d, 1, 2);
     let killed = Command::new("pkill")
@@ -215,10 +246,7 @@ fn a_host_whose_dbio_dies_mid_run_leaves_a_partial_merge_naming_it() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     let m = json(&d.join("m.json"));
     assert_eq!(m["partial"], true);
-    let failed = m["cluster"]["failed"].as_array().unwrap();
-    assert_eq!(failed.len(), 1, "{failed:?}");
-    assert_eq!(failed[0]["name"], f.addrs()[1].as_str());
-    let reason = failed[0]["reason"].as_str().unwrap();
+    let reason = host_1_failed(&m, &f);
     assert!(reason.contains("killed"), "in words: {reason}");
     assert!(!reason.contains("dbio-tick"), "a protocol line: {reason}");
     assert_eq!(m["cluster"]["hosts"].as_array().unwrap().len(), 2);
@@ -323,20 +351,7 @@ fn ctrl_c_stops_every_host_and_merges_what_they_measured() {
     let d = f.dir.path();
     // A long run with a known start, so the test knows when every host is measuring.
     let start = std::time::SystemTime::now() + Duration::from_secs(10);
-    let mut args = fleet_args(&f, 300, &f.addrs());
-    args.extend([
-        "--start-at".into(),
-        humantime::format_rfc3339_nanos(start).to_string(),
-    ]);
-    args.extend(["--json".into(), d.join("m.json").display().to_string()]);
-    let child = Command::new(DBIO)
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .unwrap();
+    let child = launch_at(&f, 300, start).process_group(0).spawn().unwrap();
     // Three seconds into measuring...
     for i in 0..3 {
         wait_measuring(d, i, 3);
@@ -409,40 +424,24 @@ fn a_host_that_goes_silent_is_named_lost_and_the_others_merged() {
     let d = f.dir.path();
     let window = Duration::from_secs(6);
     let start = std::time::SystemTime::now() + Duration::from_secs(8);
-    let mut args = fleet_args(&f, window.as_secs() as u32, &f.addrs());
-    args.extend([
-        "--start-at".into(),
-        humantime::format_rfc3339_nanos(start).to_string(),
-    ]);
-    args.extend(["--json".into(), d.join("m.json").display().to_string()]);
-    let mut child = Command::new(DBIO)
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+    let mut child = launch_at(&f, window.as_secs() as u32, start)
         .spawn()
         .unwrap();
     wait_measuring(d, 1, 2);
     f.cut_link(1).expect("cut host 1's link");
     // The figure to meet: the launcher ends within the window plus 30 s.
     let bound = start + window + Duration::from_secs(30);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::SystemTime::now() > bound {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the launcher still waits 30 s after the window, for a silent host");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    end_by(
+        &mut child,
+        bound,
+        "the launcher still waits 30 s after the window, for a silent host",
+    );
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     let m = json(&d.join("m.json"));
     assert_eq!(m["partial"], true);
-    let failed = m["cluster"]["failed"].as_array().unwrap();
-    assert_eq!(failed.len(), 1, "{failed:?}");
-    assert_eq!(failed[0]["name"], f.addrs()[1].as_str());
-    let reason = failed[0]["reason"].as_str().unwrap();
+    let reason = host_1_failed(&m, &f);
     assert!(reason.starts_with("lost"), "{reason}");
     assert!(!reason.contains("dbio-tick"), "a protocol line: {reason}");
     let rows = m["cluster"]["hosts"].as_array().unwrap();
@@ -634,17 +633,7 @@ fn a_host_that_hangs_is_cut_off_after_its_window() {
     let d = f.dir.path();
     let window = Duration::from_secs(4);
     let start = std::time::SystemTime::now() + Duration::from_secs(8);
-    let mut args = fleet_args(&f, window.as_secs() as u32, &f.addrs());
-    args.extend([
-        "--start-at".into(),
-        humantime::format_rfc3339_nanos(start).to_string(),
-    ]);
-    args.extend(["--json".into(), d.join("m.json").display().to_string()]);
-    let mut child = Command::new(DBIO)
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+    let mut child = launch_at(&f, window.as_secs() as u32, start)
         .spawn()
         .unwrap();
     // Host 1's dbio stops dead while its ssh session stays up, answering keep-alives.
@@ -656,22 +645,16 @@ fn a_host_that_hangs_is_cut_off_after_its_window() {
     assert!(stopped.success(), "host 1's dbio was not there to stop");
     // Told to stop 30 s after its window, cut off 15 s later: a bound with room to spare.
     let bound = start + window + Duration::from_secs(30 + 15 + 20);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::SystemTime::now() > bound {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the launcher still waits for a host that hangs, long after its window");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    end_by(
+        &mut child,
+        bound,
+        "the launcher still waits for a host that hangs, long after its window",
+    );
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     let m = json(&d.join("m.json"));
-    let failed = m["cluster"]["failed"].as_array().unwrap();
-    assert_eq!(failed.len(), 1, "{failed:?}");
-    assert_eq!(failed[0]["name"], f.addrs()[1].as_str());
-    let reason = failed[0]["reason"].as_str().unwrap();
+    let reason = host_1_failed(&m, &f);
     assert!(reason.starts_with("lost"), "{reason}");
     assert!(reason.contains("cut off"), "{reason}");
     assert_eq!(m["cluster"]["hosts"].as_array().unwrap().len(), 1);
