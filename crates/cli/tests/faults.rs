@@ -612,21 +612,13 @@ fn a_verify_pass_that_cannot_read_fails_the_run_and_counts_only_what_it_checked(
         ..Faults::default()
     });
     let dir = scratch();
-    let (code, err, r) = run_bounded(
+    let (code, err, r) = journaled_4k(
         dir.path(),
-        &[
-            "--target",
-            m.file.to_str().unwrap(),
-            "--rw",
-            "randwrite",
-            "--bs",
-            "4k",
-            "--ops",
-            "4000",
-            "--destroy-data",
-            "--verify-journal",
-            dir.path().join("j").to_str().unwrap(),
-        ],
+        &m.file,
+        "randwrite",
+        None,
+        "4000",
+        &dir.path().join("j"),
     );
     assert_eq!(code, Some(1), "{err}");
     let r = r.expect("a result");
@@ -671,24 +663,7 @@ fn blocks_found_bad_during_a_run_stay_bad_for_dbio_verify() {
     });
     let dir = scratch();
     let j = dir.path().join("j");
-    let (code, err, _) = run_bounded(
-        dir.path(),
-        &[
-            "--target",
-            m.file.to_str().unwrap(),
-            "--rw",
-            "randrw",
-            "--bs",
-            "4k",
-            "--qd",
-            "8",
-            "--ops",
-            "6000",
-            "--destroy-data",
-            "--verify-journal",
-            j.to_str().unwrap(),
-        ],
-    );
+    let (code, err, _) = journaled_4k(dir.path(), &m.file, "randrw", Some("8"), "6000", &j);
     assert_eq!(code, Some(3), "{err}");
     let (bad, faulted) = expected_bad(&m.fs.log(|l| l.writes.clone()));
     assert!(!bad.is_empty(), "every fault was overwritten");
@@ -715,6 +690,37 @@ fn first_offsets(v: &Value) -> BTreeSet<u64> {
         .iter()
         .map(|c| c["offset"].as_u64().unwrap())
         .collect()
+}
+
+/// `run_bounded` of `--target TARGET --rw RW --bs 4k [--qd QD] --ops OPS --destroy-data
+/// --verify-journal J`: a journaled run of `ops` 4 KiB operations on the faulty file system.
+fn journaled_4k(
+    dir: &Path,
+    target: &Path,
+    rw: &str,
+    qd: Option<&str>,
+    ops: &str,
+    j: &Path,
+) -> (Option<i32>, String, Option<Value>) {
+    let mut args = vec![
+        "--target",
+        target.to_str().unwrap(),
+        "--rw",
+        rw,
+        "--bs",
+        "4k",
+    ];
+    if let Some(qd) = qd {
+        args.extend(["--qd", qd]);
+    }
+    args.extend([
+        "--ops",
+        ops,
+        "--destroy-data",
+        "--verify-journal",
+        j.to_str().unwrap(),
+    ]);
+    run_bounded(dir, &args)
 }
 
 /// Starts a verifying `dbio run` of `args` (plus `--no-store -q --json out.json`) in `dir`.
@@ -858,24 +864,7 @@ fn blocks_the_final_pass_finds_bad_are_journaled_bad() {
     let dir = scratch();
     let j = dir.path().join("j");
     // Writes only: no read of the run finds a dropped block, the final pass does.
-    let (code, err, r) = run_bounded(
-        dir.path(),
-        &[
-            "--target",
-            m.file.to_str().unwrap(),
-            "--rw",
-            "randwrite",
-            "--bs",
-            "4k",
-            "--qd",
-            "8",
-            "--ops",
-            "3000",
-            "--destroy-data",
-            "--verify-journal",
-            j.to_str().unwrap(),
-        ],
-    );
+    let (code, err, r) = journaled_4k(dir.path(), &m.file, "randwrite", Some("8"), "3000", &j);
     assert_eq!(code, Some(3), "{err}");
     let r = r.expect("a result");
     let by_pass: BTreeSet<u64> = r["verify"]["first"]
