@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{db_setup, dbio, dbio_command, scratch, skip};
+use common::{db_drop_in_home, db_setup, dbio, dbio_command, scratch, skip};
 use dbio_db::testkit::{device_reads, Ext4Loop, PrivateMariaDb};
 use mysql::prelude::Queryable;
 use serde_json::Value;
@@ -177,21 +177,7 @@ fn password_from_mysql_pwd_and_my_cnf() {
         .unwrap();
     let url = m.url_as("kept", "");
     let home = scratch();
-    let drop_with = |env: &[(&str, &str)]| {
-        let mut c = dbio_command();
-        c.args(["db", "drop", "--url", &url])
-            .env("HOME", home.path())
-            .env_remove("MYSQL_PWD");
-        for (k, v) in env {
-            c.env(k, v);
-        }
-        let out = c.output().unwrap();
-        let text = [out.stdout, out.stderr].concat();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&text).into_owned(),
-        )
-    };
+    let drop_with = |env: &[(&str, &str)]| db_drop_in_home(&url, home.path(), &["MYSQL_PWD"], env);
     let (code, out) = drop_with(&[]);
     assert_eq!(code, Some(1), "{out}");
     assert!(

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{db_setup, dbio, dbio_command, scratch, skip};
+use common::{db_drop_in_home, db_setup, dbio, dbio_command, scratch, skip};
 use dbio_db::testkit::{device_reads, pg_admin_password, Ext4Loop, MemoryCgroup, PrivatePostgres};
 use dbio_engine::memlock::locked_bytes;
 use serde_json::Value;
@@ -260,20 +260,7 @@ fn password_from_pgpassword_and_pgpass() {
     let url = format!("postgres://dbio_admin@127.0.0.1:{}/postgres", pg.port());
     let home = scratch();
     let drop_with = |env: &[(&str, &str)]| {
-        let mut c = dbio_command();
-        c.args(["db", "drop", "--url", &url])
-            .env("HOME", home.path())
-            .env_remove("PGPASSWORD")
-            .env_remove("PGPASSFILE");
-        for (k, v) in env {
-            c.env(k, v);
-        }
-        let out = c.output().unwrap();
-        let text = [out.stdout, out.stderr].concat();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&text).into_owned(),
-        )
+        db_drop_in_home(&url, home.path(), &["PGPASSWORD", "PGPASSFILE"], env)
     };
     let (code, out) = drop_with(&[]);
     assert_eq!(code, Some(1), "{out}");

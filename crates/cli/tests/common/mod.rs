@@ -105,6 +105,30 @@ pub fn db_setup(url: &str, sessions: &str, size: &str) -> (Option<i32>, String, 
     ])
 }
 
+/// `dbio db drop --url URL` with HOME at `home`, the variables `unset` removed and then `env`
+/// set: exit status and stdout followed by stderr (where a password could show).
+pub fn db_drop_in_home(
+    url: &str,
+    home: &Path,
+    unset: &[&str],
+    env: &[(&str, &str)],
+) -> (Option<i32>, String) {
+    let mut c = dbio_command();
+    c.args(["db", "drop", "--url", url]).env("HOME", home);
+    for k in unset {
+        c.env_remove(k);
+    }
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    let text = [out.stdout, out.stderr].concat();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&text).into_owned(),
+    )
+}
+
 /// `dbio verify --journal J --json OUT`, then `extra`, run in `dir`: exit status, stdout and
 /// stderr (the report is in `out`).
 pub fn verify_journal(
