@@ -102,16 +102,6 @@ fn runs_that_differ_only_in_seed_merge_and_are_judged_as_a_cluster() {
     assert!(verdict.contains("; the slowest host was "), "{verdict}");
 }
 
-/// Bytes of the 4 KiB blocks of `path` that are not all zeros, by block number.
-fn written_blocks(path: &Path) -> Vec<usize> {
-    let data = std::fs::read(path).unwrap();
-    data.chunks(BLOCK)
-        .enumerate()
-        .filter(|(_, b)| b.iter().any(|x| *x != 0))
-        .map(|(i, _)| i)
-        .collect()
-}
-
 /// `--split-region 2/4` writes only in the second quarter of the target (read back from the
 /// file, which starts as zeros), and the result says which part it took.
 #[test]
@@ -141,7 +131,7 @@ fn split_region_keeps_a_host_in_its_part_of_the_target() {
     );
     assert_eq!(r["job"]["region"]["split"]["part"], 2);
     assert_eq!(r["job"]["region"]["split"]["parts"], 4);
-    let blocks = written_blocks(&target);
+    let blocks: Vec<usize> = written_blocks(&target);
     // 16 MiB is 4,096 blocks; the second quarter is blocks 1,024 to 2,047.
     assert!(blocks.len() > 500, "only {} blocks written", blocks.len());
     assert!(

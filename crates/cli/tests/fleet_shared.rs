@@ -6,7 +6,7 @@
 mod common;
 mod netns;
 
-use common::{skip, BLOCK, DBIO};
+use common::{skip, written_blocks, DBIO};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -18,14 +18,21 @@ fn zeros(path: &Path) {
     f.set_len(16 << 20).unwrap();
 }
 
-/// The 4 KiB blocks of `path` that are not all zeros.
-fn written(path: &Path) -> BTreeSet<usize> {
-    let data = std::fs::read(path).unwrap();
-    data.chunks(BLOCK)
-        .enumerate()
-        .filter(|(_, b)| b.iter().any(|x| *x != 0))
-        .map(|(i, _)| i)
-        .collect()
+/// The 4 KiB blocks written in `d/t0.dat` and `d/t1.dat` (files that started as zeros); each
+/// host must have written more than 100.
+#[track_caller]
+fn written_by_both(d: &Path) -> (BTreeSet<usize>, BTreeSet<usize>) {
+    let (a, b): (BTreeSet<usize>, BTreeSet<usize>) = (
+        written_blocks(&d.join("t0.dat")),
+        written_blocks(&d.join("t1.dat")),
+    );
+    assert!(
+        a.len() > 100 && b.len() > 100,
+        "{} and {} blocks",
+        a.len(),
+        b.len()
+    );
+    (a, b)
 }
 
 fn json(path: &Path) -> Value {
@@ -96,13 +103,7 @@ fn hosts_draw_their_own_offsets_and_split_a_region_between_them() {
     // The same job on two hosts: each wrote ~200 of 4,096 blocks; with one seed they would
     // be the same blocks, with their own ones they meet only by chance (~10).
     write_on_each(&f, &["--seed", "7"]);
-    let (a, b) = (written(&d.join("t0.dat")), written(&d.join("t1.dat")));
-    assert!(
-        a.len() > 100 && b.len() > 100,
-        "{} and {} blocks",
-        a.len(),
-        b.len()
-    );
+    let (a, b) = written_by_both(d);
     let common = a.intersection(&b).count();
     assert!(
         common * 4 < a.len().min(b.len()),
@@ -124,13 +125,7 @@ fn hosts_draw_their_own_offsets_and_split_a_region_between_them() {
     // --split-region: host 1 of 2 writes only in the first half of its file, host 2 only in
     // the second (blocks 2,048 to 4,095), and each result says which part it took.
     write_on_each(&f, &["--split-region"]);
-    let (a, b) = (written(&d.join("t0.dat")), written(&d.join("t1.dat")));
-    assert!(
-        a.len() > 100 && b.len() > 100,
-        "{} and {} blocks",
-        a.len(),
-        b.len()
-    );
+    let (a, b) = written_by_both(d);
     assert!(
         a.iter().all(|x| *x < 2048),
         "host 1 wrote block {:?}",

@@ -129,6 +129,17 @@ pub fn db_drop_in_home(
     )
 }
 
+/// The numbers of the 4 KiB blocks of `path` that are not all zeros, in order (a `Vec`, a
+/// `BTreeSet`, …).
+pub fn written_blocks<C: FromIterator<usize>>(path: &Path) -> C {
+    let data = std::fs::read(path).unwrap();
+    data.chunks(BLOCK)
+        .enumerate()
+        .filter(|(_, b)| b.iter().any(|x| *x != 0))
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// `dbio verify --journal J --json OUT`, then `extra`, run in `dir`: exit status, stdout and
 /// stderr (the report is in `out`).
 pub fn verify_journal(
