@@ -600,6 +600,11 @@ fn a_journal_failure_in_a_sweep_is_a_failure_not_an_interruption() {
     let said = format!("{}{err}", String::from_utf8_lossy(&out.stdout));
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(said.contains("partial: the sweep stopped"), "{said}");
+    // And it says why, naming the step and the journal.
+    assert!(
+        said.contains("before its last step, at step qd=1: the journal"),
+        "{said}"
+    );
 }
 
 #[test]

@@ -15,7 +15,7 @@ use crate::signals::stop_flag;
 use crate::vary::parse_vary;
 use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::sweep::SweepResult;
-use dbio_model::{EngineKind, JobSpec, RunResult};
+use dbio_model::{EngineKind, JobSpec, Outcome, RunResult};
 use dbio_orchestrate::executor::Executor;
 use dbio_orchestrate::sweep::{run_sweep, SweepObserver, SweepPlan};
 use dbio_orchestrate::vary::{Vary, Varying};
@@ -312,7 +312,25 @@ fn conclusions(s: &SweepResult, knee_hint: bool) -> String {
         );
     }
     if s.partial {
-        out += "partial: the sweep stopped before its last step\n";
+        out += &format!(
+            "partial: the sweep stopped before its last step{}\n",
+            why_stopped(s)
+        );
     }
     out
+}
+
+/// Why a partial sweep stopped, from the last step that ran: ", at step KEY=VALUE: REASON"
+/// when that step ended with an I/O error (a journal that could not be kept, a failed read),
+/// or was interrupted; "" when every step that ran was complete.
+fn why_stopped(s: &SweepResult) -> String {
+    let Some((r, value)) = s.steps.last().zip(s.values.last()) else {
+        return String::new();
+    };
+    let why = match &r.outcome {
+        Outcome::IoError(e) => e.as_str(),
+        Outcome::Interrupted => "interrupted",
+        Outcome::Complete => return String::new(),
+    };
+    format!(", at step {}={value}: {why}", s.vary)
 }
