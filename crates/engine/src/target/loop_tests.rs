@@ -10,7 +10,7 @@ use std::process::Command;
 /// `CI=true`; elsewhere one `dbio-test-skipped: TEST: MISSING` line straight to stderr (past
 /// the test harness's capture), and the caller returns.
 #[track_caller]
-fn skip(test: &str, missing: &str) {
+pub(super) fn skip(test: &str, missing: &str) {
     if std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("{test}: cannot run its check under CI=true: {missing}");
     }

@@ -465,7 +465,10 @@ mod tests {
     #[test]
     fn a_lock_left_by_an_ended_process_is_waited_for_and_never_named() {
         if !Path::new("/usr/bin/flock").exists() && !Path::new("/bin/flock").exists() {
-            eprintln!("skipped: flock(1) is missing");
+            super::super::loop_tests::skip(
+                "a_lock_left_by_an_ended_process_is_waited_for_and_never_named",
+                "flock(1) (util-linux)",
+            );
             return;
         }
         let dir = tempfile::tempdir().unwrap();
