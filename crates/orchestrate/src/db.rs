@@ -2,7 +2,7 @@
 //! The job's `threads` is the number of sessions; the URL (with its password) stays here and
 //! never enters the job or the result.
 
-use crate::executor::Executor;
+use crate::executor::{Executor, Plan, Work};
 use dbio_db::slob::report::{build, verdict};
 use dbio_db::slob::run::{run, Measured, NoResult, Progress, RunOpts};
 use dbio_model::*;
@@ -65,10 +65,15 @@ pub fn job(o: &RunOpts, shown_url: &str) -> JobSpec {
 impl Executor for DbExec {
     fn run(
         &mut self,
-        job: &JobSpec,
+        plan: &Plan,
         stop: &Arc<AtomicBool>,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<RunResult, RunError> {
+        let Work::Job(job) = plan.work else {
+            return Err(RunError::Invalid(
+                "a database run is one job: sessions against one database".into(),
+            ));
+        };
         let mut o = self.opts;
         o.sessions = job.threads;
         // Held from before the ramp to the end of the window, released on return.
