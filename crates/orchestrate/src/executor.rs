@@ -145,6 +145,20 @@ pub struct Fleet<'a> {
     pub on_line: LineSink<'a>,
 }
 
+impl<'a> Fleet<'a> {
+    /// The fleet of `plan` with every host checked first (reachable, a dbio of the same
+    /// result schema, a readable clock; see [`fleet::check_hosts`]): Err names each host that
+    /// cannot take part, and then no host has started.
+    pub fn checked(plan: FleetPlan, on_line: LineSink<'a>) -> Result<Self, fleet::FleetError> {
+        let offsets = fleet::check_hosts(&plan)?;
+        Ok(Fleet {
+            plan,
+            offsets,
+            on_line,
+        })
+    }
+}
+
 /// The last second each host reported, summed into the cluster's for the display.
 fn cluster_tick(latest: &[(String, TimePoint)]) -> TimePoint {
     TimePoint {

@@ -100,24 +100,21 @@ fn checked_fleet(plan: FleetPlan, quiet: bool) -> Result<Fleet<'static>, String>
             plan.hosts.len()
         );
     }
-    let offsets = fleet::check_hosts(&plan).map_err(|e| e.to_string())?;
+    let on_line = Box::new(move |host: &str, line: &str| {
+        if !quiet || line.starts_with("warning") || line.contains("error") {
+            eprintln!("[{host}] {line}");
+        }
+    });
+    let fleet = Fleet::checked(plan, on_line).map_err(|e| e.to_string())?;
     if !quiet {
-        for o in &offsets {
+        for o in &fleet.offsets {
             eprintln!(
                 "dbio: {}: clock {:+.3} ms (round trip {:.3} ms)",
                 o.host, o.offset_ms, o.rtt_ms
             );
         }
     }
-    Ok(Fleet {
-        plan,
-        offsets,
-        on_line: Box::new(move |host: &str, line: &str| {
-            if !quiet || line.starts_with("warning") || line.contains("error") {
-                eprintln!("[{host}] {line}");
-            }
-        }),
-    })
+    Ok(fleet)
 }
 
 /// The executor of a sweep's or a suite's steps: this host, or the fleet (every host checked

@@ -14,10 +14,9 @@ use dbio_db::slob::run::RunOpts;
 use dbio_db::slob::setup::{drop, setup, SetupOpts};
 use dbio_db::url::redact;
 use dbio_model::units::{parse_duration, parse_size};
-use dbio_orchestrate::db::{job, DbExec};
+use dbio_orchestrate::db::{self, job, DbExec};
 use dbio_orchestrate::executor::Plan;
 use dbio_orchestrate::run_one;
-use dbio_orchestrate::sweep::SweepPlan;
 use dbio_report::item::Item;
 use std::sync::atomic::Ordering;
 
@@ -208,32 +207,12 @@ fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), Str
     ];
     check_outputs(&outputs, &crate::cmd::run::measured(&[], &a.run.store))?;
     let vary = crate::vary::parse_vary(&a.vary)?;
-    if vary.key != "sessions" {
-        return Err(format!(
-            "--vary {}: a database sweep varies sessions (sessions=1,4,8,16)",
-            vary.key
-        ));
-    }
+    db::varies_sessions(vary.key).map_err(|e| e.to_string())?;
     let o = opts(&a.run)?;
-    let mut specs = Vec::new();
-    for v in &vary.values {
-        let mut step = o;
-        step.sessions = match v.parse() {
-            Ok(n) if n > 0 && n <= 4096 => n,
-            _ => return Err(format!("--vary sessions={v}: use 1 to 4096")),
-        };
-        specs.push(job(&step, &redact(&a.run.url)));
-    }
+    let steps = db::sweep_plan(&o, &redact(&a.run.url), vary.values).map_err(|e| e.to_string())?;
     let plan = crate::cmd::sweep::Plan {
         knee_hint: false,
-        steps: SweepPlan {
-            key: vary.key,
-            values: vary.values,
-            specs,
-            slo_text: None,
-            slo: None,
-            search: false,
-        },
+        steps,
     };
     Ok((plan, o))
 }
