@@ -112,3 +112,28 @@ impl From<Exit> for ExitCode {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sweep_or_a_suite_ends_by_whether_it_was_stopped() {
+        assert_eq!(Exit::ended(false, false), Exit::Ok);
+        assert_eq!(Exit::ended(true, false), Exit::Failure);
+        assert_eq!(Exit::ended(true, true), Exit::Interrupted);
+        assert_eq!(Exit::ended(false, true), Exit::Interrupted);
+    }
+
+    #[test]
+    fn a_run_without_a_result_ends_by_where_it_ran() {
+        let bad = RunError::Target("no".into());
+        assert_eq!(Exit::no_result(&bad, Ran::Here, "t"), Exit::Usage);
+        assert_eq!(Exit::no_result(&bad, Ran::Fleet, "t"), Exit::Failure);
+        assert_eq!(Exit::no_result(&bad, Ran::Db, "t"), Exit::Failure);
+        let stopped = RunError::Interrupted;
+        assert_eq!(Exit::no_result(&stopped, Ran::Here, "t"), Exit::Interrupted);
+        assert_eq!(Exit::no_result(&stopped, Ran::Db, "t"), Exit::Interrupted);
+        assert_eq!(Exit::no_result(&stopped, Ran::Fleet, "t"), Exit::Failure);
+    }
+}
