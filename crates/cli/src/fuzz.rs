@@ -36,7 +36,9 @@ pub fn flag_value(which: u8, v: &str) -> Result<(), String> {
         12 => dbio_model::sim::SimDevice::parse(v).map(drop),
         13 => dbio_analyze::slo::Slo::parse(v).map(drop),
         14 => dbio_model::path::parse_rate(v).map(drop),
-        15 => dbio_orchestrate::fleet::hosts::parse_host(v).map(drop),
+        15 => dbio_orchestrate::fleet::hosts::parse_host(v)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         16 => crate::cmd::compare::devices(v).map(drop),
         17 => crate::cmd::history::since(v).map(drop),
         18 => crate::cmd::advise::share(v).map(drop),

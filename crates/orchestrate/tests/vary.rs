@@ -193,7 +193,9 @@ fn typed_values_come_from_a_key_and_a_number() {
 #[test]
 fn a_plan_names_the_step_that_is_no_valid_job() {
     let varying = Varying::new(vec![Vary::Qd(1), Vary::Qd(0)]);
-    let e = SweepPlan::new(&job(), varying, None, false).unwrap_err();
+    let e = SweepPlan::new(&job(), varying, None, false)
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("step qd=0: --qd 0: "), "{e}");
     let ok = SweepPlan::new(
         &job(),
@@ -213,11 +215,15 @@ fn a_plan_refuses_an_objective_or_search_it_cannot_meet() {
         "write:p99<1ms".to_string(),
         Slo::parse("write:p99<1ms").unwrap(),
     );
-    let e = SweepPlan::new(&reads, Varying::new(vec![Vary::Qd(1)]), Some(w), false).unwrap_err();
+    let e = SweepPlan::new(&reads, Varying::new(vec![Vary::Qd(1)]), Some(w), false)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("--slo write:p99<1ms: no step writes"), "{e}");
     let p = ("p99<1ms".to_string(), Slo::parse("p99<1ms").unwrap());
     let bs = Varying::new(vec![Vary::Bs(8192)]);
-    let e = SweepPlan::new(&job(), bs, Some(p), true).unwrap_err();
+    let e = SweepPlan::new(&job(), bs, Some(p), true)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("--target-latency searches qd, threads or rate"),
         "{e}"
