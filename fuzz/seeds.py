@@ -70,8 +70,8 @@ for c in COMMAND_LINES:
     put("flags", bytes([20]) + c.encode())
 
 # toml: 0 + a profile, 1 + a topology.
-for f in sorted(os.listdir(os.path.join(REPO, "crates/cli/profiles"))):
-    put("toml", b"\0" + read("crates/cli/profiles", f).encode())
+for f in sorted(os.listdir(os.path.join(REPO, "crates/spec/profiles"))):
+    put("toml", b"\0" + read("crates/spec/profiles", f).encode())
 for f in sorted(os.listdir(os.path.join(REPO, "crates/analyze/tests/fixtures"))):
     put("toml", b"\1" + read("crates/analyze/tests/fixtures", f).encode())
 

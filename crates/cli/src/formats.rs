@@ -78,7 +78,7 @@ impl FormatArgs {
 
 /// `dbio run … --as-fio`: prints the fio job file of the run's workload; nothing runs.
 pub fn print_as_fio(a: &RunArgs) -> Exit {
-    let spec = match crate::job::job_spec(a) {
+    let spec = match crate::raw::job_spec(a) {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };

@@ -8,9 +8,7 @@
 pub mod db;
 pub mod executor;
 pub mod fleet;
-pub mod job;
 pub mod judge;
 pub mod progress;
 pub mod suite;
 pub mod sweep;
-pub mod vary;

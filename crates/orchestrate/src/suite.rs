@@ -6,12 +6,12 @@
 use crate::executor::Executor;
 use crate::judge::judged;
 use crate::sweep::{run_sweep, SweepObserver, SweepPlan};
-use crate::vary::{Vary, Varying};
 use dbio_analyze::slo::Slo;
 use dbio_model::suite::{RoleTarget, SuiteResult, Thresholds, SUITE_SCHEMA};
 use dbio_model::sweep::SweepResult;
 use dbio_model::{JobSpec, Outcome, RunResult};
 use dbio_runner::Event;
+use dbio_spec::vary::{Vary, Varying};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 

@@ -5,11 +5,11 @@ use crate::cmd::report::write_html;
 use crate::exit::Exit;
 use crate::formats::FormatArgs;
 use crate::history;
-use crate::job::{job_spec, load_profile};
 use crate::output::{check_outputs, emit_json, print_out};
 use crate::progress::Progress;
+use crate::raw::stream_specs;
+use crate::raw::{job_spec, load_profile};
 use crate::signals::stop_flag;
-use crate::streams::stream_specs;
 use dbio_model::{JobSpec, Outcome, RunResult, StreamSpec};
 use dbio_orchestrate::judge::judged;
 use dbio_report::item::Item;
@@ -38,7 +38,7 @@ pub fn measured(targets: &[String], store: &StoreArgs) -> Vec<String> {
         }
     }
     if targets.is_empty() {
-        v.push(crate::job::DEFAULT_TARGET.to_string());
+        v.push(dbio_spec::raw::DEFAULT_TARGET.to_string());
     }
     v.extend(history::stored_in(store));
     v
@@ -224,7 +224,9 @@ pub fn plan(a: &RunArgs) -> Result<Plan, String> {
     }
     let (name, p) = load_profile(a)?;
     if p.stream.is_empty() {
-        return job_spec(a).map(|s| Plan::Single(Box::new(s)));
+        return job_spec(a)
+            .map_err(String::from)
+            .map(|s| Plan::Single(Box::new(s)));
     }
     if a.sessions.is_some() {
         return Err(format!(

@@ -212,7 +212,7 @@ fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), Str
         ("--html", a.html.as_deref()),
     ];
     check_outputs(&outputs, &crate::cmd::run::measured(&[], &a.run.store))?;
-    let vary = crate::vary::parse_vary(&a.vary)?;
+    let vary = dbio_spec::vary_flag::parse_vary(&a.vary)?;
     if vary.key != "sessions" {
         return Err(format!(
             "--vary {}: a database sweep varies sessions (sessions=1,4,8,16)",
