@@ -6,7 +6,7 @@ use crate::phases::{parse_burst, parse_steady};
 use crate::profiles;
 use crate::raw::RawJob;
 use crate::rules::MAX_BS;
-use crate::session::{session_job, SessionJob};
+use crate::session::session_job;
 use crate::verify::{verify_spec, Verified};
 use dbio_model::profile::Profile;
 use dbio_model::units::{parse_duration, parse_size};
@@ -306,32 +306,10 @@ fn validate(a: &RawJob, s: &Settings) -> Result<JobSpec, SpecError> {
     )?;
     // Session mode decides the loop itself: one synchronous thread per session, no sync,
     // no rate, no steady-state or burst phases.
-    let (rw, read_pct, threads, qd, targets, sync, rate, steady, burst, session) = match session {
-        Some(j) => {
-            let SessionJob {
-                targets,
-                rw,
-                read_pct,
-                threads,
-                qd,
-                spec,
-            } = j;
-            (
-                rw,
-                read_pct,
-                threads,
-                qd,
-                targets,
-                SyncMode::None,
-                None,
-                None,
-                None,
-                Some(spec),
-            )
-        }
-        None => (
-            rw, read_pct, s.threads, s.qd, targets, sync, s.rate, steady, burst, None,
-        ),
+    let in_session = session.is_some();
+    let (rw, read_pct, threads, qd, targets, session) = match session {
+        Some(j) => (j.rw, j.read_pct, j.threads, j.qd, j.targets, Some(j.spec)),
+        None => (rw, read_pct, s.threads, s.qd, targets, None),
     };
     let spec = JobSpec {
         profile: s.profile.clone(),
@@ -351,8 +329,8 @@ fn validate(a: &RawJob, s: &Settings) -> Result<JobSpec, SpecError> {
             split,
         },
         skew,
-        sync,
-        rate,
+        sync: if in_session { SyncMode::None } else { sync },
+        rate: s.rate.filter(|_| !in_session),
         engine,
         direct: !a.buffered,
         hipri: a.hipri,
@@ -366,8 +344,8 @@ fn validate(a: &RawJob, s: &Settings) -> Result<JobSpec, SpecError> {
         destroy_data: a.destroy_data,
         seed: a.seed,
         session,
-        steady,
-        burst,
+        steady: steady.filter(|_| !in_session),
+        burst: burst.filter(|_| !in_session),
         arrivals,
         sim,
         verify,
