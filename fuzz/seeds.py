@@ -28,7 +28,7 @@ def read(*path):
         return f.read()
 
 
-# flags: first byte the parser (the order of dbio::fuzz::flag_value), then the value.
+# flags: first byte the parser (the order of `value` in fuzz_targets/flags.rs), then the value.
 FLAG_VALUES = [
     ["8k", "1GiB", "4096", "1.5m", "10g"],                      # 0 size
     ["30s", "1m30s", "500ms", "2h"],                             # 1 duration
