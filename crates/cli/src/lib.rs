@@ -2,6 +2,7 @@
 //! a command run, an exit status out; what the flags mean as a job is `dbio-spec`'s. A
 //! library so that the `dbio` binary (`src/main.rs`) is one call and the fuzz targets (`fuzz/`)
 //! reach the command lines.
+#![forbid(unsafe_code)]
 
 mod advise_args;
 mod advise_source;
