@@ -80,7 +80,7 @@ impl FormatArgs {
 pub fn print_as_fio(a: &RunArgs) -> Exit {
     let spec = match crate::raw::job_spec(a) {
         Ok(s) => s,
-        Err(m) => return Exit::usage(format!("dbio run: {m}")),
+        Err(e) => return e.map(|m| format!("dbio run: {m}")).into(),
     };
     match dbio_report::fio_job::to_fio_job(&spec) {
         Ok(text) => {

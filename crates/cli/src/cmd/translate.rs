@@ -70,7 +70,7 @@ pub fn run(tool: Tool, raw: &[String]) -> Exit {
     ours.retain(|a| a != "--dry-run");
     let t = match translate(tool, &theirs) {
         Ok(t) => t,
-        Err(e) => return Exit::usage(format!("dbio {name}: {e}")),
+        Err(e) => return e.map(|m| format!("dbio {name}: {m}")).into(),
     };
     let refused = t.refusals();
     if !refused.is_empty() {
