@@ -113,6 +113,13 @@ impl From<Exit> for ExitCode {
     }
 }
 
+/// Words that make no job: the message, and exit status 2 (nothing ran).
+impl From<dbio_spec::SpecError> for Exit {
+    fn from(e: dbio_spec::SpecError) -> Exit {
+        Exit::usage(e)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,12 +10,10 @@
 pub mod db;
 pub mod executor;
 pub mod fleet;
-pub mod job;
 pub mod judge;
 pub mod one;
 pub mod progress;
 pub mod suite;
 pub mod sweep;
-pub mod vary;
 
 pub use one::run_one;

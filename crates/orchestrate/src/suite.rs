@@ -6,12 +6,12 @@
 use crate::executor::{Executor, Plan};
 use crate::one::run_one;
 use crate::sweep::{run_sweep, SweepError, SweepObserver, SweepPlan};
-use crate::vary::{Vary, Varying};
 use dbio_analyze::slo::Slo;
 use dbio_model::suite::{RoleTarget, SuiteResult, Thresholds, SUITE_SCHEMA};
 use dbio_model::sweep::SweepResult;
 use dbio_model::{JobSpec, Outcome, RunResult};
 use dbio_runner::{Event, RunError};
+use dbio_spec::vary::{Vary, Varying};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -80,7 +80,7 @@ pub enum SuiteError {
     Knee(String),
     /// The knee's queue depth does not apply to the oltp part's job.
     #[error("{0}")]
-    Vary(String),
+    Vary(dbio_spec::SpecError),
     #[error("{0}")]
     Sweep(#[from] SweepError),
     /// A run part could not run.

@@ -4,13 +4,13 @@
 
 use crate::executor::{Executor, Plan};
 use crate::one::run_one;
-use crate::vary::Varying;
 use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
 use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::spill::SpilledRun;
 use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
 use dbio_model::{JobSpec, Outcome, RunResult};
 use dbio_runner::{Event, RunError};
+use dbio_spec::vary::Varying;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -34,7 +34,7 @@ pub enum SweepError {
     },
     /// A step that is not a valid job: which, and why.
     #[error("{0}")]
-    Step(String),
+    Step(dbio_spec::SpecError),
     /// The first step could not run at all.
     #[error("{0}")]
     FirstStep(RunError),

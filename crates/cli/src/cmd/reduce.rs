@@ -142,7 +142,7 @@ fn options(a: &ReduceArgs) -> Result<ReduceOptions, String> {
                 "--buckets {b}: buckets round LZ4 output; add lz4 to --compress"
             ));
         }
-        let (name, sizes) = crate::buckets::parse(b)?;
+        let (name, sizes) = dbio_spec::buckets::parse(b)?;
         compress.buckets = sizes;
         buckets_name = Some(name);
     }

@@ -6,10 +6,10 @@ pub use crate::deliver::{deliver, Delivery};
 use crate::exit::{Exit, Ran};
 use crate::formats::FormatArgs;
 use crate::history;
-use crate::job::{job_spec, load_profile};
 use crate::progress::Progress;
 use crate::prologue::prologue;
-use crate::streams::stream_specs;
+use crate::raw::stream_specs;
+use crate::raw::{job_spec, load_profile};
 use dbio_model::{JobSpec, StreamSpec};
 use dbio_orchestrate::executor::{self, Local};
 use dbio_orchestrate::run_one;
@@ -37,7 +37,7 @@ pub fn measured(targets: &[String], store: &StoreArgs) -> Vec<String> {
         }
     }
     if targets.is_empty() {
-        v.push(crate::job::DEFAULT_TARGET.to_string());
+        v.push(dbio_spec::raw::DEFAULT_TARGET.to_string());
     }
     v.extend(history::stored_in(store));
     v
@@ -140,7 +140,9 @@ pub fn plan(a: &RunArgs) -> Result<Workload, String> {
     }
     let (name, p) = load_profile(a)?;
     if p.stream.is_empty() {
-        return job_spec(a).map(|s| Workload::Single(Box::new(s)));
+        return job_spec(a)
+            .map_err(String::from)
+            .map(|s| Workload::Single(Box::new(s)));
     }
     if a.sessions.is_some() {
         return Err(format!(

@@ -9,17 +9,17 @@ use crate::cmd::sweep::Table;
 use crate::deliver::{html, keep_and_write, Delivery};
 use crate::exit::Exit;
 use crate::history;
-use crate::job::job_spec;
 use crate::output::{check_outputs, Transcript};
 use crate::progress::Progress;
 use crate::prologue::prologue;
-use crate::targets::role_targets;
+use crate::raw::job_spec;
 use dbio_model::suite::Thresholds;
 use dbio_model::units::{format_size, parse_size};
 use dbio_model::{JobSpec, RunResult};
 use dbio_orchestrate::suite::{self, Suite, SuiteObserver};
 use dbio_orchestrate::sweep::SweepObserver;
 use dbio_report::item::Item;
+use dbio_spec::targets::role_targets;
 use std::sync::atomic::Ordering;
 
 /// Everything the parts share: the settings of every part's job and each role's targets.
@@ -41,7 +41,7 @@ impl Setup {
             .find(|(r, _)| r == role)
             .map(|(_, p)| p.clone())
             .unwrap_or_default();
-        job_spec(&a)
+        job_spec(&a).map_err(String::from)
     }
 }
 
@@ -68,7 +68,8 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
     let thresholds = match &a.thresholds {
         None => Thresholds::default(),
         Some(f) => {
-            let text = crate::input::read_text(f).map_err(|e| format!("--thresholds {f}: {e}"))?;
+            let text =
+                dbio_spec::input::read_text(f).map_err(|e| format!("--thresholds {f}: {e}"))?;
             Thresholds::from_toml(&text, f)?
         }
     };

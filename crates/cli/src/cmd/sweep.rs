@@ -8,18 +8,18 @@ use crate::cmd::fleet::executor;
 use crate::deliver::{html, keep_and_write, Delivery};
 use crate::exit::Exit;
 use crate::history;
-use crate::job::job_spec;
 use crate::output::Transcript;
 use crate::progress::Progress;
 use crate::prologue::prologue;
-use crate::vary::parse_vary;
+use crate::raw::job_spec;
 use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::sweep::SweepResult;
 use dbio_model::{EngineKind, JobSpec, Outcome, RunResult};
 use dbio_orchestrate::executor::Executor;
 use dbio_orchestrate::sweep::{run_sweep, SweepObserver, SweepPlan};
-use dbio_orchestrate::vary::{Vary, Varying};
 use dbio_report::item::Item;
+use dbio_spec::vary::{Vary, Varying};
+use dbio_spec::vary_flag::parse_vary;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -61,7 +61,7 @@ fn base_job(run: &RunArgs, vary: &Varying) -> Result<JobSpec, String> {
         Some(Vary::Rate(r)) if run.rate.is_none() => run.rate = Some(*r),
         _ => {}
     }
-    job_spec(&run)
+    job_spec(&run).map_err(String::from)
 }
 
 /// The sweep's table as it goes: its header, a progress display per step, a row per

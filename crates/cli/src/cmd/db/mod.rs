@@ -206,7 +206,7 @@ fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), Str
         ("--html", a.html.as_deref()),
     ];
     check_outputs(&outputs, &crate::cmd::run::measured(&[], &a.run.store))?;
-    let vary = crate::vary::parse_vary(&a.vary)?;
+    let vary = dbio_spec::vary_flag::parse_vary(&a.vary)?;
     db::varies_sessions(vary.key).map_err(|e| e.to_string())?;
     let o = opts(&a.run)?;
     let steps = db::sweep_plan(&o, &redact(&a.run.url), vary.values).map_err(|e| e.to_string())?;
