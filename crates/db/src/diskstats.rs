@@ -81,7 +81,7 @@ pub fn live(partitions: bool) -> Result<Snapshot, String> {
     }
     // Devices of no size (unused loop devices) are not places data could live.
     s.objects.retain(|o| o.size_bytes != Some(0));
-    s.taken_at_ms = Some(crate::now_ms());
+    s.taken_at_ms = Some(crate::clock::now_ms());
     Ok(s)
 }
 
@@ -169,7 +169,7 @@ mod tests {
     }
 
     /// Found by fuzzing `dbio advise`'s exports: sectors past u64 / 512 overflowed; they
-    /// saturate here and the export is refused as a whole (crate::read_export).
+    /// saturate here and the export is refused as a whole (as `read_export` checks it).
     #[test]
     fn sectors_past_u64_are_refused_not_overflowed() {
         let big = TEXT.replace(" 16000 ", " 18446744073709551615 ");
@@ -177,7 +177,7 @@ mod tests {
             parse(&big, "x", false).unwrap().objects[0].bytes_read,
             u64::MAX
         );
-        let e = crate::read_export(&big, "x", false).unwrap_err();
+        let e = parse(&big, "x", false).unwrap().checked("x").unwrap_err();
         assert!(
             e.contains("bytes read of its objects add up to more than 2^62"),
             "{e}"

@@ -4,6 +4,7 @@
 //! `dbio advise` analyses; and, with the `testkit` feature, private servers for tests.
 #![forbid(unsafe_code)]
 
+mod clock;
 pub mod diskstats;
 pub mod kind;
 pub mod live;
@@ -21,14 +22,8 @@ pub mod table;
 pub mod testkit;
 pub mod url;
 
+pub use clock::now_ms;
 use snapshot::Snapshot;
-
-/// Unix time now in ms.
-pub fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
 
 /// Reads an export of any form dbio knows, told apart by its content: a dbio snapshot
 /// (JSON), an AWR report, /proc/diskstats, or a SQL Server or Oracle CSV.

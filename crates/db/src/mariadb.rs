@@ -82,7 +82,7 @@ pub fn snapshot(c: &mut Conn, url: &str) -> Result<Snapshot, String> {
         ));
     }
     let mut s = Snapshot::new("mariadb", &shown);
-    s.taken_at_ms = Some(crate::now_ms());
+    s.taken_at_ms = Some(crate::clock::now_ms());
     let uptime: Option<(String, u64)> = c
         .query_first("SHOW GLOBAL STATUS LIKE 'Uptime'")
         .map_err(err)?;

@@ -94,7 +94,7 @@ pub fn snapshot(client: &mut Client, url: &str) -> Result<Snapshot, String> {
         .start()
         .map_err(err)?;
     let mut s = Snapshot::new("postgresql", &redact(url));
-    s.taken_at_ms = Some(crate::now_ms());
+    s.taken_at_ms = Some(crate::clock::now_ms());
     let info = tx
         .query_one(
             "SELECT current_setting('track_io_timing') = 'on', current_setting('block_size')::bigint,

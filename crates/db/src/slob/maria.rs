@@ -1,7 +1,7 @@
 //! MariaDB/MySQL side of `dbio db`: server facts, dbio's database, the session's statements,
 //! and the counters of performance_schema (InnoDB data and log files) and global status.
 
-use super::{Counters, Layout, Server, MARKER, SCHEMA};
+use super::facts::{parse_layout, Counters, Layout, Server, MARKER, SCHEMA};
 use crate::mariadb::explain;
 use crate::url::System;
 use mysql::prelude::Queryable;
@@ -104,7 +104,7 @@ pub fn layout(c: &mut Conn, url: &str) -> Result<Option<Layout>, String> {
             "SELECT detail FROM {SCHEMA}.{MARKER} WHERE kind = 'layout'"
         ))
         .map_err(e(url))?;
-    Ok(d.and_then(|d| super::setup::parse_layout(&d)))
+    Ok(d.and_then(|d| parse_layout(&d)))
 }
 
 pub fn exec(c: &mut Conn, url: &str, sql: &str) -> Result<(), String> {
@@ -171,7 +171,7 @@ pub fn load(
              SELECT g, ((g - 1) * {m}) % {rows} + 1, g,
                     RPAD(MD5(g), {pad}, CONCAT(MD5(g * 7), MD5(g * 13), SHA1(g)))
              FROM s",
-            m = super::multiplier(rows)
+            m = super::keys::multiplier(rows)
         ),
     )
 }
@@ -362,11 +362,13 @@ impl MySession {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn versions() {
-        assert!(super::known("10.11.6-MariaDB-0+deb12u1"));
-        assert!(super::known("8.0.36"));
-        assert!(!super::known("5.7.44"));
-        assert!(!super::known("10.1.48-MariaDB"));
+        assert!(known("10.11.6-MariaDB-0+deb12u1"));
+        assert!(known("8.0.36"));
+        assert!(!known("5.7.44"));
+        assert!(!known("10.1.48-MariaDB"));
     }
 }

@@ -2,6 +2,8 @@
 //! table per session, one row per block, an index to reach rows by key) is set up, loaded,
 //! run and dropped here; a run returns the database's counts, the device's and the client's.
 
+mod facts;
+mod keys;
 mod maria;
 mod pgsql;
 pub mod procfs;
@@ -9,51 +11,10 @@ pub mod report;
 pub mod run;
 pub mod setup;
 
+pub use facts::{Counters, Layout, Server, MARKER, SCHEMA};
+pub use keys::{multiplier, scatter};
+
 use crate::url::{system, System};
-
-/// dbio's schema (a PostgreSQL schema, a MariaDB database): its name says it is dbio's.
-pub const SCHEMA: &str = "dbio_slob";
-/// The table in dbio's schema recording every object dbio made there.
-pub const MARKER: &str = "dbio_made";
-
-/// Facts of the server a run or setup talks to.
-#[derive(Debug, Clone)]
-pub struct Server {
-    pub system: System,
-    pub version: String,
-    /// Database block (page) size in bytes.
-    pub block_size: u64,
-    /// Bytes one row takes: a block (in InnoDB, the overflow page holding its pad).
-    pub row_bytes: u64,
-    pub buffer_pool_bytes: u64,
-    /// The data directory, where the role may read it.
-    pub data_dir: Option<String>,
-    /// "buffered" or InnoDB's flush method.
-    pub io_method: String,
-}
-
-/// What setup made, as the marker table records it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Layout {
-    pub tables: u32,
-    pub rows: u64,
-}
-
-/// The database's cumulative counters at an instant.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Counters {
-    pub reads: u64,
-    pub read_time_s: Option<f64>,
-    pub hits: u64,
-    pub log_writes: u64,
-    pub log_bytes: u64,
-    pub log_syncs: u64,
-    /// Time in log writes and syncs together, and in syncs alone (the commit wait).
-    pub log_time_s: Option<f64>,
-    pub log_sync_time_s: Option<f64>,
-    pub commits: u64,
-    pub data_writes: u64,
-}
 
 /// An open connection to PostgreSQL or MariaDB/MySQL (not read-only: dbio's schema is
 /// written through it).
@@ -159,40 +120,6 @@ impl Session {
     pub fn flush_stats(&mut self) {
         if let Session::Pg(s) = self {
             s.flush_stats();
-        }
-    }
-}
-
-/// A bijection of 1..=rows: logically adjacent keys land on scattered rows (blocks).
-pub fn scatter(g: u64, rows: u64) -> u64 {
-    ((g - 1) * multiplier(rows)) % rows + 1
-}
-
-/// A multiplier coprime to `rows`, about 0.618 of it (so neighbours land far apart).
-pub fn multiplier(rows: u64) -> u64 {
-    let gcd = |mut a: u64, mut b: u64| {
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        a
-    };
-    let mut m = ((rows as f64 * 0.618_033_988) as u64).max(1);
-    while rows > 1 && gcd(m, rows) != 1 {
-        m += 1;
-    }
-    m
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scatter_is_a_permutation() {
-        for rows in [1u64, 2, 7, 100, 1000, 4096] {
-            let mut seen: Vec<u64> = (1..=rows).map(|g| scatter(g, rows)).collect();
-            seen.sort();
-            assert_eq!(seen, (1..=rows).collect::<Vec<_>>(), "rows {rows}");
         }
     }
 }

@@ -1,7 +1,7 @@
 //! PostgreSQL side of `dbio db`: server facts, dbio's schema, the session's statements and
 //! the counters of pg_stat_database and pg_stat_wal.
 
-use super::{Counters, Layout, Server, MARKER, SCHEMA};
+use super::facts::{parse_layout, Counters, Layout, Server, MARKER, SCHEMA};
 use crate::pg::explain;
 use crate::url::System;
 use postgres::{Client, Statement};
@@ -70,7 +70,7 @@ pub fn layout(c: &mut Client, url: &str) -> Result<Option<Layout>, String> {
         .map_err(e(url))?;
     Ok(rows
         .first()
-        .and_then(|r| super::setup::parse_layout(&r.get::<_, String>(0))))
+        .and_then(|r| parse_layout(&r.get::<_, String>(0))))
 }
 
 /// Runs `sql` (one or more statements).
@@ -131,7 +131,7 @@ pub fn load(
             "INSERT INTO {SCHEMA}.slob_{t} SELECT ((g - 1) * {m}) % {rows} + 1, g,
                  rpad(md5(g::text), {pad}, md5((g * 7)::text) || md5((g * 13)::text))
              FROM generate_series({lo}::bigint, {hi}::bigint) g",
-            m = super::multiplier(rows)
+            m = super::keys::multiplier(rows)
         ),
     )
 }

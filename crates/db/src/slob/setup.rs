@@ -1,7 +1,8 @@
 //! `dbio db setup` and `dbio db drop`: dbio's schema made, loaded in parallel and recorded
 //! object by object in its marker table; dropped exactly as recorded, never anything else.
 
-use super::{maria, pgsql, Conn, Layout, Server, MARKER, SCHEMA};
+use super::facts::{layout_line, Layout, Server, MARKER, SCHEMA};
+use super::{maria, pgsql, Conn};
 use crate::url::redact;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -14,24 +15,6 @@ pub struct SetupOpts {
     pub table_bytes: u64,
     /// Tables loaded at once.
     pub parallel: u32,
-}
-
-/// The marker's layout line.
-pub fn layout_line(l: Layout) -> String {
-    format!("tables={} rows={}", l.tables, l.rows)
-}
-
-/// Parses `tables=N rows=M`.
-pub fn parse_layout(s: &str) -> Option<Layout> {
-    let get = |k: &str| {
-        s.split_whitespace()
-            .find_map(|kv| kv.strip_prefix(k)?.strip_prefix('='))
-            .and_then(|v| v.parse::<u64>().ok())
-    };
-    Some(Layout {
-        tables: get("tables")? as u32,
-        rows: get("rows")?,
-    })
 }
 
 /// Whether dbio's schema is there, and its marker.
@@ -297,14 +280,16 @@ fn made_tables(rows: &[(String, String)]) -> Result<Vec<String>, Vec<String>> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn layout_round_trip() {
-        let l = super::Layout {
+        let l = Layout {
             tables: 4,
             rows: 12800,
         };
-        assert_eq!(super::parse_layout(&super::layout_line(l)), Some(l));
-        assert_eq!(super::parse_layout("tables=x"), None);
+        assert_eq!(crate::slob::facts::parse_layout(&layout_line(l)), Some(l));
+        assert_eq!(crate::slob::facts::parse_layout("tables=x"), None);
     }
 
     #[test]
@@ -318,7 +303,7 @@ mod tests {
             row("index", "slob_2_id"),
         ];
         assert_eq!(
-            super::made_tables(&good),
+            made_tables(&good),
             Ok(vec!["slob_2".into(), "slob_10".into()])
         );
         for (k, n) in [
@@ -331,7 +316,7 @@ mod tests {
         ] {
             let mut rows = good.clone();
             rows.push(row(k, n));
-            assert!(super::made_tables(&rows).is_err(), "{k} {n}");
+            assert!(made_tables(&rows).is_err(), "{k} {n}");
         }
     }
 }

@@ -1,7 +1,7 @@
 //! An ext4 file system on a loop device of the test's own (a sparse file under the system
 //! temp dir), mounted on a folder; unmounted and detached on drop. Needs root.
 
-use super::run;
+use super::host::{is_root, private_dir, run, unmount};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -15,10 +15,10 @@ pub struct Ext4Loop {
 impl Ext4Loop {
     /// Makes, attaches, formats and mounts a file system of `bytes`.
     pub fn make(bytes: u64) -> Result<Ext4Loop, String> {
-        if !super::is_root() {
+        if !is_root() {
             return Err("a loop device needs root".into());
         }
-        let base = super::private_dir("dbio-ext4", None)?;
+        let base = private_dir("dbio-ext4", None)?;
         let image = base.join("image");
         let f = std::fs::File::create(&image).map_err(|e| format!("{}: {e}", image.display()))?;
         f.set_len(bytes)
@@ -63,7 +63,7 @@ impl Drop for Ext4Loop {
     /// Unmounts (checked; lazily when still busy), detaches, and removes the image only once
     /// nothing is mounted on its folder.
     fn drop(&mut self) {
-        let unmounted = super::unmount(&self.mount);
+        let unmounted = unmount(&self.mount);
         let detached = Command::new("losetup")
             .args(["-d", &self.dev])
             .status()

@@ -2,7 +2,7 @@
 //! its own port on 127.0.0.1, `performance_schema = ON` (unless asked otherwise), a small
 //! buffer pool.
 
-use super::{command, find, free_port, on_path, private_dir, run, run_as};
+use super::host::{command, find, free_port, on_path, private_dir, private_dir_in, run, run_as};
 use std::path::PathBuf;
 use std::process::Child;
 use std::time::{Duration, Instant};
@@ -42,7 +42,7 @@ impl PrivateMariaDb {
             .ok_or("mariadb-install-db is not installed (apt-get install mariadb-server)")?;
         let owner = run_as("mysql")?;
         let dir = match parent {
-            Some(p) => super::private_dir_in(p, "dbio-maria", owner)?,
+            Some(p) => private_dir_in(p, "dbio-maria", owner)?,
             None => private_dir("dbio-maria", owner)?,
         };
         let mut m = PrivateMariaDb {

@@ -1,7 +1,7 @@
 //! A private PostgreSQL: `initdb` and `pg_ctl` of the installed server, its own folder,
 //! socket folder and port, password logins, `track_io_timing = on`, small shared_buffers.
 
-use super::{command, find, free_port, on_path, private_dir, run, run_as};
+use super::host::{command, find, free_port, on_path, private_dir, private_dir_in, run, run_as};
 use std::path::{Path, PathBuf};
 
 /// The superuser of private servers, and its password.
@@ -50,7 +50,7 @@ impl PrivatePostgres {
         )?;
         let owner = run_as("postgres")?;
         let dir = match parent {
-            Some(p) => super::private_dir_in(p, "dbio-pg", owner)?,
+            Some(p) => private_dir_in(p, "dbio-pg", owner)?,
             None => private_dir("dbio-pg", owner)?,
         };
         let mut pg = PrivatePostgres {
