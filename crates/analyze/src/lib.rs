@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod advise;
+mod ceiling;
 pub mod compare;
 pub mod knee;
 pub mod merge;

@@ -10,12 +10,7 @@ use dbio_model::{
 };
 use hdrhistogram::Histogram;
 
-/// One host's result and the name it goes by in the merged one.
-#[derive(Clone)]
-pub struct HostResult {
-    pub name: String,
-    pub result: RunResult,
-}
+pub use host::HostResult;
 
 /// What a merge is given besides the results.
 #[derive(Default)]
@@ -536,6 +531,7 @@ fn spread(hosts: &[HostResult]) -> Spread {
 }
 
 mod different;
+mod host;
 mod series;
 #[cfg(test)]
 mod tests;
