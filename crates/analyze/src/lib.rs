@@ -5,6 +5,7 @@
 pub mod advise;
 mod ceiling;
 pub mod compare;
+pub mod error;
 pub mod knee;
 pub mod merge;
 pub mod path;
