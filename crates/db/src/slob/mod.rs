@@ -14,6 +14,7 @@ pub mod setup;
 pub use facts::{Counters, Layout, Server, MARKER, SCHEMA};
 pub use keys::{multiplier, scatter};
 
+use crate::error::DbError;
 use crate::url::{system, System};
 
 /// An open connection to PostgreSQL or MariaDB/MySQL (not read-only: dbio's schema is
@@ -25,7 +26,7 @@ pub enum Conn {
 
 impl Conn {
     /// Connects to `url`; the error is one line without the password.
-    pub fn open(url: &str) -> Result<Conn, String> {
+    pub fn open(url: &str) -> Result<Conn, DbError> {
         Ok(match system(url)? {
             System::Postgres => Conn::Pg(Box::new(crate::pg::connect(url)?)),
             System::MySql => Conn::My(Box::new(maria::connect_rw(url)?)),
@@ -34,7 +35,7 @@ impl Conn {
 
     /// The server's version, block size, buffer pool and data directory; an error for a
     /// version dbio does not know.
-    pub fn server(&mut self, url: &str) -> Result<Server, String> {
+    pub fn server(&mut self, url: &str) -> Result<Server, DbError> {
         match self {
             Conn::Pg(c) => pgsql::server(c, url),
             Conn::My(c) => maria::server(c, url),
@@ -42,7 +43,7 @@ impl Conn {
     }
 
     /// What dbio set up here, or None when its schema is not there.
-    pub fn layout(&mut self, url: &str) -> Result<Option<Layout>, String> {
+    pub fn layout(&mut self, url: &str) -> Result<Option<Layout>, DbError> {
         match self {
             Conn::Pg(c) => pgsql::layout(c, url),
             Conn::My(c) => maria::layout(c, url),
@@ -50,7 +51,7 @@ impl Conn {
     }
 
     /// The database's counters now.
-    pub fn counters(&mut self, url: &str) -> Result<Counters, String> {
+    pub fn counters(&mut self, url: &str) -> Result<Counters, DbError> {
         match self {
             Conn::Pg(c) => pgsql::counters(c, url),
             Conn::My(c) => maria::counters(c, url),
@@ -77,7 +78,7 @@ impl Conn {
     }
 
     /// Bytes of dbio's tables and indexes.
-    pub fn data_set_bytes(&mut self, url: &str) -> Result<u64, String> {
+    pub fn data_set_bytes(&mut self, url: &str) -> Result<u64, DbError> {
         match self {
             Conn::Pg(c) => pgsql::data_set_bytes(c, url),
             Conn::My(c) => maria::data_set_bytes(c, url),
@@ -93,7 +94,7 @@ pub enum Session {
 
 impl Session {
     /// Opens a session on table `table` (1-based).
-    pub fn open(url: &str, table: u32) -> Result<Session, String> {
+    pub fn open(url: &str, table: u32) -> Result<Session, DbError> {
         Ok(match system(url)? {
             System::Postgres => Session::Pg(Box::new(pgsql::PgSession::open(url, table)?)),
             System::MySql => Session::My(Box::new(maria::MySession::open(url, table)?)),
@@ -101,7 +102,7 @@ impl Session {
     }
 
     /// Reads the rows of keys lo..=hi through the index.
-    pub fn read(&mut self, lo: i64, hi: i64) -> Result<(), String> {
+    pub fn read(&mut self, lo: i64, hi: i64) -> Result<(), DbError> {
         match self {
             Session::Pg(s) => s.read(lo, hi),
             Session::My(s) => s.read(lo, hi),
@@ -109,7 +110,7 @@ impl Session {
     }
 
     /// Updates the rows of keys lo..=hi and commits: (statement ns, commit ns).
-    pub fn update(&mut self, lo: i64, hi: i64) -> Result<(u64, u64), String> {
+    pub fn update(&mut self, lo: i64, hi: i64) -> Result<(u64, u64), DbError> {
         match self {
             Session::Pg(s) => s.update(lo, hi),
             Session::My(s) => s.update(lo, hi),

@@ -1,6 +1,7 @@
 //! What the private servers need from the host: who we are, private folders, commands run
 //! as the server's user, a free port, mounts.
 
+use crate::error::DbError;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -41,17 +42,17 @@ pub(super) fn is_root() -> bool {
 }
 
 /// The account a server runs as: `user` when we are root (servers refuse root), else us.
-pub(super) fn run_as(user: &str) -> Result<Option<(u32, u32)>, String> {
+pub(super) fn run_as(user: &str) -> Result<Option<(u32, u32)>, DbError> {
     if !is_root() {
         return Ok(None);
     }
     user_ids(user).map(Some).ok_or_else(|| {
-        format!("no '{user}' user to run the server as (the server refuses root); install the server package, which creates it")
+        DbError::Private(format!("no '{user}' user to run the server as (the server refuses root); install the server package, which creates it"))
     })
 }
 
 /// A new empty folder under the system temp dir, owned by `owner` (so the server can use it).
-pub(super) fn private_dir(prefix: &str, owner: Option<(u32, u32)>) -> Result<PathBuf, String> {
+pub(super) fn private_dir(prefix: &str, owner: Option<(u32, u32)>) -> Result<PathBuf, DbError> {
     private_dir_in(&std::env::temp_dir(), prefix, owner)
 }
 
@@ -60,7 +61,7 @@ pub(super) fn private_dir_in(
     parent: &Path,
     prefix: &str,
     owner: Option<(u32, u32)>,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, DbError> {
     static N: AtomicU32 = AtomicU32::new(0);
     let dir = parent.join(format!(
         "{prefix}-{}-{}",
@@ -68,10 +69,15 @@ pub(super) fn private_dir_in(
         N.fetch_add(1, Ordering::Relaxed)
     ));
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir(&dir)
+        .map_err(|e| DbError::Private(format!("cannot create {}: {e}", dir.display())))?;
     if let Some((u, g)) = owner {
-        std::os::unix::fs::chown(&dir, Some(u), Some(g))
-            .map_err(|e| format!("cannot hand {} to the server's user: {e}", dir.display()))?;
+        std::os::unix::fs::chown(&dir, Some(u), Some(g)).map_err(|e| {
+            DbError::Private(format!(
+                "cannot hand {} to the server's user: {e}",
+                dir.display()
+            ))
+        })?;
     }
     Ok(dir)
 }
@@ -89,26 +95,29 @@ pub(super) fn command(program: &Path, owner: Option<(u32, u32)>) -> Command {
 }
 
 /// Runs `c` to the end; an error with its output when it fails.
-pub(super) fn run(mut c: Command, what: &str) -> Result<(), String> {
-    let out = c.output().map_err(|e| format!("cannot run {what}: {e}"))?;
+pub(super) fn run(mut c: Command, what: &str) -> Result<(), DbError> {
+    let out = c
+        .output()
+        .map_err(|e| DbError::Private(format!("cannot run {what}: {e}")))?;
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!(
+        Err(DbError::Private(format!(
             "{what} failed ({}): {}{}",
             out.status,
             String::from_utf8_lossy(&out.stderr).trim(),
             String::from_utf8_lossy(&out.stdout).trim()
-        ))
+        )))
     }
 }
 
 /// A TCP port on 127.0.0.1 that nothing listens on now.
-pub(super) fn free_port() -> Result<u16, String> {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
+pub(super) fn free_port() -> Result<u16, DbError> {
+    let l = std::net::TcpListener::bind("127.0.0.1:0")
+        .map_err(|e| DbError::Private(format!("no free port: {e}")))?;
     l.local_addr()
         .map(|a| a.port())
-        .map_err(|e| format!("no free port: {e}"))
+        .map_err(|e| DbError::Private(format!("no free port: {e}")))
 }
 
 /// The first of `candidates` that exists.

@@ -25,7 +25,7 @@ pub fn in_ci() -> bool {
 
 /// The server, or None after saying why not: under `CI=true` the test fails naming what is
 /// missing; elsewhere one `dbio-test-skipped: TEST: WHY` line.
-pub fn or_skip<T>(test: &str, server: Result<T, String>) -> Option<T> {
+pub fn or_skip<T, E: std::fmt::Display>(test: &str, server: Result<T, E>) -> Option<T> {
     match server {
         Ok(s) => Some(s),
         Err(why) => {
