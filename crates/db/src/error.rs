@@ -2,8 +2,6 @@
 //! setup, a run, a private test server. Each names the flag, file or server (its URL without
 //! the password), the value and what to try; no password ever appears in one.
 
-use crate::slob::{MARKER, SCHEMA};
-
 /// Why the database side could not do what it was asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DbError {
@@ -43,8 +41,13 @@ pub enum DbError {
     #[error("session {session}: {source}")]
     Session { session: u32, source: Box<DbError> },
     /// Setup stopped half way: what it made is recorded and `dbio db drop` removes it.
-    #[error("{source}; what dbio made so far is recorded in {SCHEMA}.{MARKER}: remove it with `dbio db drop --url {url}`")]
-    Unfinished { source: Box<DbError>, url: String },
+    #[error("{source}; what dbio made so far is recorded in {record}: remove it with `dbio db drop --url {url}`")]
+    Unfinished {
+        source: Box<DbError>,
+        /// The marker table, SCHEMA.MARKER.
+        record: String,
+        url: String,
+    },
     /// Ctrl-C while setup loaded the tables.
     #[error("interrupted while loading")]
     Interrupted,
@@ -93,14 +96,6 @@ impl DbError {
             file: file.to_string(),
             line,
             why: why.into(),
-        }
-    }
-
-    /// What the server at `url` (shown without its password) said, or why dbio refuses it.
-    pub(crate) fn server(url: &str, said: impl Into<String>) -> DbError {
-        DbError::Server {
-            url: crate::url::redact(url),
-            said: said.into(),
         }
     }
 

@@ -94,9 +94,15 @@ fn not_an_export(text: &str, file: &str) -> DbError {
     if text.trim().is_empty() {
         DbError::export(file, "the file is empty")
     } else if is_awr_report(text) {
-        DbError::export(file, "an AWR report without its File IO Stats section; give the whole text report (awrrpt.sql, text format)")
+        DbError::export(
+            file,
+            "an AWR report without its File IO Stats section; give the whole text report (awrrpt.sql, text format)",
+        )
     } else {
-        DbError::export(file, "not an export dbio advise reads (a SQL Server or Oracle CSV, an AWR report, /proc/diskstats or a dbio advise snapshot); `dbio advise --queries` prints the queries that make them")
+        DbError::export(
+            file,
+            "not an export dbio advise reads (a SQL Server or Oracle CSV, an AWR report, /proc/diskstats or a dbio advise snapshot); `dbio advise --queries` prints the queries that make them",
+        )
     }
 }
 

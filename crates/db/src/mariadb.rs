@@ -99,7 +99,10 @@ pub fn snapshot(c: &mut Conn, url: &str) -> Result<Snapshot, DbError> {
     let shown = redact(url);
     let ps: Option<i64> = c.query_first("SELECT @@performance_schema").map_err(err)?;
     if ps != Some(1) {
-        return Err(DbError::Server { url: shown.clone(), said: "performance_schema is OFF, and dbio reads per-file I/O from performance_schema.file_summary_by_instance; turn it on: performance_schema = ON under [mysqld] in the server's my.cnf, then restart the server (it cannot be switched on while it runs)".into() });
+        return Err(DbError::Server {
+            url: shown.clone(),
+            said: "performance_schema is OFF, and dbio reads per-file I/O from performance_schema.file_summary_by_instance; turn it on: performance_schema = ON under [mysqld] in the server's my.cnf, then restart the server (it cannot be switched on while it runs)".into(),
+        });
     }
     let mut s = Snapshot::new("mariadb", &shown);
     s.taken_at_ms = Some(crate::clock::now_ms());

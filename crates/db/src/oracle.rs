@@ -68,7 +68,12 @@ pub fn parse(text: &str, file: &str) -> Result<Snapshot, DbError> {
     }
     if since > 0 {
         let ms = since.checked_mul(1000).ok_or_else(|| {
-            DbError::export(file, format!("SECONDS_SINCE_STARTUP {since} is more seconds than any server has run; check that column of the export"))
+            DbError::export(
+                file,
+                format!(
+                    "SECONDS_SINCE_STARTUP {since} is more seconds than any server has run; check that column of the export"
+                ),
+            )
         })?;
         s.counting_ms = Some(ms);
     }
@@ -102,7 +107,10 @@ pub fn parse_awr(text: &str, file: &str) -> Result<Snapshot, DbError> {
         }
     }
     if dashes < 2 {
-        return Err(DbError::export(file, "the File IO Stats section has no column header; paste the section as the AWR text report prints it"));
+        return Err(DbError::export(
+            file,
+            "the File IO Stats section has no column header; paste the section as the AWR text report prints it",
+        ));
     }
     let mut s = Snapshot::new("oracle-awr", file);
     s.is_delta = true;

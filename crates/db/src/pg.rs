@@ -94,7 +94,10 @@ pub fn explain(e: &postgres::Error, url: &str) -> DbError {
                             f = f.display()
                         ),
                     },
-                    None => DbError::Server { url: shown.clone(), said: "the server asks for a password and none was given: set PGPASSWORD, add a line host:port:database:user:password to ~/.pgpass (chmod 600), or put it in the URL".into() },
+                    None => DbError::Server {
+                        url: shown.clone(),
+                        said: "the server asks for a password and none was given: set PGPASSWORD, add a line host:port:database:user:password to ~/.pgpass (chmod 600), or put it in the URL".into(),
+                    },
                 };
             }
             DbError::Connect { url: shown, cause }

@@ -9,7 +9,10 @@ use std::collections::HashMap;
 
 /// The refusal of a file without the two columns.
 fn no_columns(file: &str) -> DbError {
-    DbError::export(file, "a sizes file needs a NAME and a BYTES column, e.g. the output of SELECT NAME, BYTES FROM V$DATAFILE")
+    DbError::export(
+        file,
+        "a sizes file needs a NAME and a BYTES column, e.g. the output of SELECT NAME, BYTES FROM V$DATAFILE",
+    )
 }
 
 /// Refuses a start whose header row lacks NAME or BYTES, before the rest is read.
@@ -49,7 +52,10 @@ fn sizes(text: &str, file: &str) -> Result<HashMap<String, u64>, DbError> {
         let bytes = r.count("bytes")?;
         total = total.saturating_add(bytes);
         if total > MAX_TOTAL {
-            return Err(DbError::export(file, "the sizes add up to more than 2^62 bytes; no database is that large, so this is not a sizes file of one (or it is damaged)"));
+            return Err(DbError::export(
+                file,
+                "the sizes add up to more than 2^62 bytes; no database is that large, so this is not a sizes file of one (or it is damaged)",
+            ));
         }
         m.insert(r.text("name").to_string(), bytes);
     }

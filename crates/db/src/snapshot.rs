@@ -89,8 +89,12 @@ impl Snapshot {
                 sum.checked_add(f(o)).filter(|t| *t <= MAX_TOTAL)
             });
             if total.is_none() {
-                return Err(DbError::export(file, format!("the {what} of its objects add up to more than 2^62; no server counts that much, so this is not an export of one (or it is damaged)"
-                )));
+                return Err(DbError::export(
+                    file,
+                    format!(
+                        "the {what} of its objects add up to more than 2^62; no server counts that much, so this is not an export of one (or it is damaged)"
+                    ),
+                ));
             }
         }
         Ok(self)
@@ -109,9 +113,13 @@ impl Snapshot {
         let s: Snapshot = serde_json::from_str(text)
             .map_err(|e| DbError::export(file, format!("not a dbio advise snapshot ({e})")))?;
         if s.schema != SNAPSHOT_SCHEMA {
-            return Err(DbError::export(file, format!("snapshot format {} is not {SNAPSHOT_SCHEMA}; take the snapshot again with this dbio",
-                s.schema
-            )));
+            return Err(DbError::export(
+                file,
+                format!(
+                    "snapshot format {} is not {SNAPSHOT_SCHEMA}; take the snapshot again with this dbio",
+                    s.schema
+                ),
+            ));
         }
         s.checked(file)
     }
@@ -171,16 +179,22 @@ fn counts_between(before: &Snapshot, after: &Snapshot) -> Result<Counts, DbError
     }
     if let (Some(a), Some(b)) = (&before.server_started, &after.server_started) {
         if a != b {
-            return Err(DbError::delta(format!("the server restarted between the snapshots (started {a}, then {b}), so its counters started again; take a new first snapshot"
-            )));
+            return Err(DbError::delta(
+                format!(
+                    "the server restarted between the snapshots (started {a}, then {b}), so its counters started again; take a new first snapshot"
+                ),
+            ));
         }
     }
     if let (Some(a), Some(b)) = (before.counting_ms, after.counting_ms) {
         if b < a {
-            return Err(DbError::delta(format!("the second snapshot counts over less time ({} s) than the first ({} s): the server restarted between them (or they are in the wrong order), so its counters started again; take a new first snapshot",
-                b / 1000,
-                a / 1000
-            )));
+            return Err(DbError::delta(
+                format!(
+                    "the second snapshot counts over less time ({} s) than the first ({} s): the server restarted between them (or they are in the wrong order), so its counters started again; take a new first snapshot",
+                    b / 1000,
+                    a / 1000
+                ),
+            ));
         }
     }
     let mut notes = after.notes.clone();
@@ -222,7 +236,9 @@ fn counts_between(before: &Snapshot, after: &Snapshot) -> Result<Counts, DbError
             blocks: b.blocks - a.blocks,
             ms: b.ms - a.ms,
         }),
-        (Some(_), Some(_)) => return Err(DbError::delta("the database's blocks read or read time went backwards between the snapshots: its statistics were reset or the server restarted; take a new first snapshot")),
+        (Some(_), Some(_)) => return Err(DbError::delta(
+            "the database's blocks read or read time went backwards between the snapshots: its statistics were reset or the server restarted; take a new first snapshot",
+        )),
         _ => None,
     };
     Ok(Counts {
@@ -255,9 +271,12 @@ fn shared_out(mut objects: Vec<ObjectIo>, pool: Option<Pool>) -> Vec<ObjectIo> {
 /// `a − b` for one object; an error naming the counter that went backwards.
 fn minus(a: &ObjectIo, b: &ObjectIo) -> Result<ObjectIo, DbError> {
     let back = |what: &str, x: f64, y: f64| {
-        DbError::delta(format!("counters went backwards for {}: {what} {y} then {x}; the server restarted or its statistics were reset between the snapshots (or they are in the wrong order): take a new first snapshot",
-            a.name
-        ))
+        DbError::delta(
+            format!(
+                "counters went backwards for {}: {what} {y} then {x}; the server restarted or its statistics were reset between the snapshots (or they are in the wrong order): take a new first snapshot",
+                a.name
+            ),
+        )
     };
     let sub = |what: &str, x: u64, y: u64| {
         x.checked_sub(y)

@@ -76,17 +76,25 @@ impl Table {
     /// (an unnamed column, a row number, is allowed).
     pub fn check(&self, form: &str, required: &[&str], optional: &[&str]) -> Result<(), DbError> {
         if let Some(m) = required.iter().find(|c| !self.has(c)) {
-            return Err(DbError::export(&self.file, format!("column {m} is missing; a {form} export has {}; `dbio advise --queries` prints the query that makes it",
-                required.join(", ")
-            )));
+            return Err(DbError::export(
+                &self.file,
+                format!(
+                    "column {m} is missing; a {form} export has {}; `dbio advise --queries` prints the query that makes it",
+                    required.join(", ")
+                ),
+            ));
         }
         if let Some(u) = self.headers.iter().find(|h| {
             !h.is_empty() && !required.contains(&h.as_str()) && !optional.contains(&h.as_str())
         }) {
-            return Err(DbError::export(&self.file, format!("unknown column {u} for a {form} export (it has {}, and may have {}); remove it or check the export",
-                required.join(", "),
-                optional.join(", ")
-            )));
+            return Err(DbError::export(
+                &self.file,
+                format!(
+                    "unknown column {u} for a {form} export (it has {}, and may have {}); remove it or check the export",
+                    required.join(", "),
+                    optional.join(", ")
+                ),
+            ));
         }
         if self.rows.is_empty() {
             return Err(DbError::export(

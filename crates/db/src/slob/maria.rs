@@ -55,7 +55,10 @@ pub fn server(c: &mut Conn, url: &str) -> Result<Server, DbError> {
         });
     }
     if ps != 1 {
-        return Err(DbError::Server { url: shown.clone(), said: "performance_schema is OFF, and dbio db reads InnoDB's file I/O from it; set performance_schema = ON under [mysqld] and restart the server".into() });
+        return Err(DbError::Server {
+            url: shown.clone(),
+            said: "performance_schema is OFF, and dbio db reads InnoDB's file I/O from it; set performance_schema = ON under [mysqld] and restart the server".into(),
+        });
     }
     Ok(Server {
         system: System::MySql,

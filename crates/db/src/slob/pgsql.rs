@@ -29,7 +29,12 @@ pub fn server(c: &mut Client, url: &str) -> Result<Server, DbError> {
         .map_err(e(url))?;
     let (version, num): (String, i32) = (r.get(0), r.get(1));
     if !KNOWN.contains(&num) {
-        return Err(DbError::server(url, format!("PostgreSQL {version} is a version dbio db does not know (it reads pg_stat_database and pg_stat_wal of PostgreSQL 14 to 17)")));
+        return Err(DbError::Server {
+            url: crate::url::redact(url),
+            said: format!(
+                "PostgreSQL {version} is a version dbio db does not know (it reads pg_stat_database and pg_stat_wal of PostgreSQL 14 to 17)"
+            ),
+        });
     }
     let block = r.get::<_, i64>(2) as u64;
     Ok(Server {

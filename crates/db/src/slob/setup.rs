@@ -57,12 +57,16 @@ fn check_space(s: &Server, need: u64, url: &str) -> Result<Option<String>, DbErr
     };
     let keep = super::procfs::reserve(size);
     if need + keep > free {
-        return Err(DbError::server(url, format!("the tables need about {} MiB and {} has {} MiB free, of which a run keeps {} MiB free; give a smaller --size or fewer --sessions",
-            need >> 20,
-            s.data_dir.as_deref().unwrap_or("?"),
-            free >> 20,
-            keep >> 20
-        )));
+        return Err(DbError::Server {
+            url: redact(url),
+            said: format!(
+                "the tables need about {} MiB and {} has {} MiB free, of which a run keeps {} MiB free; give a smaller --size or fewer --sessions",
+                need >> 20,
+                s.data_dir.as_deref().unwrap_or("?"),
+                free >> 20,
+                keep >> 20
+            ),
+        });
     }
     Ok(None)
 }
@@ -89,6 +93,7 @@ pub fn setup(
         .collect();
     let made = |e: DbError| DbError::Unfinished {
         source: Box::new(e),
+        record: format!("{SCHEMA}.{MARKER}"),
         url: redact(url),
     };
     match &mut c {

@@ -47,7 +47,11 @@ pub(super) fn run_as(user: &str) -> Result<Option<(u32, u32)>, DbError> {
         return Ok(None);
     }
     user_ids(user).map(Some).ok_or_else(|| {
-        DbError::Private(format!("no '{user}' user to run the server as (the server refuses root); install the server package, which creates it"))
+        DbError::Private(
+            format!(
+                "no '{user}' user to run the server as (the server refuses root); install the server package, which creates it"
+            ),
+        )
     })
 }
 
