@@ -12,7 +12,7 @@
 //! write has its magic replaced by `DBIOJNL!` (incomplete), which `dbio verify` refuses.
 
 use super::pass::Expected;
-use super::{bad_kind, StreamVerify, BUSY, SEQ, SKIP};
+use super::table::{bad_kind, StreamVerify, BUSY, SEQ, SKIP};
 use dbio_model::verify::{JournalHeader, JournalTarget, JOURNAL_FORMAT, VERIFY_UNIT};
 use std::fs::File;
 use std::os::unix::fs::FileExt;

@@ -2,7 +2,8 @@
 //! `dbio verify --journal` after a crash.
 
 use super::header::{self, UNIT};
-use super::{bad_bits, judge, Judged, StreamVerify, TargetTable, BUSY, SEQ, SKIP};
+use super::judge::{judge, Judged};
+use super::table::{bad_bits, StreamVerify, TargetTable, BUSY, SEQ, SKIP};
 use dbio_engine::buffer::AlignedBuf;
 use dbio_model::verify::{Corruption, CorruptionKind};
 use std::os::unix::fs::FileExt;

@@ -1,7 +1,9 @@
 //! Setting up verification before the workers start: the block tables of every verifying
 //! stream, the run's id and the journal.
 
-use super::{journal::JournalWriter, StreamVerify, TargetTable, Verification};
+use super::journal::JournalWriter;
+use super::table::{StreamVerify, TargetTable};
+use super::Verification;
 use crate::run::{Prepared, RunError};
 use dbio_model::verify::VERIFY_UNIT;
 use dbio_model::JobSpec;

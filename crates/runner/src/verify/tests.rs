@@ -3,6 +3,7 @@
 use super::header::{self, Found, HEADER_LEN, UNIT};
 use super::journal::{parse_header, MAGIC};
 use super::*;
+use dbio_model::verify::CorruptionKind;
 
 fn block(seq: u64, offset: u64) -> Vec<u8> {
     let mut b: Vec<u8> = (0..UNIT).map(|i| (i * 7 + 3) as u8).collect();
