@@ -3,7 +3,7 @@
 //! of samples meets the criterion, or at the cap.
 
 use crate::collect::Collector;
-use crate::spawn::MeasureStart;
+use crate::timeline::MeasureStart;
 use crate::worker::Interval;
 use dbio_model::{Steady, SteadyMetric, SteadyState, SteadyTest};
 use std::collections::VecDeque;

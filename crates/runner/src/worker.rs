@@ -4,7 +4,7 @@
 use crate::burst::off_until;
 use crate::datagen::WriteData;
 use crate::pattern::Pattern;
-use crate::spawn::MeasureStart;
+use crate::timeline::MeasureStart;
 use crate::verify::{NoVerify, Verify};
 use dbio_engine::sys::{thread_cpu, CpuTimes};
 use dbio_engine::{Engine, IoError, Op, OpKind};

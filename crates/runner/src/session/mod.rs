@@ -11,15 +11,16 @@ mod report;
 mod scatter;
 mod writers;
 
+use crate::assemble::{assemble, directions, Assembly};
 use crate::data::run_nonce;
 use crate::datagen::WriteData;
+use crate::error::RunError;
+use crate::event::Event;
 use crate::pattern::PageSpread;
-use crate::run::{
-    assemble, check_fit, directions, gather, hold_cpus, open_targets, pick_engine, prefill_targets,
-    Assembly, Event, RunError,
-};
-use crate::spawn::{MeasureStart, Timeline};
+use crate::prepare::{check_fit, open_targets, pick_engine, prefill_targets};
+use crate::timeline::{MeasureStart, Timeline};
 use crate::warn;
+use crate::window::{gather, hold_cpus};
 use crate::worker::{prepare_buffers, WorkerReport};
 use dbio_engine::engine::AnyEngine;
 use dbio_engine::target::{discard_created, open_target, TargetKind, TargetOptions};

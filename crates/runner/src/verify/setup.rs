@@ -4,7 +4,8 @@
 use super::journal::JournalWriter;
 use super::table::{StreamVerify, TargetTable};
 use super::Verification;
-use crate::run::{Prepared, RunError};
+use crate::error::RunError;
+use crate::prepare::Prepared;
 use dbio_model::verify::VERIFY_UNIT;
 use dbio_model::JobSpec;
 use std::sync::atomic::AtomicBool;

@@ -5,7 +5,7 @@
 use super::*;
 use crate::datagen::WriteData;
 use crate::pattern::tests::spec;
-use crate::spawn::MeasureStart;
+use crate::timeline::MeasureStart;
 use dbio_model::{DataKind, Rw};
 use std::sync::atomic::AtomicU64;
 use std::sync::mpsc;
