@@ -9,6 +9,7 @@ use crate::timeline::Timeline;
 use crate::warn;
 use crate::worker::Interval;
 use dbio_engine::sys::process_cpu;
+use dbio_model::spill::Spill;
 use dbio_model::*;
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
@@ -36,7 +37,8 @@ pub(crate) fn gather(
     on_event: &mut dyn FnMut(Event),
     poll: &mut dyn FnMut(),
 ) -> Window {
-    let mut collector = Collector::new(workers);
+    // The run's spill file: its seconds' histograms wait there until the result is written.
+    let mut collector = Collector::new(workers, Spill::new());
     let mut cpu0 = process_cpu();
     let mut ticks0 = host_ticks();
     let mut started_at = SystemTime::now();

@@ -13,6 +13,7 @@ use crate::steady::{holds, state};
 use crate::worker::{exp_gap, DirTotals};
 use dbio_engine::OpKind;
 use dbio_model::histogram::{new_histogram, Encoder};
+use dbio_model::spill::Spill;
 use dbio_model::{
     Arrivals, JobSpec, ServiceDist, SimDevice, Steady, SteadyMetric, SteadyState, StopAfter,
     TimePoint,
@@ -150,6 +151,8 @@ struct Sim<'a> {
     totals: [DirTotals; 2],
     interval: Histogram<u64>,
     encoder: Encoder,
+    /// Where the seconds' histograms wait until the result is written.
+    spill: Option<Spill>,
     iv_index: u32,
     iv: (u64, u64, u64),
     points: Vec<TimePoint>,
@@ -277,6 +280,7 @@ impl<'a> Sim<'a> {
             totals: [DirTotals::new(), DirTotals::new()],
             interval: new_histogram(),
             encoder: Encoder::default(),
+            spill: Spill::new(),
             iv_index: 0,
             iv: (0, 0, 0),
             points: Vec::new(),
@@ -621,6 +625,7 @@ impl Sim<'_> {
             counts,
             &self.interval,
             &mut self.encoder,
+            self.spill.as_ref(),
         ));
         self.interval.reset();
         self.iv_index += 1;
