@@ -6,6 +6,7 @@
 //! No two I/Os in flight ever touch the same block (a worker draws another I/O when a block
 //! is busy, as vdbench does), so what a block must hold is always known exactly.
 
+pub mod error;
 pub mod header;
 pub mod journal;
 pub mod judge;
@@ -18,6 +19,7 @@ pub use table::{bad_bits, bad_kind, StreamVerify, TargetTable, BAD, BUSY, KIND, 
 
 use dbio_engine::{Engine, OpKind};
 use dbio_model::verify::{Corruption, CorruptionCounts, VerifyReport, FIRST_LISTED, VERIFY_UNIT};
+use error::PassError;
 use header::UNIT;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -221,18 +223,22 @@ impl Verification {
         stop: Option<&AtomicBool>,
     ) -> Finished {
         let (pass, checked_after, unwritten_after) = match skip_pass {
-            Some(why) => (Err(why), 0, 0),
+            Some(why) => (Err(PassError::Skipped(why)), 0, 0),
             None => self.final_pass(files, stop),
         };
-        let journal_failure = self.journal.take().and_then(|j| j.close().err());
+        let journal_failure = self
+            .journal
+            .take()
+            .and_then(|j| j.close().err())
+            .map(|e| e.to_string());
         let final_pass = match (&pass, &journal_failure) {
             (Ok(()), None) => "done".to_string(),
             (Ok(()), Some(j)) => format!("done; {j}"),
-            (Err(p), None) => p.clone(),
+            (Err(p), None) => p.to_string(),
             (Err(p), Some(j)) => format!("{p}; {j}"),
         };
         let failure = match (pass, journal_failure) {
-            (Err(p), j) if p.starts_with("stopped") => Some(match j {
+            (Err(p @ PassError::Stopped(_)), j) => Some(match j {
                 Some(j) => format!("{j}; the verify pass {p}"),
                 None => format!("the verify pass {p}"),
             }),
@@ -249,7 +255,7 @@ impl Verification {
         &self,
         files: &[Vec<&std::fs::File>],
         stop: Option<&AtomicBool>,
-    ) -> (Result<(), String>, u64, u64) {
+    ) -> (Result<(), PassError>, u64, u64) {
         let (mut checked, mut unwritten) = (0, 0);
         for (s, files) in self.streams.iter().zip(files) {
             for (t, f) in s.targets.iter().zip(files) {
@@ -257,11 +263,10 @@ impl Verification {
                 checked += r.checked;
                 unwritten += r.unwritten;
                 if let Some(e) = r.stopped {
-                    return (Err(format!("stopped: {e}")), checked, unwritten);
+                    return (Err(PassError::Stopped(e)), checked, unwritten);
                 }
                 if r.interrupted {
-                    let why = "interrupted: a stop (Ctrl-C or SIGTERM) ended the pass early";
-                    return (Err(why.into()), checked, unwritten);
+                    return (Err(PassError::Interrupted), checked, unwritten);
                 }
             }
         }

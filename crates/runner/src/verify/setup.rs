@@ -42,7 +42,8 @@ pub(crate) fn start(
     }
     let journal = match &vs.journal {
         Some(path) => Some(
-            JournalWriter::create(path, run, &streams, abort.clone()).map_err(RunError::Target)?,
+            JournalWriter::create(path, run, &streams, abort.clone())
+                .map_err(|e| RunError::Target(e.to_string()))?,
         ),
         None => None,
     };
