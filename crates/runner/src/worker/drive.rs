@@ -53,6 +53,9 @@ pub(super) struct Worker<'c, E, C, V, P> {
 
 impl<'c, E: Engine, C: Clock, V: Verify, P: Pacing> Worker<'c, E, C, V, P> {
     /// The worker of `plan` on `engine`, paced by `pacing`, its clock first read at `t0`.
+    /// (Inlined, as [`Worker::run`] is, so that the worker is a local of the caller whose
+    /// fields the compiler keeps in registers, as it did the loop's local variables.)
+    #[inline(always)]
     pub(super) fn new(
         engine: E,
         plan: WorkerPlan,
@@ -114,6 +117,7 @@ impl<'c, E: Engine, C: Clock, V: Verify, P: Pacing> Worker<'c, E, C, V, P> {
     /// The loop: each turn queues what may go, then either sleeps (nothing in flight, nothing
     /// due) or submits and reaps, then keeps the time; it ends when the worker is stopping
     /// and nothing is in flight.
+    #[inline(always)]
     pub(super) fn run(mut self, t0: Instant) -> WorkerReport {
         let mut now = t0;
         loop {
