@@ -14,6 +14,7 @@ use std::io::Write;
 /// [`SpilledRun::load`]; in memory when there is no spill file.
 pub struct SpilledRun(Kept);
 
+/// Where a [`SpilledRun`] is: in memory, or in a spill file.
 enum Kept {
     Memory(Box<RunResult>),
     /// The run without its seconds' histograms, at a place in `spill`; the histograms, which
