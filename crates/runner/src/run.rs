@@ -9,12 +9,12 @@ use crate::spawn::{start_workers, Setup, Timeline, Workers};
 use crate::steady::Settler;
 use crate::warn;
 use crate::worker::{Interval, WorkerReport};
-use dbio_engine::engine::AnyEngine;
-use dbio_engine::facts::{host_facts, target_facts};
-use dbio_engine::sys::process_cpu;
-use dbio_engine::target::{
+use dbio_engine::device::{
     discard_created, mark_prefilled, open_target, prefill, OpenTarget, TargetKind, TargetOptions,
 };
+use dbio_engine::facts::{host_facts, target_facts};
+use dbio_engine::sys::process_cpu;
+use dbio_engine::AnyEngine;
 use dbio_engine::{open_engine, EngineSetup};
 use dbio_model::*;
 use fastrand::Rng;

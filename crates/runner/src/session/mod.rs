@@ -21,8 +21,8 @@ use crate::run::{
 use crate::spawn::{MeasureStart, Timeline};
 use crate::warn;
 use crate::worker::{prepare_buffers, WorkerReport};
-use dbio_engine::engine::AnyEngine;
-use dbio_engine::target::{discard_created, open_target, TargetKind, TargetOptions};
+use dbio_engine::device::{discard_created, open_target, TargetKind, TargetOptions};
+use dbio_engine::AnyEngine;
 use dbio_engine::{open_engine, EngineSetup};
 use dbio_model::session::SessionSpec;
 use dbio_model::*;
