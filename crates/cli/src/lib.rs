@@ -1,6 +1,7 @@
 //! dbio: a storage benchmark and analyzer for database workloads. The command line: flags in,
 //! a command run, an exit status out. A library so that the `dbio` binary (`src/main.rs`) is
 //! one call and the fuzz targets (`fuzz/`) reach the parsers of user input.
+#![forbid(unsafe_code)]
 
 mod advise_args;
 mod advise_source;

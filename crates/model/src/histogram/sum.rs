@@ -2,7 +2,7 @@
 //! base64), decoded straight into one array of counts: merging thousands of per-second
 //! histograms costs no full-range histogram per decoded one.
 
-use super::{decode_compact, histogram_of};
+use super::codec::{decode_compact, histogram_of};
 use base64::Engine;
 use flate2::{Decompress, FlushDecompress, Status};
 use hdrhistogram::Histogram;
