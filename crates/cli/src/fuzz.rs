@@ -33,9 +33,13 @@ pub fn flag_value(which: u8, v: &str) -> Result<(), String> {
         9 => crate::session::parse_think(v).map(drop),
         10 => crate::data::parse_data(v).map(drop),
         11 => crate::buckets::parse(v).map(drop),
-        12 => dbio_model::sim::SimDevice::parse(v).map(drop),
+        12 => dbio_model::sim::SimDevice::parse(v)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         13 => dbio_analyze::slo::Slo::parse(v).map(drop),
-        14 => dbio_model::path::parse_rate(v).map(drop),
+        14 => dbio_model::path::parse_rate(v)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         15 => dbio_orchestrate::fleet::hosts::parse_host(v)
             .map(drop)
             .map_err(|e| e.to_string()),

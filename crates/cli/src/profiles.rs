@@ -62,14 +62,14 @@ pub fn builtin(name: &str) -> Result<Profile, String> {
             names.join(", ")
         )
     })?;
-    Profile::parse(text, name)
+    Profile::parse(text, name).map_err(|e| e.to_string())
 }
 
 /// Reads and parses a profile file.
 pub fn from_file(path: &str) -> Result<Profile, String> {
     let text =
         crate::input::read_text(path).map_err(|e| format!("cannot read profile {path}: {e}"))?;
-    Profile::parse(&text, path)
+    Profile::parse(&text, path).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! workers, runs and hosts, and the percentile summary computed from them.
 
 mod codec;
+mod error;
 pub(crate) mod latency;
 pub(crate) mod second;
 mod sum;
@@ -11,6 +12,7 @@ pub use codec::{
     decode_compact, encode_compact, histogram_of, new_histogram, Encoder, HIGHEST_NS,
     SECOND_SIGFIG, SIGFIG,
 };
+pub use error::HistogramError;
 pub use latency::{LatencyHistogram, LatencySummary};
 pub use second::SecondHist;
 pub use sum::{HistogramSum, Layout};

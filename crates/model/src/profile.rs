@@ -3,8 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
+mod error;
 mod parse;
 mod stream_tables;
+
+pub use error::{ProfileError, StreamsError};
 
 /// A profile as written in TOML. Values are strings and numbers exactly as on the command
 /// line (`bs = "8k:70,64k:30"`, `duration = "30s"`), validated the same way as the flags.

@@ -1,6 +1,7 @@
 //! The precision and range of dbio's histograms, and their compact text form: HdrHistogram's
 //! interval-log encoding (V2, deflated, base64).
 
+use super::error::HistogramError;
 use hdrhistogram::Histogram;
 
 /// Significant digits of the latency histograms of a run's totals (0.1 % buckets).
@@ -82,18 +83,17 @@ impl Encoder {
 }
 
 /// Decodes a histogram written by [`encode_compact`] (or by any HdrHistogram interval log).
-pub fn decode_compact(s: &str) -> Result<Histogram<u64>, String> {
+pub fn decode_compact(s: &str) -> Result<Histogram<u64>, HistogramError> {
     use base64::Engine;
     use hdrhistogram::serialization::Deserializer;
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(s.trim())
-        .map_err(|e| format!("not base64: {e}"))?;
+    let bytes = base64::engine::general_purpose::STANDARD.decode(s.trim())?;
     let h: Histogram<u64> = Deserializer::new()
         .deserialize(&mut bytes.as_slice())
-        .map_err(|e| format!("not an HdrHistogram: {e:?}"))?;
+        .map_err(|e| HistogramError::NotHdr(format!("{e:?}")))?;
     // Into dbio's own precision and range, so that merging is exact bucket for bucket.
     let mut out = new_histogram();
-    out.add(&h).map_err(|e| format!("out of range: {e:?}"))?;
+    out.add(&h)
+        .map_err(|e| HistogramError::OutOfRange(format!("{e:?}")))?;
     Ok(out)
 }
 

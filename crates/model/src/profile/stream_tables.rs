@@ -1,6 +1,7 @@
 //! The `[[stream]]` tables of a multi-stream profile: their checks, and the settings each
 //! stream inherits from the top level.
 
+use super::error::StreamsError;
 use super::Profile;
 use crate::streams::is_role;
 
@@ -9,50 +10,43 @@ const SHARED_KEYS: &[&str] = &["duration", "ramp"];
 
 /// Checks the `[[stream]]` tables of a parsed profile: each has a name and a target role,
 /// names and roles are unique, nothing nests, and the window keys stay at the top level.
-pub(crate) fn check_streams(p: &Profile) -> Result<(), String> {
+pub(crate) fn check_streams(p: &Profile) -> Result<(), StreamsError> {
     if p.stream.is_empty() {
         if p.name.is_some() || p.target.is_some() {
-            return Err(
-                "`name` and `target` belong in [[stream]] tables; a single-stream profile leaves them out"
-                    .into(),
-            );
+            return Err(StreamsError::NameInSingle);
         }
         return Ok(());
     }
     if p.name.is_some() || p.target.is_some() {
-        return Err("`name` and `target` go inside each [[stream]] table, not at the top".into());
+        return Err(StreamsError::NameAtTop);
     }
     let mut names = Vec::new();
     let mut roles = Vec::new();
     for (i, s) in p.stream.iter().enumerate() {
-        let at = format!("[[stream]] number {}", i + 1);
+        let number = i + 1;
         let (Some(name), Some(role)) = (&s.name, &s.target) else {
-            return Err(format!(
-                "{at} needs both `name` and `target` (a role such as \"data\" or \"log\")"
-            ));
+            return Err(StreamsError::Unnamed { number });
         };
         if !is_role(role) {
-            return Err(format!(
-                "{at}: target \"{role}\" is not a role name; use letters, digits, - or _, e.g. \"log\""
-            ));
+            return Err(StreamsError::NotRole {
+                number,
+                role: role.clone(),
+            });
         }
         if !s.stream.is_empty() {
-            return Err(format!("{at}: streams do not nest"));
+            return Err(StreamsError::Nested { number });
         }
         if let Some(k) = s.keys().into_iter().find(|k| SHARED_KEYS.contains(k)) {
-            return Err(format!(
-                "stream {name}: `{k}` is shared by all streams (one measuring window); set it at the top level"
-            ));
+            return Err(StreamsError::SharedKey {
+                name: name.clone(),
+                key: k,
+            });
         }
         if names.contains(&name) {
-            return Err(format!(
-                "two streams are named {name}; give each its own name"
-            ));
+            return Err(StreamsError::SameName { name: name.clone() });
         }
         if roles.contains(&role) {
-            return Err(format!(
-                "two streams use target role {role}; give each stream its own role"
-            ));
+            return Err(StreamsError::SameRole { role: role.clone() });
         }
         names.push(name);
         roles.push(role);
@@ -152,11 +146,13 @@ mod tests {
             ),
         ];
         for (text, want) in cases {
-            let e = Profile::parse(text, "m.toml").unwrap_err();
+            let e = Profile::parse(text, "m.toml").unwrap_err().to_string();
             assert!(e.starts_with("profile m.toml: ") && e.contains(want), "{e}");
             assert!(!e.contains('\n'), "{e}");
         }
-        let e = Profile::parse("[[stream]]\nname = \"a\"\nqueue = 3\n", "m.toml").unwrap_err();
+        let e = Profile::parse("[[stream]]\nname = \"a\"\nqueue = 3\n", "m.toml")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("line 3 (`queue = 3`)"), "{e}");
     }
 }
