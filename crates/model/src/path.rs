@@ -137,7 +137,7 @@ pub enum TopologyError {
     /// A key of a table is missing, unknown or has a value that will not do.
     #[error("{at}, key {key}: {why}")]
     Key {
-        /// Where: "topology FILE", its [workload] or one of its hops.
+        /// Where: "topology FILE", its `[workload]` or one of its hops.
         at: String,
         /// The key.
         key: String,
