@@ -4,8 +4,8 @@
 use crate::warn;
 use crate::window::Window;
 use crate::worker::WorkerReport;
+use dbio_engine::device::OpenTarget;
 use dbio_engine::facts::{host_facts, target_facts};
-use dbio_engine::target::OpenTarget;
 use dbio_model::*;
 use std::time::SystemTime;
 

@@ -5,10 +5,10 @@ use crate::data::run_nonce;
 use crate::error::RunError;
 use crate::event::Event;
 use crate::warn;
-use dbio_engine::engine::AnyEngine;
-use dbio_engine::target::{
+use dbio_engine::device::{
     discard_created, mark_prefilled, open_target, prefill, OpenTarget, TargetKind, TargetOptions,
 };
+use dbio_engine::AnyEngine;
 use dbio_engine::{open_engine, EngineSetup};
 use dbio_model::*;
 use fastrand::Rng;

@@ -11,7 +11,7 @@ use crate::worker::{
     prepare_buffers, run_worker, run_worker_with, Interval, MonotonicClock, Quota, WorkerPlan,
     WorkerReport,
 };
-use dbio_engine::engine::AnyEngine;
+use dbio_engine::AnyEngine;
 use dbio_engine::{open_engine, EngineSetup};
 use dbio_model::{Arrivals, EngineKind, JobSpec, StopAfter};
 use std::sync::atomic::AtomicBool;
