@@ -39,7 +39,9 @@ pub fn flag_value(which: u8, v: &str) -> Result<(), String> {
         15 => dbio_orchestrate::fleet::hosts::parse_host(v).map(drop),
         16 => crate::cmd::compare::devices(v).map(drop),
         17 => crate::cmd::history::since(v).map(drop),
-        18 => crate::cmd::advise::share(v).map(drop),
+        18 => crate::cmd::advise::share(v)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         _ => crate::targets::check_value(v),
     }
 }
@@ -57,7 +59,9 @@ pub fn command_line(args: &[String]) -> Result<(), String> {
     match cli.command {
         Command::Run(c) => crate::cmd::run::plan(&c.run).map(drop),
         Command::Sweep(s) => crate::cmd::sweep::plan(&s).map(drop),
-        Command::Advise(a) => crate::cmd::advise::plan(&a).map(drop),
+        Command::Advise(a) => crate::cmd::advise::plan(&a)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         _ => Ok(()),
     }
 }

@@ -3,14 +3,13 @@
 //! one call and the fuzz targets (`fuzz/`) reach the parsers of user input.
 
 mod advise_args;
-mod advise_source;
+mod advise_wait;
 mod args;
 mod buckets;
 mod cmd;
 mod data;
 mod db_args;
 mod exit;
-mod export_text;
 mod fleet_args;
 mod formats;
 #[doc(hidden)]

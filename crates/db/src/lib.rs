@@ -5,6 +5,8 @@
 #![forbid(unsafe_code)]
 
 pub mod diskstats;
+pub mod export_text;
+pub mod gather;
 pub mod kind;
 pub mod live;
 pub mod mariadb;

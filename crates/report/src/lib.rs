@@ -8,6 +8,7 @@ pub mod compare;
 pub mod csv;
 pub mod db;
 pub mod diskspd;
+pub mod entry;
 pub mod fio_job;
 pub mod fio_json;
 pub mod hlog;

@@ -2,6 +2,7 @@
 //! as printed) in a SQLite database, with the headline figures beside it for listing.
 #![forbid(unsafe_code)]
 
+pub mod lookup;
 mod schema;
 
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension};

@@ -3,8 +3,10 @@
 //! move and why, and the expected gain bounded by Amdahl's law.
 
 pub mod devices;
+pub mod kept;
 pub mod knapsack;
 mod place;
+pub mod request;
 pub mod skew;
 
 use dbio_model::advise::{

@@ -46,7 +46,7 @@ pub fn run(a: PathArgs) -> Exit {
     if let Some(name) = &a.run {
         let found = match find(a.db.as_deref(), name) {
             Ok(f) => f,
-            Err(m) => return fail(m),
+            Err(m) => return fail(m.to_string()),
         };
         match serde_json::from_str::<RunResult>(&found.json) {
             Ok(r) => p.run = Some(dbio_analyze::path::hold(&t, &r)),

@@ -67,21 +67,12 @@ pub fn run(a: ReduceArgs) -> Exit {
     let json = dbio_report::json::to_json(&r);
     let summary = dbio_report::reduce::summary(&r);
     if let Some(store) = &store {
-        let entry = dbio_store::NewEntry {
-            kind: "reduce".into(),
-            started_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        let entry = dbio_report::entry::ReduceEntry {
+            paths: &a.paths,
+            made_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
             label: a.store.label.clone(),
-            profile: "reduce".into(),
-            targets: a.paths.join(", "),
-            mb_s: if r.elapsed_secs > 0.0 {
-                r.bytes_read as f64 / r.elapsed_secs / 1e6
-            } else {
-                0.0
-            },
-            json: json.clone(),
-            summary: summary.clone(),
-            ..Default::default()
-        };
+        }
+        .entry(&r, &json, &summary);
         history::keep(store, &entry, a.quiet, "dbio reduce");
     }
     if let Some(path) = a.json.as_deref() {
