@@ -1,6 +1,6 @@
 //! Flags of `dbio db`: setup, run, sweep and drop of dbio's schema in a real database.
 
-use crate::args::StoreArgs;
+use crate::out_args::StoreArgs;
 use clap::{Args, Subcommand};
 
 pub const DB_HELP: &str = "\

@@ -1,6 +1,7 @@
 //! dbio: a storage benchmark and analyzer for database workloads. The command line: flags in,
 //! a command run, an exit status out. A library so that the `dbio` binary (`src/main.rs`) is
 //! one call and the fuzz targets (`fuzz/`) reach the parsers of user input.
+#![forbid(unsafe_code)]
 
 mod advise_args;
 mod advise_wait;
@@ -17,6 +18,7 @@ pub mod fuzz;
 mod history;
 mod input;
 mod job;
+mod out_args;
 mod output;
 mod phases;
 mod profiles;
@@ -26,9 +28,11 @@ mod signals;
 mod sim;
 mod streams;
 mod targets;
+mod tool_formats;
 mod translate;
 mod vary;
 mod verify_args;
+mod verify_flags;
 
 use clap::Parser;
 use cmd::translate::Tool;

@@ -36,7 +36,7 @@ pub fn run(a: AdviseArgs) -> Exit {
     inputs.extend(lookup_inputs(&runs, a.store.db.as_deref()));
     inputs.extend(history::stored_in(&a.store));
     let outs = [
-        ("--json", a.json.as_deref()),
+        ("--json", a.out.json.as_deref()),
         ("--html", a.html.as_deref()),
         ("--snapshot", a.snapshot.as_deref()),
     ];
@@ -57,9 +57,9 @@ pub fn run(a: AdviseArgs) -> Exit {
         Some(Ok(s)) => Some(s),
         None => None,
     };
-    let mut g = match gather(&source(&a), plan.interval, &mut Waiter::new(a.quiet)) {
+    let mut g = match gather(&source(&a), plan.interval, &mut Waiter::new(a.out.quiet)) {
         Ok(Outcome::Saved(msg)) => {
-            if !a.quiet {
+            if !a.out.quiet {
                 eprintln!("dbio advise: {msg}");
             }
             return Exit::Ok;
@@ -159,7 +159,8 @@ fn finish(
     // The whole result as a string only for stdout or a history that keeps it whole: of
     // 100,000 objects it is about 100 MB, and a --json file is written as it is made.
     let kept = store.map(|_| kept(r, KEPT));
-    let json = (a.json.as_deref() == Some("-") || matches!(kept, Some(None))).then(|| to_json(r));
+    let json =
+        (a.out.json.as_deref() == Some("-") || matches!(kept, Some(None))).then(|| to_json(r));
     let summary = dbio_report::advise::summary(r, a.top);
     if let (Some(store), Some(kept)) = (store, &kept) {
         let stored = kept.as_ref().map(to_json);
@@ -167,7 +168,7 @@ fn finish(
         history::keep(
             store,
             &dbio_report::entry::advise_entry(r, stored, &summary, a.store.label.as_deref()),
-            a.quiet,
+            a.out.quiet,
             "dbio advise",
         );
     }
@@ -176,7 +177,7 @@ fn finish(
             return Exit::Failure.with(format!("dbio advise: cannot write {path}: {e}"));
         }
     }
-    if let Some(path) = a.json.as_deref() {
+    if let Some(path) = a.out.json.as_deref() {
         let written = match &json {
             Some(json) => emit_json(path, json),
             None => write_atomic_with(path, |w| {
@@ -188,8 +189,8 @@ fn finish(
             return Exit::Failure.with(format!("dbio advise: cannot write {path}: {e}"));
         }
     }
-    if !a.quiet {
-        if a.json.as_deref() == Some("-") {
+    if !a.out.quiet {
+        if a.out.json.as_deref() == Some("-") {
             eprint!("{summary}");
         } else {
             print_out(&summary);

@@ -53,13 +53,18 @@ pub fn history(a: HistoryArgs) -> Exit {
         label: a.label,
         limit: Some(a.limit),
     };
-    let store = match open_existing(a.db.as_deref()) {
+    let store = match open_existing(a.history.db.as_deref()) {
         Ok(Some(s)) => s,
-        Ok(None) if a.db.is_none() => {
+        Ok(None) if a.history.db.is_none() => {
             eprintln!("dbio history: {}", no_history(None));
             return Exit::Ok;
         }
-        Ok(None) => return Exit::usage(format!("dbio history: {}", no_history(a.db.as_deref()))),
+        Ok(None) => {
+            return Exit::usage(format!(
+                "dbio history: {}",
+                no_history(a.history.db.as_deref())
+            ))
+        }
         Err(m) => return Exit::usage(format!("dbio history: {m}")),
     };
     let rows = match store.list(&filter) {
@@ -98,7 +103,7 @@ pub fn history(a: HistoryArgs) -> Exit {
 
 /// Runs `dbio show`: the summary as printed at the time (rendered anew for a JSON file).
 pub fn show(a: ShowArgs) -> Exit {
-    let found = match find(a.db.as_deref(), &a.run) {
+    let found = match find(a.history.db.as_deref(), &a.run) {
         Ok(f) => f,
         Err(m) => return Exit::usage(format!("dbio show: {m}")),
     };
@@ -127,11 +132,11 @@ pub fn show(a: ShowArgs) -> Exit {
 
 /// Runs `dbio export`: the stored JSON, byte for byte.
 pub fn export(a: ExportArgs) -> Exit {
-    let inputs = crate::history::lookup_inputs(&[a.run.as_str()], a.db.as_deref());
+    let inputs = crate::history::lookup_inputs(&[a.run.as_str()], a.history.db.as_deref());
     if let Err(m) = crate::output::check_outputs(&[("--json", a.json.as_deref())], &inputs) {
         return Exit::usage(format!("dbio export: {m}"));
     }
-    let found = match find(a.db.as_deref(), &a.run) {
+    let found = match find(a.history.db.as_deref(), &a.run) {
         Ok(f) => f,
         Err(m) => return Exit::usage(format!("dbio export: {m}")),
     };

@@ -75,7 +75,10 @@ fn read_all(files: &[String]) -> Vec<Result<RunResult, String>> {
 
 /// Runs `dbio merge` and returns its exit status.
 pub fn run(a: MergeArgs) -> Exit {
-    let outputs = [("--json", a.json.as_deref()), ("--html", a.html.as_deref())];
+    let outputs = [
+        ("--json", a.out.json.as_deref()),
+        ("--html", a.html.as_deref()),
+    ];
     let mut inputs = a.files.clone();
     inputs.extend(history::stored_in(&a.store));
     if let Err(m) = check_outputs(&outputs, &inputs) {
@@ -116,10 +119,10 @@ pub fn run(a: MergeArgs) -> Exit {
     };
     r.label = a.store.label.clone();
     let d = Delivery {
-        json: a.json.as_deref(),
+        json: a.out.json.as_deref(),
         html: a.html.as_deref(),
         label: a.store.label.as_deref(),
-        quiet: a.quiet,
+        quiet: a.out.quiet,
     };
     deliver(r, &d, store.as_ref(), "dbio merge")
 }

@@ -16,11 +16,12 @@ use std::time::Duration;
 pub fn run(a: ReduceArgs) -> Exit {
     let mut inputs = a.paths.clone();
     inputs.extend(history::stored_in(&a.store));
-    let o =
-        match check_outputs(&[("--json", a.json.as_deref())], &inputs).and_then(|()| options(&a)) {
-            Ok(o) => o,
-            Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
-        };
+    let o = match check_outputs(&[("--json", a.out.json.as_deref())], &inputs)
+        .and_then(|()| options(&a))
+    {
+        Ok(o) => o,
+        Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
+    };
     // The history is opened first: a bad --db stops before anything is read.
     let store = match history::store_unless(&a.store) {
         Ok(s) => s,
@@ -28,7 +29,7 @@ pub fn run(a: ReduceArgs) -> Exit {
     };
     let stop = stop_flag();
     let mut bar: Option<ProgressBar> = None;
-    let quiet = a.quiet;
+    let quiet = a.out.quiet;
     let result = reduce(&a.paths, &o, &stop, &mut |ev| match ev {
         ReduceEvent::Start { total } if !quiet => {
             let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
@@ -73,9 +74,9 @@ pub fn run(a: ReduceArgs) -> Exit {
             label: a.store.label.clone(),
         }
         .entry(&r, &json, &summary);
-        history::keep(store, &entry, a.quiet, "dbio reduce");
+        history::keep(store, &entry, a.out.quiet, "dbio reduce");
     }
-    if let Some(path) = a.json.as_deref() {
+    if let Some(path) = a.out.json.as_deref() {
         if let Err(e) = emit_json(path, &json) {
             eprint!("{summary}");
             return Exit::Failure.with(format!(
@@ -83,8 +84,8 @@ pub fn run(a: ReduceArgs) -> Exit {
             ));
         }
     }
-    if !a.quiet {
-        if a.json.as_deref() == Some("-") {
+    if !a.out.quiet {
+        if a.out.json.as_deref() == Some("-") {
             eprint!("{summary}");
         } else {
             print_out(&summary);
