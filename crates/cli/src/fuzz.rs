@@ -38,7 +38,9 @@ pub fn flag_value(which: u8, v: &str) -> Result<(), String> {
         14 => dbio_model::path::parse_rate(v).map(drop),
         15 => dbio_orchestrate::fleet::hosts::parse_host(v).map(drop),
         16 => crate::cmd::compare::devices(v).map(drop),
-        17 => crate::cmd::history::since(v).map(drop),
+        17 => crate::cmd::history::since(v)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         18 => crate::cmd::advise::share(v)
             .map(drop)
             .map_err(|e| e.to_string()),

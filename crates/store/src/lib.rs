@@ -3,7 +3,9 @@
 #![forbid(unsafe_code)]
 
 pub mod lookup;
+pub mod run_files;
 mod schema;
+pub mod since;
 
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension};
 use std::path::{Path, PathBuf};

@@ -6,40 +6,11 @@ use crate::exit::Exit;
 use crate::history::{find, no_history, open_existing};
 use crate::output::{emit_json, print_out};
 use dbio_model::sweep::SweepResult;
-use dbio_model::units::parse_duration;
 use dbio_model::RunResult;
 use dbio_store::Filter;
 use std::fmt::Write;
-use std::time::{Duration, SystemTime};
 
-/// `--since`: a date or time (`2026-11-01`, `2026-11-01T08:00:00Z`) or an age (`2h`, `7d`).
-pub(crate) fn since(v: &str) -> Result<String, String> {
-    let v = v.trim();
-    let hint = "give a date (2026-11-01), a time (2026-11-01T08:00:00Z) or an age (2h, 7d)";
-    // Bytes, not a str slice: a multi-byte character across byte 4 must not panic.
-    let b = v.as_bytes();
-    if b.len() > 4 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' {
-        let full = if v.len() == 10 {
-            format!("{v}T00:00:00Z")
-        } else {
-            v.to_string()
-        };
-        let at = humantime::parse_rfc3339_weak(&full)
-            .map_err(|e| format!("--since {v}: not a valid date or time ({e}); {hint}"))?;
-        return Ok(humantime::format_rfc3339_seconds(at).to_string());
-    }
-    let age = match v.strip_suffix('d').and_then(|d| d.parse::<f64>().ok()) {
-        Some(days) if days >= 0.0 => Duration::try_from_secs_f64(days * 86_400.0)
-            .map_err(|_| format!("--since {v}: too long an age; {hint}"))?,
-        _ => parse_duration(v).map_err(|e| format!("--since {v}: {e}; {hint}"))?,
-    };
-    // An age reaching before 1970 means every run.
-    let at = SystemTime::now()
-        .checked_sub(age)
-        .filter(|t| *t >= SystemTime::UNIX_EPOCH)
-        .unwrap_or(SystemTime::UNIX_EPOCH);
-    Ok(humantime::format_rfc3339_seconds(at).to_string())
-}
+pub(crate) use dbio_store::since::since;
 
 /// Runs `dbio history`.
 pub fn history(a: HistoryArgs) -> Exit {
@@ -144,18 +115,5 @@ pub fn export(a: ExportArgs) -> Exit {
     match emit_json(to, &found.json) {
         Ok(()) => Exit::Ok,
         Err(e) => Exit::Failure.with(format!("dbio export: cannot write {to}: {e}")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::since;
-
-    /// Found by the `flags` fuzz target: a character of two bytes across byte 4 panicked.
-    #[test]
-    fn a_character_across_the_fifth_byte_is_refused() {
-        let e = since("000é").unwrap_err();
-        assert!(e.starts_with("--since 000é:"), "{e}");
-        assert_eq!(since("2026-11-01").unwrap(), "2026-11-01T00:00:00Z");
     }
 }
