@@ -176,3 +176,35 @@ pub fn sizes(f: &str) -> Result<std::collections::HashMap<String, u64>, GatherEr
     let text = crate::export_text::read(f, |head| crate::sizes::check_start(head, f))?;
     crate::sizes::parse(&text, f).map_err(input)
 }
+
+impl Gathered {
+    /// Gives the objects their sizes from a `--sizes` file (`file` names it in the note
+    /// on objects it lacks).
+    pub fn with_sizes(&mut self, sizes: &std::collections::HashMap<String, u64>, file: &str) {
+        let missing = crate::sizes::apply(&mut self.counts.objects, sizes);
+        if !missing.is_empty() {
+            self.counts.notes.push(format!(
+                "{} object(s) have no size in {}: {}",
+                missing.len(),
+                file,
+                missing.join(", ")
+            ));
+        }
+    }
+
+    /// Refuses counts without a single I/O: there is nothing to rank.
+    pub fn check_io(&self) -> Result<(), GatherError> {
+        if self.counts.objects.iter().any(|o| o.ios() != 0) {
+            return Ok(());
+        }
+        let secs = if self.counts.secs > 0.0 {
+            format!(" ({:.0} s)", self.counts.secs)
+        } else {
+            String::new()
+        };
+        Err(failed(format!(
+            "no I/O in the interval{secs} of {}: nothing to rank; run the workload during the interval, or make it longer",
+            self.name
+        )))
+    }
+}

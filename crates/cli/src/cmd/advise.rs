@@ -69,26 +69,10 @@ pub fn run(a: AdviseArgs) -> Exit {
         Err(e @ GatherError::Failed(_)) => return Exit::Failure.with(format!("dbio advise: {e}")),
     };
     if let Some(s) = &sizes {
-        let missing = dbio_db::sizes::apply(&mut g.counts.objects, s);
-        if !missing.is_empty() {
-            g.counts.notes.push(format!(
-                "{} object(s) have no size in {}: {}",
-                missing.len(),
-                a.sizes.as_deref().unwrap_or(""),
-                missing.join(", ")
-            ));
-        }
+        g.with_sizes(s, a.sizes.as_deref().unwrap_or(""));
     }
-    if g.counts.objects.iter().all(|o| o.ios() == 0) {
-        let secs = if g.counts.secs > 0.0 {
-            format!(" ({:.0} s)", g.counts.secs)
-        } else {
-            String::new()
-        };
-        return Exit::Failure.with(format!(
-            "dbio advise: no I/O in the interval{secs} of {}: nothing to rank; run the workload during the interval, or make it longer",
-            g.name
-        ));
+    if let Err(e) = g.check_io() {
+        return Exit::Failure.with(format!("dbio advise: {e}"));
     }
     let interrupted = g.interrupted;
     let r = request::analyse(&plan, latency, counted(g));
