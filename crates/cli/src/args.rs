@@ -167,6 +167,10 @@ Exit status 0 when every part ran, whatever the verdicts; 1 when a part failed; 
 
 /// Flags of `dbio suite`.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("json", |a| a.help("Write the whole assessment as JSON to FILE, or to stdout with '-'")),
+    mut_arg("quiet", |a| a.help("No progress display and no tables (errors still go to stderr)"))
+)]
 pub struct SuiteArgs {
     /// Targets by role: data=PATH, log=PATH, tempdb=PATH; one plain PATH puts the log and
     /// TempDB on PATH.log and PATH.tempdb beside it [default: ./dbio-testfile].
@@ -190,15 +194,11 @@ pub struct SuiteArgs {
     /// Allow writing to block devices or files dbio did not create.
     #[arg(long)]
     pub destroy_data: bool,
-    /// Write the whole assessment as JSON to FILE, or to stdout with '-'.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<String>,
+    #[command(flatten)]
+    pub out: Outputs,
     /// Write the whole assessment as one HTML page (scorecard, every part's charts).
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
-    /// No progress display and no tables (errors still go to stderr).
-    #[arg(long, short)]
-    pub quiet: bool,
     #[command(flatten)]
     pub store: StoreArgs,
     #[command(flatten)]
@@ -372,6 +372,10 @@ fn run_examples() -> String {
 
 /// Flags of `dbio run`.
 #[derive(Debug, Clone, Args)]
+#[command(
+    mut_arg("json", |a| a.help("Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr)")),
+    mut_arg("quiet", |a| a.help("No progress display and no summary (errors and warnings still go to stderr)"))
+)]
 pub struct RunArgs {
     /// Built-in profile to run (see `dbio profiles`); default: oltp.
     #[arg(value_name = "PROFILE", conflicts_with = "profile_file")]
@@ -517,12 +521,8 @@ pub struct RunArgs {
     /// Page reads per 100 served from the buffer pool, costing no I/O (default 0).
     #[arg(long, value_name = "PCT", help_heading = "Session mode (SLOB)")]
     pub cache_hit: Option<u32>,
-    /// Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<String>,
-    /// No progress display and no summary (errors and warnings still go to stderr).
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub out: Outputs,
     /// Also write the result as a self-contained HTML report with charts to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,

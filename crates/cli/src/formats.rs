@@ -21,7 +21,7 @@ pub fn before_run(a: &RunArgs, f: &FormatArgs) -> Option<Exit> {
             "dbio run: --output-format and --json-format apply to a run on this host; merge the hosts' results (dbio merge) first",
         ));
     }
-    if f.json_format != "dbio" && a.json.is_none() {
+    if f.json_format != "dbio" && a.out.json.is_none() {
         return Some(Exit::usage(format!(
             "dbio run: --json-format {}: give --json FILE (or --json - for stdout) to write it",
             f.json_format

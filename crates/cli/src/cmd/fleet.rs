@@ -146,7 +146,10 @@ pub fn executor(
 
 /// Runs `dbio run --hosts …` and delivers the merged result like a run's.
 pub fn run(a: RunArgs) -> Exit {
-    let outputs = [("--json", a.json.as_deref()), ("--html", a.html.as_deref())];
+    let outputs = [
+        ("--json", a.out.json.as_deref()),
+        ("--html", a.html.as_deref()),
+    ];
     let inputs: Vec<String> = history::stored_in(&a.store).into_iter().collect();
     let checked = check_outputs(&outputs, &inputs).and_then(|()| {
         let job = match plan(&a)? {
@@ -168,12 +171,12 @@ pub fn run(a: RunArgs) -> Exit {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio run: {m}")),
     };
-    let mut exec = match checked_fleet(fp, a.quiet) {
+    let mut exec = match checked_fleet(fp, a.out.quiet) {
         Ok(e) => e,
         Err(m) => return Exit::Failure.with(format!("dbio run: {m}")),
     };
     let stop = stop_flag();
-    let mut progress = crate::progress::Progress::new(a.quiet);
+    let mut progress = crate::progress::Progress::new(a.out.quiet);
     let merged = exec.run(&job, &stop, &mut |ev| progress.on(ev));
     progress.finish();
     let r = match merged {

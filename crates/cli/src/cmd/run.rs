@@ -52,7 +52,10 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Exit {
     if !a.fleet.hosts.is_empty() || a.fleet.hosts_file.is_some() {
         return crate::cmd::fleet::run(a);
     }
-    let outputs = [("--json", a.json.as_deref()), ("--html", a.html.as_deref())];
+    let outputs = [
+        ("--json", a.out.json.as_deref()),
+        ("--html", a.html.as_deref()),
+    ];
     let checked = check_outputs(&outputs, &inputs(&a))
         .and_then(|()| plan(&a))
         .and_then(|p| Ok((p, start_at(&a)?)));
@@ -69,11 +72,11 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Exit {
     if a.fleet.stop_on_eof {
         stop_on_eof(stop.clone());
     }
-    let mut progress = Progress::new(a.quiet).line_mode(a.fleet.progress_lines);
+    let mut progress = Progress::new(a.out.quiet).line_mode(a.fleet.progress_lines);
     let result = match plan {
         Plan::Single(spec) => dbio_runner::run_at(&spec, stop, &mut |ev| progress.on(ev), start_at),
         Plan::Streams(streams, notices) => {
-            if !a.quiet {
+            if !a.out.quiet {
                 notices.iter().for_each(|n| eprintln!("dbio run: {n}"));
             }
             dbio_runner::run_streams(&streams, stop, &mut |ev| progress.on(ev))
@@ -104,10 +107,10 @@ impl<'a> Delivery<'a> {
     /// The outputs `dbio run` was given.
     pub fn of(a: &'a RunArgs) -> Self {
         Delivery {
-            json: a.json.as_deref(),
+            json: a.out.json.as_deref(),
             html: a.html.as_deref(),
             label: a.store.label.as_deref(),
-            quiet: a.quiet,
+            quiet: a.out.quiet,
         }
     }
 }

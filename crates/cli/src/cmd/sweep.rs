@@ -159,7 +159,7 @@ pub fn execute(
 /// Runs `dbio sweep` and returns its exit status.
 pub fn run(a: SweepArgs) -> Exit {
     let outputs = [
-        ("--json", a.run.json.as_deref()),
+        ("--json", a.run.out.json.as_deref()),
         ("--html", a.run.html.as_deref()),
     ];
     let inputs = crate::cmd::run::inputs(&a.run);
@@ -172,11 +172,11 @@ pub fn run(a: SweepArgs) -> Exit {
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
     let stop = stop_flag();
-    let transcript = Transcript::new(a.run.quiet, a.run.json.as_deref());
+    let transcript = Transcript::new(a.run.out.quiet, a.run.out.json.as_deref());
     let say = |s: &str| transcript.say(s);
     let run = &a.run;
-    let exec = executor(&run.fleet, run.store.label.as_deref(), run.quiet);
-    let sweep = match exec.and_then(|mut e| execute(&plan, &mut *e, run.quiet, &stop, &say)) {
+    let exec = executor(&run.fleet, run.store.label.as_deref(), run.out.quiet);
+    let sweep = match exec.and_then(|mut e| execute(&plan, &mut *e, run.out.quiet, &stop, &say)) {
         Ok(s) => s,
         Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
     };
@@ -188,9 +188,9 @@ pub fn run(a: SweepArgs) -> Exit {
             &transcript.text(),
             a.run.store.label.as_deref(),
         );
-        history::keep(store, &entry, a.run.quiet, "dbio sweep");
+        history::keep(store, &entry, a.run.out.quiet, "dbio sweep");
     }
-    if let Some(path) = a.run.json.as_deref() {
+    if let Some(path) = a.run.out.json.as_deref() {
         if let Err(e) = emit_json(path, &json) {
             return Exit::Failure.with(format!(
                 "dbio sweep: cannot write the JSON result to {path}: {e}"

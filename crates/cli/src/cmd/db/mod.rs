@@ -172,7 +172,7 @@ fn run_cmd(a: DbRunArgs) -> Exit {
         opts: o,
     };
     let job = job(&o, &redact(&a.url));
-    let mut p = Progress::new(a.quiet);
+    let mut p = Progress::new(a.out.quiet);
     let r = exec.run(&job, &stop, &mut |ev| p.on(ev));
     p.finish();
     let mut r = match r {
@@ -183,14 +183,14 @@ fn run_cmd(a: DbRunArgs) -> Exit {
         Err(e) => return Exit::Failure.with(format!("dbio db run: {e}")),
     };
     r.label = a.store.label.clone();
-    let transcript = Transcript::new(a.quiet, a.json.as_deref());
+    let transcript = Transcript::new(a.out.quiet, a.out.json.as_deref());
     transcript.say(&dbio_report::db::report(&r).unwrap_or_default());
     let json = dbio_report::json::to_json(&r);
     if let Some(store) = &store {
         let entry = history::run_entry(&r, &json, &transcript.text(), a.store.label.as_deref());
-        history::keep(store, &entry, a.quiet, "dbio db run");
+        history::keep(store, &entry, a.out.quiet, "dbio db run");
     }
-    if let Some(path) = a.json.as_deref() {
+    if let Some(path) = a.out.json.as_deref() {
         if let Err(e) = emit_json(path, &json) {
             return Exit::Failure.with(format!(
                 "dbio db run: cannot write the JSON result to {path}: {e}"
@@ -208,7 +208,7 @@ fn run_cmd(a: DbRunArgs) -> Exit {
 /// before the first runs.
 fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), String> {
     let outputs = [
-        ("--json", a.run.json.as_deref()),
+        ("--json", a.run.out.json.as_deref()),
         ("--html", a.html.as_deref()),
     ];
     check_outputs(&outputs, &crate::cmd::run::measured(&[], &a.run.store))?;
@@ -254,13 +254,13 @@ fn sweep_cmd(a: DbSweepArgs) -> Exit {
         Err(m) => return Exit::usage(format!("{CMD}: {m}")),
     };
     let stop = stop_flag();
-    let transcript = Transcript::new(a.run.quiet, a.run.json.as_deref());
+    let transcript = Transcript::new(a.run.out.quiet, a.run.out.json.as_deref());
     let say = |s: &str| transcript.say(s);
     let mut exec = DbExec {
         url: a.run.url.clone(),
         opts: o,
     };
-    let sweep = match crate::cmd::sweep::execute(&plan, &mut exec, a.run.quiet, &stop, &say) {
+    let sweep = match crate::cmd::sweep::execute(&plan, &mut exec, a.run.out.quiet, &stop, &say) {
         Ok(s) => s,
         Err(m) => return Exit::Failure.with(format!("{CMD}: {m}")),
     };
@@ -273,9 +273,9 @@ fn sweep_cmd(a: DbSweepArgs) -> Exit {
             &transcript.text(),
             a.run.store.label.as_deref(),
         );
-        history::keep(store, &entry, a.run.quiet, CMD);
+        history::keep(store, &entry, a.run.out.quiet, CMD);
     }
-    if let Some(path) = a.run.json.as_deref() {
+    if let Some(path) = a.run.out.json.as_deref() {
         if let Err(e) = emit_json(path, &json) {
             return Exit::Failure.with(format!(
                 "{CMD}: cannot write the JSON result to {path}: {e}"
