@@ -11,6 +11,7 @@ pub mod diskspd;
 pub mod entry;
 pub mod fio_job;
 pub mod fio_json;
+pub mod history;
 pub mod hlog;
 pub mod html;
 pub mod item;

@@ -5,10 +5,7 @@ use crate::args::{ExportArgs, HistoryArgs, ShowArgs};
 use crate::exit::Exit;
 use crate::history::{find, no_history, open_existing};
 use crate::output::{emit_json, print_out};
-use dbio_model::sweep::SweepResult;
-use dbio_model::RunResult;
 use dbio_store::Filter;
-use std::fmt::Write;
 
 pub(crate) use dbio_store::since::since;
 
@@ -49,26 +46,7 @@ pub fn history(a: HistoryArgs) -> Exit {
         );
         return Exit::Ok;
     }
-    let mut out = format!(
-        "{:>5}  {:<20}  {:<5}  {:<14}  {:<20}  {:>10}  {:>9}  {:>9}  {}\n",
-        "id", "started (UTC)", "kind", "label", "profile", "IOPS", "MB/s", "p99 µs", "target"
-    );
-    for e in rows {
-        let _ = writeln!(
-            out,
-            "{:>5}  {:<20}  {:<5}  {:<14}  {:<20}  {:>10.0}  {:>9.1}  {:>9.1}  {}",
-            e.id,
-            e.started_at,
-            e.kind,
-            e.label.unwrap_or_default(),
-            e.profile,
-            e.iops,
-            e.mb_s,
-            e.p99_us,
-            e.targets
-        );
-    }
-    print_out(&out);
+    print_out(&dbio_report::history::table(rows));
     Exit::Ok
 }
 
@@ -82,21 +60,14 @@ pub fn show(a: ShowArgs) -> Exit {
         print_out(&s);
         return Exit::Ok;
     }
-    if let Ok(r) = serde_json::from_str::<RunResult>(&found.json) {
-        print_out(&dbio_report::text::summary(&r));
-    } else if let Ok(s) = serde_json::from_str::<SweepResult>(&found.json) {
-        for (v, r) in s.values.iter().zip(&s.steps) {
-            print_out(&format!(
-                "step {}={v}:\n{}\n",
-                s.vary,
-                dbio_report::text::summary(r)
-            ));
+    match dbio_report::history::summary_of_json(&found.json) {
+        Some(text) => print_out(&text),
+        None => {
+            return Exit::usage(format!(
+                "dbio show: {}: not a dbio run or sweep result (JSON from --json)",
+                a.run
+            ))
         }
-    } else {
-        return Exit::usage(format!(
-            "dbio show: {}: not a dbio run or sweep result (JSON from --json)",
-            a.run
-        ));
     }
     Exit::Ok
 }
