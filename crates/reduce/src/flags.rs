@@ -24,27 +24,36 @@ pub struct ReduceFlags {
 /// A refused flag of `dbio reduce`; the message names it and what to give.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum FlagError {
+    /// A `--unit` size that does not parse.
     #[error("--unit {value}: {why}; give sizes like 4k,8k,16k,32k,128k")]
     Unit { value: String, why: String },
+    /// A `--unit` size that is no power of two from 1k to 128k.
     #[error(
         "--unit {0}: a dedupe unit is a power of two from 1k to 128k, e.g. 4k,8k,16k,32k,128k"
     )]
     UnitRange(String),
+    /// A `--compress` name that is none of lz4, zstd, none.
     #[error("--compress {list}: unknown compressor {name}; give lz4, zstd, lz4,zstd or none")]
     Compressor { list: String, name: String },
+    /// `--buckets` without LZ4 to round.
     #[error("--buckets {0}: buckets round LZ4 output; add lz4 to --compress")]
     BucketsNeedLz4(String),
     /// The bucket sizes' own refusal.
     #[error("{0}")]
     Buckets(String),
+    /// `--compress-sample 0`.
     #[error("--compress-sample 0: give the number of unique blocks to compress, e.g. 38005 (±1 % at 99.9 %)")]
     SampleZero,
+    /// `--sample` of 0 or 1.
     #[error("--sample {0}: give a modulus of 2 or more, e.g. 16 keeps 1/16 of the fingerprints")]
     Modulus(u64),
+    /// `--mem` of zero.
     #[error("--mem {0}: give a size above zero, e.g. 1GiB")]
     MemZero(String),
+    /// A `--mem` size that does not parse.
     #[error("--mem {value}: {why}; give a size like 512MiB or 4GiB")]
     Mem { value: String, why: String },
+    /// `--threads` outside 1 to 1024.
     #[error("--threads {0}: use 1 to 1024 worker threads")]
     Threads(usize),
 }

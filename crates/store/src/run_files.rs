@@ -6,25 +6,33 @@ use dbio_model::{RunResult, RUN_SCHEMA};
 /// Why a file is not a run result this dbio merges; the message names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum RunFileError {
+    /// The file cannot be read.
     #[error("{path}: {source}")]
     Io {
         path: String,
         source: std::io::Error,
     },
+    /// A folder, a device or a pipe.
     #[error("{path}: not a regular file")]
     NotFile { path: String },
+    /// Binary bytes.
     #[error("{path}: not a dbio result (not text)")]
     NotText { path: String },
+    /// Text that is not JSON.
     #[error("{path}: not a dbio result (not JSON: {why})")]
     NotJson { path: String, why: String },
+    /// A run result of a newer schema.
     #[error("{path}: schema {schema} is newer than this dbio reads ({RUN_SCHEMA}); merge with the dbio that wrote it")]
     Newer { path: String, schema: String },
+    /// Another kind of dbio result (a sweep, a suite...).
     #[error(
         "{path}: a dbio {schema} result, not a run's; merge the runs' own JSON (dbio run --json)"
     )]
     NotRun { path: String, schema: String },
+    /// JSON without a schema field.
     #[error("{path}: not a dbio result (no schema field)")]
     NoSchema { path: String },
+    /// A run result whose fields do not read.
     #[error("{path}: not a dbio run result: {why}")]
     Damaged { path: String, why: String },
 }

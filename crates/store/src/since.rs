@@ -10,10 +10,13 @@ const HINT: &str = "give a date (2026-11-01), a time (2026-11-01T08:00:00Z) or a
 /// A `--since` value that is none of a date, a time or an age.
 #[derive(Debug, thiserror::Error)]
 pub enum SinceError {
+    /// A date or time that does not parse.
     #[error("--since {value}: not a valid date or time ({why}); {HINT}")]
     Date { value: String, why: String },
+    /// An age too long to subtract from now.
     #[error("--since {0}: too long an age; {HINT}")]
     TooLong(String),
+    /// An age that does not parse.
     #[error("--since {value}: {why}; {HINT}")]
     Age { value: String, why: String },
 }

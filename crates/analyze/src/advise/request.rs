@@ -13,40 +13,55 @@ use std::time::Duration;
 /// A refused setting of `dbio advise`; the message names the flag and what to give.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum AdviseError {
+    /// None or several of --url, --diskstats and exports.
     #[error("give one source: --url URL, --diskstats, or one or two export files (see dbio advise --help)")]
     OneSource,
+    /// More than two exports.
     #[error(
         "{0} exports given: give one (counts since the server started) or two (before and after)"
     )]
     ManyExports(usize),
+    /// A live-source flag with exports.
     #[error("--interval, --snapshot and --since are for live sources (--url, --diskstats); two exports give the difference")]
     LiveOnly,
+    /// `--snapshot -`: a snapshot must be read back.
     #[error(
         "--snapshot needs a file name (it is read again with --since), e.g. --snapshot before.json"
     )]
     SnapshotStdout,
+    /// `--partitions` with a database.
     #[error("--partitions is for /proc/diskstats, not a database")]
     PartitionsOfDatabase,
+    /// An `--interval` outside 1s to 7d.
     #[error("--interval {0}: give a time from 1s to 7d, e.g. 60s or 5m")]
     Interval(String),
+    /// A `--flash` budget of zero.
     #[error("--flash {0}: give a budget above zero, e.g. 500GiB")]
     ZeroBudget(String),
+    /// Two `--flash` sizes.
     #[error("--flash: two budgets given; give one size (and at most one measured run)")]
     TwoBudgets,
+    /// Two `--flash` runs.
     #[error("--flash: two runs given; give one measured flash device (and at most one size)")]
     TwoRuns,
+    /// `--current` without `--flash RUN`.
     #[error("--current RUN needs --flash RUN: the two measured devices give the latency ratio")]
     CurrentAlone,
+    /// `--flash-latency` with `--flash RUN`.
     #[error("--flash-latency is the assumption used without a measured flash device; give one or the other")]
     LatencyAndRun,
+    /// A `--flash-latency` that is no latency above zero.
     #[error("--flash-latency {0}: give a latency above zero with its unit, e.g. 200us or 0.5ms")]
     FlashLatency(String),
+    /// An `--io-wait-share` outside (0, 1].
     #[error(
         "--io-wait-share {0}: give a share of the time above 0 and at most 1, e.g. 0.4 or 40%"
     )]
     Share(String),
+    /// A `--flash`/`--current` result that is no run, sweep or suite.
     #[error("{flag} {name}: not a run, sweep or suite result; give one measured on the device")]
     NotMeasured { flag: String, name: String },
+    /// A measured result that gives no device figures.
     #[error("{flag} {why}")]
     Device { flag: String, why: String },
 }
