@@ -70,14 +70,14 @@ pub enum Command {
     #[command(after_help = crate::verify_flags::VERIFY_HELP)]
     Verify(crate::verify_flags::VerifyArgs),
     /// Run an SQLIO command line in dbio: prints the equivalent dbio run, then runs it.
-    #[command(after_help = crate::cmd::translate::SQLIO_HELP, disable_help_flag = true)]
-    Sqlio(crate::cmd::translate::ToolArgs),
+    #[command(after_help = crate::tool_args::SQLIO_HELP, disable_help_flag = true)]
+    Sqlio(crate::tool_args::ToolArgs),
     /// Run a DiskSpd command line in dbio: prints the equivalent dbio run, then runs it.
-    #[command(after_help = crate::cmd::translate::DISKSPD_HELP, disable_help_flag = true)]
-    Diskspd(crate::cmd::translate::ToolArgs),
+    #[command(after_help = crate::tool_args::DISKSPD_HELP, disable_help_flag = true)]
+    Diskspd(crate::tool_args::ToolArgs),
     /// Run fio job files in dbio: prints the equivalent dbio run of each job, then runs them.
-    #[command(after_help = crate::cmd::translate::FIO_HELP, disable_help_flag = true)]
-    Fio(crate::cmd::translate::ToolArgs),
+    #[command(after_help = crate::tool_args::FIO_HELP, disable_help_flag = true)]
+    Fio(crate::tool_args::ToolArgs),
 }
 
 /// Flags of `dbio run`: the workload, and (for this command alone) other tools' formats.

@@ -28,6 +28,7 @@ mod signals;
 mod sim;
 mod streams;
 mod targets;
+mod tool_args;
 mod tool_formats;
 mod translate;
 mod vary;
