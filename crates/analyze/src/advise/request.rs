@@ -61,6 +61,13 @@ pub enum AdviseError {
     /// A `--flash`/`--current` result that is no run, sweep or suite.
     #[error("{flag} {name}: not a run, sweep or suite result; give one measured on the device")]
     NotMeasured { flag: String, name: String },
+    /// A `--flash`/`--current` run that cannot be found (`why` says where it was looked for).
+    #[error("{flag} {name}: {why}")]
+    NotFound {
+        flag: String,
+        name: String,
+        why: String,
+    },
     /// A measured result that gives no device figures.
     #[error("{flag} {why}")]
     Device { flag: String, why: String },

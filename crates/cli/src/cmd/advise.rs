@@ -50,7 +50,7 @@ pub fn run(a: AdviseArgs) -> Exit {
     };
     let latency = match latency(&a, &plan) {
         Ok(l) => l,
-        Err(m) => return fail(m),
+        Err(m) => return fail(m.to_string()),
     };
     let sizes = match a.sizes.as_deref().map(dbio_db::gather::sizes) {
         Some(Err(m)) => return fail(m.to_string()),
@@ -109,7 +109,7 @@ fn source(a: &AdviseArgs) -> Source {
 }
 
 /// The latency model: measured devices from stored runs, or the assumed flash latency.
-fn latency(a: &AdviseArgs, p: &Plan) -> Result<Latency, String> {
+fn latency(a: &AdviseArgs, p: &Plan) -> Result<Latency, AdviseError> {
     let Some(flash) = &p.flash_run else {
         return Ok(Latency::Assumed {
             flash_ms: p.flash_ms,
@@ -127,9 +127,13 @@ fn latency(a: &AdviseArgs, p: &Plan) -> Result<Latency, String> {
 }
 
 /// A measured device from a stored run, sweep or suite (or a JSON file of one).
-fn device(db: Option<&str>, name: &str, flag: &str) -> Result<Device, String> {
-    let found = find(db, name).map_err(|m| format!("{flag} {name}: {m}"))?;
-    request::device_of(flag, name, &found.json).map_err(|e| e.to_string())
+fn device(db: Option<&str>, name: &str, flag: &str) -> Result<Device, AdviseError> {
+    let found = find(db, name).map_err(|m| AdviseError::NotFound {
+        flag: flag.into(),
+        name: name.into(),
+        why: m.to_string(),
+    })?;
+    request::device_of(flag, name, &found.json)
 }
 
 /// Prints, writes and stores the advice.
