@@ -28,7 +28,7 @@ def read(*path):
         return f.read()
 
 
-# flags: first byte the parser (the order of dbio::fuzz::flag_value), then the value.
+# flags: first byte the parser (the order of `value` in fuzz_targets/flags.rs), then the value.
 FLAG_VALUES = [
     ["8k", "1GiB", "4096", "1.5m", "10g"],                      # 0 size
     ["30s", "1m30s", "500ms", "2h"],                             # 1 duration
@@ -70,8 +70,8 @@ for c in COMMAND_LINES:
     put("flags", bytes([20]) + c.encode())
 
 # toml: 0 + a profile, 1 + a topology.
-for f in sorted(os.listdir(os.path.join(REPO, "crates/cli/profiles"))):
-    put("toml", b"\0" + read("crates/cli/profiles", f).encode())
+for f in sorted(os.listdir(os.path.join(REPO, "crates/spec/profiles"))):
+    put("toml", b"\0" + read("crates/spec/profiles", f).encode())
 for f in sorted(os.listdir(os.path.join(REPO, "crates/analyze/tests/fixtures"))):
     put("toml", b"\1" + read("crates/analyze/tests/fixtures", f).encode())
 

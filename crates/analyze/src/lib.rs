@@ -3,7 +3,9 @@
 #![forbid(unsafe_code)]
 
 pub mod advise;
+mod ceiling;
 pub mod compare;
+pub mod error;
 pub mod knee;
 pub mod merge;
 pub mod path;

@@ -10,12 +10,9 @@ use dbio_model::{
 };
 use hdrhistogram::Histogram;
 
-/// One host's result and the name it goes by in the merged one.
-#[derive(Clone)]
-pub struct HostResult {
-    pub name: String,
-    pub result: RunResult,
-}
+use crate::error::AnalyzeError;
+
+pub use host::HostResult;
 
 /// What a merge is given besides the results.
 #[derive(Default)]
@@ -36,13 +33,21 @@ pub fn host_name(label: Option<&str>, r: &RunResult) -> String {
 /// Merges `hosts` (at least one). Refuses results of a newer schema, already merged ones,
 /// different workloads (unless allowed) and windows that do not overlap, naming the host
 /// and the field. Hosts with a measured clock offset are placed on the launcher's clock.
+///
+/// Bridge (issue 24): the error is a String until the callers (orchestrate's fleet) take
+/// [`AnalyzeError`]; then this is [`merged`].
 pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, String> {
+    merged(hosts, opts).map_err(String::from)
+}
+
+/// [`merge`], with the error typed.
+pub fn merged(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, AnalyzeError> {
     let given: Vec<&RunResult> = hosts.iter().map(|h| &h.result).collect();
     let names: Vec<&str> = hosts.iter().map(|h| h.name.as_str()).collect();
     given_once(&given, &names)?;
     let placed = on_launcher_clock(hosts, &opts.clock_offsets);
     let hosts = &*placed;
-    let first = hosts.first().ok_or("no results to merge")?;
+    let first = hosts.first().ok_or(AnalyzeError::NothingToMerge)?;
     let different = checked(hosts, opts.allow_different)?;
     let (start, end) = common_window(hosts)?;
     let secs = (end - start) as f64 / 1e9;
@@ -116,14 +121,12 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Stri
 
 /// Checks each host's result on its own, then that they ran one workload: the first
 /// difference is refused unless `allow_different` (then true: the workloads differ).
-fn checked(hosts: &[HostResult], allow_different: bool) -> Result<bool, String> {
+fn checked(hosts: &[HostResult], allow_different: bool) -> Result<bool, AnalyzeError> {
     for h in hosts {
         check_one(h)?;
     }
     match differing_workload(hosts) {
-        Some(m) if !allow_different => Err(format!(
-            "{m}; merge only runs of one workload, or say --allow-different to merge them on purpose"
-        )),
+        Some(difference) if !allow_different => Err(AnalyzeError::DifferentWorkload { difference }),
         different => Ok(different.is_some()),
     }
 }
@@ -171,41 +174,39 @@ pub fn same_run(a: &RunResult, b: &RunResult) -> bool {
 /// Refuses one run given twice (a copy of a result, or one relabelled), naming both by
 /// `names` (the hosts', or the files' they were read from): "LATER: the same run as EARLIER
 /// (host H, measuring from T), so its host would count twice; merge each host's result once".
-pub fn given_once(results: &[&RunResult], names: &[&str]) -> Result<(), String> {
+pub fn given_once(results: &[&RunResult], names: &[&str]) -> Result<(), AnalyzeError> {
     for j in 1..results.len() {
         if let Some(i) = (0..j).find(|&i| same_run(results[i], results[j])) {
             let r = results[j];
-            return Err(format!(
-                "{}: the same run as {} (host {}, measuring from {}), so its host would count twice; merge each host's result once",
-                names[j],
-                names[i],
-                r.host.hostname,
-                rfc3339(r.started_unix_ns)
-            ));
+            return Err(AnalyzeError::GivenTwice {
+                later: names[j].to_string(),
+                earlier: names[i].to_string(),
+                host: r.host.hostname.clone(),
+                from: rfc3339(r.started_unix_ns),
+            });
         }
     }
     Ok(())
 }
 
-fn check_one(h: &HostResult) -> Result<(), String> {
+/// Refuses a result of another schema, an already merged one, or one without its start.
+fn check_one(h: &HostResult) -> Result<(), AnalyzeError> {
     let r = &h.result;
     if r.schema != RUN_SCHEMA {
-        return Err(format!(
-            "{}: schema is {:?}, this dbio reads {RUN_SCHEMA}: merge with the dbio that wrote it (or a newer one)",
-            h.name, r.schema
-        ));
+        return Err(AnalyzeError::Schema {
+            host: h.name.clone(),
+            schema: r.schema.clone(),
+        });
     }
     if r.cluster.is_some() {
-        return Err(format!(
-            "{}: already a merged result; merge the hosts' own results instead",
-            h.name
-        ));
+        return Err(AnalyzeError::AlreadyMerged {
+            host: h.name.clone(),
+        });
     }
     if r.started_unix_ns == 0 {
-        return Err(format!(
-            "{}: the result has no started_unix_ns (written by an older dbio), so its seconds cannot be lined up with the others; run it again",
-            h.name
-        ));
+        return Err(AnalyzeError::NoStart {
+            host: h.name.clone(),
+        });
     }
     Ok(())
 }
@@ -234,7 +235,6 @@ fn differing_workload(hosts: &[HostResult]) -> Option<String> {
     None
 }
 
-/// The window every host measured, in ns since the epoch; Err names a host outside it.
 /// `hosts` with each start moved from the host's own clock to the launcher's (its clock minus
 /// the offset measured before the start), so that the skew, the common window and the seconds'
 /// alignment are not a clock's error. Borrowed as they are when nothing was measured.
@@ -263,7 +263,8 @@ fn on_launcher_clock<'a>(
     std::borrow::Cow::Owned(moved)
 }
 
-fn common_window(hosts: &[HostResult]) -> Result<(u64, u64), String> {
+/// The window every host measured, in ns since the epoch; Err names a host outside it.
+fn common_window(hosts: &[HostResult]) -> Result<(u64, u64), AnalyzeError> {
     let span = |r: &RunResult| {
         let s = r.started_unix_ns;
         (s, s + (r.measured_secs * 1e9) as u64)
@@ -279,13 +280,12 @@ fn common_window(hosts: &[HostResult]) -> Result<(u64, u64), String> {
         .min_by_key(|(e, _)| *e)
         .expect("at least one host");
     if start >= end {
-        return Err(format!(
-            "{}: measured from {} while {} had stopped at {}: the measuring windows do not overlap, so these are not one run across hosts",
-            late.name,
-            rfc3339(start),
-            early.name,
-            rfc3339(end)
-        ));
+        return Err(AnalyzeError::NoOverlap {
+            late: late.name.clone(),
+            start: rfc3339(start),
+            early: early.name.clone(),
+            end: rfc3339(end),
+        });
     }
     Ok((start, end))
 }
@@ -536,6 +536,7 @@ fn spread(hosts: &[HostResult]) -> Spread {
 }
 
 mod different;
+mod host;
 mod series;
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,6 @@
 //! Latency objectives such as `p99<1ms`, `avg<200us` or `read:p99.9<2ms`, and their value in a run.
 
+use crate::error::AnalyzeError;
 use dbio_model::histogram::new_histogram;
 use dbio_model::units::parse_latency;
 use dbio_model::RunResult;
@@ -32,9 +33,18 @@ pub struct Slo {
 
 impl Slo {
     /// Parses `[read:|write:](avg|pNN[.N])<DURATION`, e.g. `p99<1ms`, `write:avg<200us`.
+    ///
+    /// Bridge (issue 24): the error is a String until the callers (the CLI's sweep and fuzz
+    /// entry) take [`AnalyzeError`]; then this is [`Slo::read`].
     pub fn parse(v: &str) -> Result<Slo, String> {
-        let bad = |why: &str| {
-            format!("--slo {v}: {why}; write e.g. p99<1ms, avg<200us or read:p99.9<2ms")
+        Slo::read(v).map_err(String::from)
+    }
+
+    /// [`Slo::parse`], with the error typed: the value and why it is not an objective.
+    pub fn read(v: &str) -> Result<Slo, AnalyzeError> {
+        let bad = |why: &str| AnalyzeError::Slo {
+            value: v.to_string(),
+            why: why.to_string(),
         };
         let (dir, rest) = match v.split_once(':') {
             Some(("read", r)) => (Dir::Read, r),

@@ -67,8 +67,8 @@ pub enum Command {
     Db(Box<crate::db_args::DbArgs>),
     /// Check targets against the journal of a verifying run (`dbio run --verify-journal`),
     /// after a crash, a power cut, a failover or a reboot.
-    #[command(after_help = crate::verify_flags::VERIFY_HELP)]
-    Verify(crate::verify_flags::VerifyArgs),
+    #[command(after_help = crate::verify_args::VERIFY_HELP)]
+    Verify(crate::verify_args::VerifyArgs),
     /// Run an SQLIO command line in dbio: prints the equivalent dbio run, then runs it.
     #[command(after_help = crate::tool_args::SQLIO_HELP, disable_help_flag = true)]
     Sqlio(crate::tool_args::ToolArgs),
@@ -531,7 +531,7 @@ pub struct RunArgs {
     #[command(flatten)]
     pub fleet: crate::fleet_args::FleetArgs,
     #[command(flatten)]
-    pub verify: crate::verify_flags::RunVerifyArgs,
+    pub verify: crate::verify_args::RunVerifyArgs,
 }
 
 impl RunArgs {

@@ -32,9 +32,9 @@ pub fn before_run(a: &RunArgs, f: &FormatArgs) -> Option<Exit> {
 
 /// `dbio run … --as-fio`: prints the fio job file of the run's workload; nothing runs.
 pub fn print_as_fio(a: &RunArgs) -> Exit {
-    let spec = match crate::job::job_spec(a) {
+    let spec = match crate::raw::job_spec(a) {
         Ok(s) => s,
-        Err(m) => return Exit::usage(format!("dbio run: {m}")),
+        Err(e) => return e.map(|m| format!("dbio run: {m}")).into(),
     };
     match dbio_report::fio_job::to_fio_job(&spec) {
         Ok(text) => {

@@ -1,42 +1,33 @@
 //! dbio: a storage benchmark and analyzer for database workloads. The command line: flags in,
-//! a command run, an exit status out. A library so that the `dbio` binary (`src/main.rs`) is
-//! one call and the fuzz targets (`fuzz/`) reach the parsers of user input.
+//! a command run, an exit status out; what the flags mean as a job is `dbio-spec`'s. A
+//! library so that the `dbio` binary (`src/main.rs`) is one call and the fuzz targets (`fuzz/`)
+//! reach the command lines.
 #![forbid(unsafe_code)]
 
 mod advise_args;
 mod advise_wait;
 mod args;
-mod buckets;
 mod cmd;
-mod data;
 mod db_args;
+mod deliver;
 mod exit;
 mod fleet_args;
 mod formats;
 #[doc(hidden)]
 pub mod fuzz;
 mod history;
-mod input;
-mod job;
 mod out_args;
 mod output;
-mod phases;
-mod profiles;
 mod progress;
-mod session;
+mod prologue;
+mod raw;
 mod signals;
-mod sim;
-mod streams;
-mod targets;
 mod tool_args;
 mod tool_formats;
-mod translate;
-mod vary;
 mod verify_args;
-mod verify_flags;
 
 use clap::Parser;
-use cmd::translate::Tool;
+use dbio_spec::translate::tool::Tool;
 use std::process::ExitCode;
 
 /// Parses the process's arguments, runs the command and returns its exit status.

@@ -54,7 +54,7 @@ fn o_direct_reads_agree_with_the_loop_device() {
     let test = "o_direct_reads_agree_with_the_loop_device";
     let fs = match Ext4Loop::make(768 << 20) {
         Ok(f) => f,
-        Err(why) => return skip(test, &why),
+        Err(why) => return skip(test, &why.to_string()),
     };
     let m = match PrivateMariaDb::start_in(
         Some(fs.path()),
@@ -62,7 +62,7 @@ fn o_direct_reads_agree_with_the_loop_device() {
         &["--innodb-flush-method=O_DIRECT"],
     ) {
         Ok(m) => m,
-        Err(why) => return skip(test, &why),
+        Err(why) => return skip(test, &why.to_string()),
     };
     let url = m.url();
     let (code, out, err) = db_setup(&url, "2", "24MiB");
@@ -131,7 +131,7 @@ fn drop_leaves_tables_a_tampered_marker_names() {
     let test = "drop_leaves_tables_a_tampered_marker_names";
     let m = match PrivateMariaDb::start() {
         Ok(m) => m,
-        Err(why) => return skip(test, &why),
+        Err(why) => return skip(test, &why.to_string()),
     };
     let url = m.url();
     let mut c = m.conn();
@@ -170,7 +170,7 @@ fn password_from_mysql_pwd_and_my_cnf() {
     let test = "password_from_mysql_pwd_and_my_cnf";
     let m = match PrivateMariaDb::start() {
         Ok(m) => m,
-        Err(why) => return skip(test, &why),
+        Err(why) => return skip(test, &why.to_string()),
     };
     m.conn()
         .query_drop("CREATE USER kept@'127.0.0.1' IDENTIFIED BY 'kept-pw-5'")
@@ -205,11 +205,11 @@ fn a_row_is_a_page_and_a_full_disk_is_refused() {
     let test = "a_row_is_a_page_and_a_full_disk_is_refused";
     let fs = match Ext4Loop::make(512 << 20) {
         Ok(f) => f,
-        Err(why) => return skip(test, &why),
+        Err(why) => return skip(test, &why.to_string()),
     };
     let m = match PrivateMariaDb::start_in(Some(fs.path()), true, &[]) {
         Ok(m) => m,
-        Err(why) => return skip(test, &why),
+        Err(why) => return skip(test, &why.to_string()),
     };
     let url = m.url();
     let (code, out, err) = db_setup(&url, "1", "16MiB");

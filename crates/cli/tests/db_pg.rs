@@ -15,7 +15,7 @@ fn server_with(test: &str, conf: &[&str]) -> Option<PrivatePostgres> {
     match PrivatePostgres::start_with(conf) {
         Ok(s) => Some(s),
         Err(why) => {
-            skip(test, &why);
+            skip(test, &why.to_string());
             None
         }
     }
@@ -429,7 +429,7 @@ fn server_in_cgroup(test: &str, pg: &PrivatePostgres, bytes: u64) -> Option<Memo
     let cg = match MemoryCgroup::make(bytes) {
         Ok(g) => g,
         Err(why) => {
-            skip(test, &why);
+            skip(test, &why.to_string());
             return None;
         }
     };
@@ -511,11 +511,11 @@ fn three_views_hold_against_postgres_and_the_device() {
     let test = "three_views_hold_against_postgres_and_the_device";
     let fs = match Ext4Loop::make(512 << 20) {
         Ok(f) => f,
-        Err(why) => return skip(test, &why),
+        Err(why) => return skip(test, &why.to_string()),
     };
     let pg = match PrivatePostgres::start_in(Some(fs.path()), &[]) {
         Ok(p) => p,
-        Err(why) => return skip(test, &why),
+        Err(why) => return skip(test, &why.to_string()),
     };
     let url = pg.url("postgres");
     let (code, out, err) = db_setup(&url, "2", "32MiB");

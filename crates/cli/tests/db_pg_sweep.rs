@@ -58,7 +58,7 @@ fn sweep_db_rises_with_sessions_and_reports_like_any_sweep() {
     let test = "sweep_db_rises_with_sessions_and_reports_like_any_sweep";
     let pg = match PrivatePostgres::start() {
         Ok(s) => s,
-        Err(why) => return skip(test, &why),
+        Err(why) => return skip(test, &why.to_string()),
     };
     let url = pg.url("postgres");
     let dir = scratch();

@@ -4,6 +4,7 @@
 //! writing, … (sectors are always 512 bytes). A saved copy may start with the line of
 //! `/proc/uptime` (`(cat /proc/uptime; cat /proc/diskstats) > before.txt`) to give the time.
 
+use crate::error::DbError;
 use crate::snapshot::Snapshot;
 use dbio_model::advise::{ObjectIo, ObjectKind};
 
@@ -27,7 +28,7 @@ pub fn detect(text: &str) -> bool {
 
 /// Parses a saved copy of /proc/diskstats. Whole devices unless `partitions`, then the
 /// partitions (and whole devices that have none).
-pub fn parse(text: &str, file: &str, partitions: bool) -> Result<Snapshot, String> {
+pub fn parse(text: &str, file: &str, partitions: bool) -> Result<Snapshot, DbError> {
     let mut s = Snapshot::new("diskstats", file);
     let mut lines = Vec::new();
     for (i, l) in text.lines().enumerate() {
@@ -41,9 +42,10 @@ pub fn parse(text: &str, file: &str, partitions: bool) -> Result<Snapshot, Strin
             }
         }
         lines.push(parse_line(l).ok_or_else(|| {
-            format!(
-                "{file} line {}: not a /proc/diskstats line (major minor name and 11 to 17 counters)",
-                i + 1
+            DbError::line(
+                file,
+                i as u64 + 1,
+                "not a /proc/diskstats line (major minor name and 11 to 17 counters)",
             )
         })?);
     }
@@ -67,8 +69,13 @@ pub fn parse(text: &str, file: &str, partitions: bool) -> Result<Snapshot, Strin
 }
 
 /// Reads this host's /proc/diskstats now, with device sizes from /sys.
-pub fn live(partitions: bool) -> Result<Snapshot, String> {
-    let read = |p: &str| std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"));
+pub fn live(partitions: bool) -> Result<Snapshot, DbError> {
+    let read = |p: &str| {
+        std::fs::read_to_string(p).map_err(|e| DbError::Read {
+            path: p.to_string(),
+            error: e.to_string(),
+        })
+    };
     let text = format!("{}{}", read("/proc/uptime")?, read("/proc/diskstats")?);
     let mut s = parse(&text, "/proc/diskstats", partitions)?;
     s.notes.retain(|n| !n.starts_with("no /proc/uptime"));
@@ -81,7 +88,7 @@ pub fn live(partitions: bool) -> Result<Snapshot, String> {
     }
     // Devices of no size (unused loop devices) are not places data could live.
     s.objects.retain(|o| o.size_bytes != Some(0));
-    s.taken_at_ms = Some(crate::now_ms());
+    s.taken_at_ms = Some(crate::clock::now_ms());
     Ok(s)
 }
 
@@ -169,7 +176,7 @@ mod tests {
     }
 
     /// Found by fuzzing `dbio advise`'s exports: sectors past u64 / 512 overflowed; they
-    /// saturate here and the export is refused as a whole (crate::read_export).
+    /// saturate here and the export is refused as a whole (as `read_export` checks it).
     #[test]
     fn sectors_past_u64_are_refused_not_overflowed() {
         let big = TEXT.replace(" 16000 ", " 18446744073709551615 ");
@@ -177,7 +184,11 @@ mod tests {
             parse(&big, "x", false).unwrap().objects[0].bytes_read,
             u64::MAX
         );
-        let e = crate::read_export(&big, "x", false).unwrap_err();
+        let e = parse(&big, "x", false)
+            .unwrap()
+            .checked("x")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("bytes read of its objects add up to more than 2^62"),
             "{e}"

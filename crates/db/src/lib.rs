@@ -4,7 +4,9 @@
 //! `dbio advise` analyses; and, with the `testkit` feature, private servers for tests.
 #![forbid(unsafe_code)]
 
+mod clock;
 pub mod diskstats;
+pub mod error;
 pub mod export_text;
 pub mod gather;
 pub mod kind;
@@ -23,19 +25,19 @@ pub mod table;
 pub mod testkit;
 pub mod url;
 
+pub use clock::now_ms;
+pub use error::DbError;
 use snapshot::Snapshot;
-
-/// Unix time now in ms.
-pub fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
 
 /// Reads an export of any form dbio knows, told apart by its content: a dbio snapshot
 /// (JSON), an AWR report, /proc/diskstats, or a SQL Server or Oracle CSV.
+///
+/// Bridge (issue 24): a String error until the CLI's `dbio advise` sources take
+/// [`DbError`] (the body is then the typed expression).
 pub fn read_export(text: &str, file: &str, partitions: bool) -> Result<Snapshot, String> {
-    parse_export(text, file, partitions)?.checked(file)
+    parse_export(text, file, partitions)
+        .and_then(|s| s.checked(file))
+        .map_err(String::from)
 }
 
 /// The forms of export dbio reads.
@@ -78,30 +80,38 @@ fn is_awr_report(text: &str) -> bool {
 
 /// Refuses a file whose start (its first block) is of no form dbio reads, so that the rest
 /// of it is never read.
+///
+/// Bridge (issue 24): a String error until the CLI's `dbio advise` sources take
+/// [`DbError`].
 pub fn check_export_start(head: &str, file: &str) -> Result<(), String> {
     if form(head).is_some() || is_awr_report(head) {
         Ok(())
     } else {
-        Err(not_an_export(head, file))
+        Err(not_an_export(head, file).into())
     }
 }
 
 /// Why a text is not an export.
-fn not_an_export(text: &str, file: &str) -> String {
+fn not_an_export(text: &str, file: &str) -> DbError {
     if text.trim().is_empty() {
-        format!("{file}: the file is empty")
+        DbError::export(file, "the file is empty")
     } else if is_awr_report(text) {
-        format!("{file}: an AWR report without its File IO Stats section; give the whole text report (awrrpt.sql, text format)")
+        DbError::export(
+            file,
+            "an AWR report without its File IO Stats section; give the whole text report (awrrpt.sql, text format)",
+        )
     } else {
-        format!(
-            "{file}: not an export dbio advise reads (a SQL Server or Oracle CSV, an AWR report, /proc/diskstats or a dbio advise snapshot); `dbio advise --queries` prints the queries that make them"
+        DbError::export(
+            file,
+            "not an export dbio advise reads (a SQL Server or Oracle CSV, an AWR report, /proc/diskstats or a dbio advise snapshot); `dbio advise --queries` prints the queries that make them",
         )
     }
 }
 
-fn parse_export(text: &str, file: &str, partitions: bool) -> Result<Snapshot, String> {
+/// The export in `text`, of the form its content shows, unchecked.
+fn parse_export(text: &str, file: &str, partitions: bool) -> Result<Snapshot, DbError> {
     match form(text) {
-        Some(Form::Json) => Snapshot::from_json(text, file),
+        Some(Form::Json) => Snapshot::read_json(text, file),
         Some(Form::Awr) => oracle::parse_awr(text, file),
         Some(Form::Diskstats) => diskstats::parse(text, file, partitions),
         Some(Form::SqlServer) => sqlserver::parse(text, file),

@@ -3,6 +3,7 @@
 //! file) with InnoDB's file-per-table files mapped back to schema.table, and the redo log,
 //! undo, system and temporary tablespaces as their own objects. Read-only.
 
+use crate::error::DbError;
 use crate::snapshot::Snapshot;
 use crate::url::{redact, scrub};
 use dbio_model::advise::{ObjectIo, ObjectKind};
@@ -13,17 +14,16 @@ use std::time::Duration;
 
 /// Connects to `url` (mysql:// or mariadb://USER:PASSWORD@HOST:PORT/DB, `?socket=PATH`),
 /// within 10 s; the session is read-only. The error is one line without the password.
-pub fn connect(url: &str) -> Result<Conn, String> {
+pub fn connect(url: &str) -> Result<Conn, DbError> {
     let shown = redact(url);
     let fixed = match url.split_once("://") {
         Some((s, rest)) if s.eq_ignore_ascii_case("mariadb") => format!("mysql://{rest}"),
         _ => url.to_string(),
     };
-    let opts = Opts::from_url(&fixed).map_err(|e| {
-        format!(
-            "--url {shown}: not a MySQL URL: {}",
-            scrub(&e.to_string(), url)
-        )
+    let opts = Opts::from_url(&fixed).map_err(|e| DbError::BadUrl {
+        url: shown,
+        system: "MySQL",
+        why: scrub(&e.to_string(), url),
     })?;
     let kept = match opts.get_pass() {
         None => crate::password::my_password(),
@@ -43,27 +43,49 @@ pub fn connect(url: &str) -> Result<Conn, String> {
 }
 
 /// One line saying what went wrong and what to do.
-pub fn explain(e: &mysql::Error, url: &str) -> String {
+pub fn explain(e: &mysql::Error, url: &str) -> DbError {
     let shown = redact(url);
     match e {
         mysql::Error::MySqlError(m) => {
             let msg = scrub(&m.message, url);
             match m.code {
-                1045 | 1698 => format!("{shown}: the server refused the login ({msg}); check the user name and the password (in the URL, MYSQL_PWD or password= under [client] in ~/.my.cnf)"),
-                1044 | 1049 => format!("{shown}: {msg}; name a database the user may use, or none"),
-                1227 => format!(
-                    "{shown}: the user lacks a privilege this needs ({msg}); grant the one named, e.g. GRANT PROCESS ON *.* TO the user"
-                ),
-                1142 | 1143 => format!(
-                    "{shown}: the user may not read the statistics ({msg}); grant it with GRANT SELECT ON performance_schema.* TO the user"
-                ),
-                _ => format!("{shown}: {msg} (error {})", m.code),
+                1045 | 1698 => DbError::Server {
+                    url: shown.clone(),
+                    said: format!(
+                        "the server refused the login ({msg}); check the user name and the password (in the URL, MYSQL_PWD or password= under [client] in ~/.my.cnf)"
+                    ),
+                },
+                1044 | 1049 => DbError::Server {
+                    url: shown.clone(),
+                    said: format!(
+                        "{msg}; name a database the user may use, or none"
+                    ),
+                },
+                1227 => DbError::Server {
+                    url: shown.clone(),
+                    said: format!(
+                        "the user lacks a privilege this needs ({msg}); grant the one named, e.g. GRANT PROCESS ON *.* TO the user"
+                    ),
+                },
+                1142 | 1143 => DbError::Server {
+                    url: shown.clone(),
+                    said: format!(
+                        "the user may not read the statistics ({msg}); grant it with GRANT SELECT ON performance_schema.* TO the user"
+                    ),
+                },
+                _ => DbError::Server {
+                    url: shown.clone(),
+                    said: format!(
+                        "{msg} (error {})",
+                        m.code
+                    ),
+                },
             }
         }
-        other => format!(
-            "cannot connect to {shown}: {}; check the host, port and socket, and that the server is running",
-            scrub(&other.to_string(), url)
-        ),
+        other => DbError::Connect {
+            url: shown,
+            cause: scrub(&other.to_string(), url),
+        },
     }
 }
 
@@ -72,17 +94,18 @@ pub fn explain(e: &mysql::Error, url: &str) -> String {
 type FileRow = (String, String, u64, u64, u64, u64, u64, u64);
 
 /// A snapshot of the server's per-file I/O, objects summed over their files.
-pub fn snapshot(c: &mut Conn, url: &str) -> Result<Snapshot, String> {
+pub fn snapshot(c: &mut Conn, url: &str) -> Result<Snapshot, DbError> {
     let err = |e: mysql::Error| explain(&e, url);
     let shown = redact(url);
     let ps: Option<i64> = c.query_first("SELECT @@performance_schema").map_err(err)?;
     if ps != Some(1) {
-        return Err(format!(
-            "{shown}: performance_schema is OFF, and dbio reads per-file I/O from performance_schema.file_summary_by_instance; turn it on: performance_schema = ON under [mysqld] in the server's my.cnf, then restart the server (it cannot be switched on while it runs)"
-        ));
+        return Err(DbError::Server {
+            url: shown.clone(),
+            said: "performance_schema is OFF, and dbio reads per-file I/O from performance_schema.file_summary_by_instance; turn it on: performance_schema = ON under [mysqld] in the server's my.cnf, then restart the server (it cannot be switched on while it runs)".into(),
+        });
     }
     let mut s = Snapshot::new("mariadb", &shown);
-    s.taken_at_ms = Some(crate::now_ms());
+    s.taken_at_ms = Some(crate::clock::now_ms());
     let uptime: Option<(String, u64)> = c
         .query_first("SHOW GLOBAL STATUS LIKE 'Uptime'")
         .map_err(err)?;

@@ -2,6 +2,7 @@
 //! `V$TEMPFILE` (times in centiseconds), and the "File IO Stats" section of an AWR text
 //! report (reads with their average time, writes without).
 
+use crate::error::DbError;
 use crate::kind;
 use crate::snapshot::Snapshot;
 use crate::table::Table;
@@ -34,7 +35,7 @@ pub fn detect(header: &str) -> bool {
 }
 
 /// Reads a V$FILESTAT CSV export.
-pub fn parse(text: &str, file: &str) -> Result<Snapshot, String> {
+pub fn parse(text: &str, file: &str) -> Result<Snapshot, DbError> {
     let t = Table::parse(text, file)?;
     t.check("Oracle V$FILESTAT", REQUIRED, OPTIONAL)?;
     let mut s = Snapshot::new("oracle", file);
@@ -67,7 +68,12 @@ pub fn parse(text: &str, file: &str) -> Result<Snapshot, String> {
     }
     if since > 0 {
         let ms = since.checked_mul(1000).ok_or_else(|| {
-            format!("{file}: SECONDS_SINCE_STARTUP {since} is more seconds than any server has run; check that column of the export")
+            DbError::export(
+                file,
+                format!(
+                    "SECONDS_SINCE_STARTUP {since} is more seconds than any server has run; check that column of the export"
+                ),
+            )
         })?;
         s.counting_ms = Some(ms);
     }
@@ -85,7 +91,7 @@ pub fn detect_awr(text: &str) -> bool {
 
 /// Reads the "File IO Stats" section of an AWR text report: per file, the tablespace line
 /// and a line of numbers (8 of them up to 11g; 10 from 12c, with the single-block columns).
-pub fn parse_awr(text: &str, file: &str) -> Result<Snapshot, String> {
+pub fn parse_awr(text: &str, file: &str) -> Result<Snapshot, DbError> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -101,7 +107,10 @@ pub fn parse_awr(text: &str, file: &str) -> Result<Snapshot, String> {
         }
     }
     if dashes < 2 {
-        return Err(format!("{file}: the File IO Stats section has no column header; paste the section as the AWR text report prints it"));
+        return Err(DbError::export(
+            file,
+            "the File IO Stats section has no column header; paste the section as the AWR text report prints it",
+        ));
     }
     let mut s = Snapshot::new("oracle-awr", file);
     s.is_delta = true;
@@ -121,15 +130,19 @@ pub fn parse_awr(text: &str, file: &str) -> Result<Snapshot, String> {
             continue;
         }
         let Some((ts, name)) = current.take() else {
-            return Err(format!(
-                "{file} line {}: numbers without a tablespace and file line before them",
-                i + 1
+            return Err(DbError::line(
+                file,
+                i as u64 + 1,
+                "numbers without a tablespace and file line before them",
             ));
         };
         s.objects.push(awr_file(&ts, &name, &tokens, file, i + 1)?);
     }
     if s.objects.is_empty() {
-        return Err(format!("{file}: the File IO Stats section lists no files"));
+        return Err(DbError::export(
+            file,
+            "the File IO Stats section lists no files",
+        ));
     }
     s.counting_ms = elapsed_ms(text);
     s.notes.push("AWR File IO Stats: read times only (writes have none); bytes from Av Blks/Rd and one 8 KiB block per write; sizes come from --sizes".into());
@@ -143,12 +156,20 @@ fn awr_file(
     tokens: &[&str],
     file: &str,
     line: usize,
-) -> Result<ObjectIo, String> {
+) -> Result<ObjectIo, DbError> {
     let n: Vec<f64> = tokens.iter().map(|t| number(t).unwrap_or(0.0)).collect();
     let (reads, av_rd, blks, writes) = match n.len() {
         8 => (n[0], n[2], n[3], n[4]),
         10 => (n[0], n[2], n[3], n[6]),
-        k => return Err(format!("{file} line {line}: {k} numbers for {name}; the File IO Stats layout has 8 (up to 11g) or 10 (12c on)")),
+        k => {
+            return Err(DbError::line(
+                file,
+                line as u64,
+                format!(
+                "{k} numbers for {name}; the File IO Stats layout has 8 (up to 11g) or 10 (12c on)"
+            ),
+            ))
+        }
     };
     let mut o = ObjectIo::new(name, kind::oracle(None, ts));
     o.reads = reads as u64;
@@ -207,7 +228,10 @@ TEMP                     +DATA/X/TEMPFILE/temp.264.1
            100       0    1.0    16.0       0     0.0          300        0        0      0    0.0
 ";
         // 10 numbers on the first line (one too many) are refused with the count.
-        assert!(parse_awr(text, "a").unwrap_err().contains("11 numbers"));
+        assert!(parse_awr(text, "a")
+            .unwrap_err()
+            .to_string()
+            .contains("11 numbers"));
         let text = text.replace("        0      0    0.0\n", "        0    0.0\n");
         assert!(!text.contains("0      0    0.0"));
         let s = parse_awr(&text, "a").unwrap();
@@ -250,7 +274,9 @@ TEMP                     +DATA/X/TEMPFILE/temp.264.1
         let row = |secs: &str| {
             format!("{head}\nDATA,5,USERS,/u02/users01.dbf,8192,8192,1,2,1,2,3,4,{secs},2009-11-02 08:00:00\n")
         };
-        let e = parse(&row("99999999999999999999"), "f.csv").unwrap_err();
+        let e = parse(&row("99999999999999999999"), "f.csv")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("SECONDS_SINCE_STARTUP"), "{e}");
         // The largest that fits is kept as milliseconds.
         let s = parse(&row("98000"), "f.csv").unwrap();

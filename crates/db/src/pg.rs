@@ -3,6 +3,7 @@
 //! sizes from `pg_relation_size`, the WAL from `pg_stat_wal` and `pg_ls_waldir()`, and the
 //! database's read time (with `track_io_timing`) shared out by blocks read. Read-only.
 
+use crate::error::DbError;
 use crate::snapshot::{IoWait, Pool, Snapshot};
 use crate::url::{redact, scrub};
 use dbio_model::advise::{ObjectIo, ObjectKind};
@@ -12,13 +13,12 @@ use std::time::Duration;
 
 /// Connects to `url` (postgres://USER:PASSWORD@HOST:PORT/DB, `?host=/socket/dir` for a
 /// socket), within 10 s. The error is one line without the password.
-pub fn connect(url: &str) -> Result<Client, String> {
+pub fn connect(url: &str) -> Result<Client, DbError> {
     let shown = redact(url);
-    let mut cfg: postgres::Config = url.parse().map_err(|e: postgres::Error| {
-        format!(
-            "--url {shown}: not a PostgreSQL URL: {}",
-            scrub(&e.to_string(), url)
-        )
+    let mut cfg: postgres::Config = url.parse().map_err(|e: postgres::Error| DbError::BadUrl {
+        url: shown,
+        system: "PostgreSQL",
+        why: scrub(&e.to_string(), url),
     })?;
     cfg.connect_timeout(Duration::from_secs(10));
     cfg.application_name("dbio");
@@ -49,7 +49,7 @@ fn kept_password(cfg: &postgres::Config) -> Option<String> {
 }
 
 /// One line saying what went wrong and what to do.
-pub fn explain(e: &postgres::Error, url: &str) -> String {
+pub fn explain(e: &postgres::Error, url: &str) -> DbError {
     let shown = redact(url);
     let msg = scrub(
         &e.as_db_error()
@@ -57,36 +57,56 @@ pub fn explain(e: &postgres::Error, url: &str) -> String {
         url,
     );
     match e.code() {
-        Some(c) if *c == SqlState::INVALID_PASSWORD || *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION => {
-            format!("{shown}: the server refused the login ({msg}); check the user name and password")
+        Some(c)
+            if *c == SqlState::INVALID_PASSWORD
+                || *c == SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
+        {
+            DbError::Server {
+                url: shown.clone(),
+                said: format!(
+                    "the server refused the login ({msg}); check the user name and password"
+                ),
+            }
         }
-        Some(c) if *c == SqlState::INVALID_CATALOG_NAME => {
-            format!("{shown}: {msg}; name a database that exists in the URL")
-        }
-        Some(c) if *c == SqlState::INSUFFICIENT_PRIVILEGE => format!(
-            "{shown}: the role may not read the statistics ({msg}); grant it with GRANT pg_monitor TO the role"
-        ),
-        Some(_) => format!("{shown}: {msg}"),
+        Some(c) if *c == SqlState::INVALID_CATALOG_NAME => DbError::Server {
+            url: shown.clone(),
+            said: format!("{msg}; name a database that exists in the URL"),
+        },
+        Some(c) if *c == SqlState::INSUFFICIENT_PRIVILEGE => DbError::Server {
+            url: shown.clone(),
+            said: format!(
+"the role may not read the statistics ({msg}); grant it with GRANT pg_monitor TO the role"
+),
+        },
+        Some(_) => DbError::Server {
+            url: shown.clone(),
+            said: msg,
+        },
         None => {
-            let cause = std::error::Error::source(e).map_or(msg.clone(), |s| scrub(&s.to_string(), url));
+            let cause =
+                std::error::Error::source(e).map_or(msg.clone(), |s| scrub(&s.to_string(), url));
             if cause == "password missing" {
                 return match crate::password::ignored_pgpass() {
-                    Some(f) => format!(
-                        "{shown}: the server asks for a password and none was given; {f} was ignored: others can read it; chmod 600 {f} (or set PGPASSWORD, or put the password in the URL)",
-                        f = f.display()
-                    ),
-                    None => format!(
-                        "{shown}: the server asks for a password and none was given: set PGPASSWORD, add a line host:port:database:user:password to ~/.pgpass (chmod 600), or put it in the URL"
-                    ),
+                    Some(f) => DbError::Server {
+                        url: shown.clone(),
+                        said: format!(
+                            "the server asks for a password and none was given; {f} was ignored: others can read it; chmod 600 {f} (or set PGPASSWORD, or put the password in the URL)",
+                            f = f.display()
+                        ),
+                    },
+                    None => DbError::Server {
+                        url: shown.clone(),
+                        said: "the server asks for a password and none was given: set PGPASSWORD, add a line host:port:database:user:password to ~/.pgpass (chmod 600), or put it in the URL".into(),
+                    },
                 };
             }
-            format!("cannot connect to {shown}: {cause}; check the host, port and socket, and that the server is running")
+            DbError::Connect { url: shown, cause }
         }
     }
 }
 
 /// A snapshot of the connected database's I/O statistics, in one read-only transaction.
-pub fn snapshot(client: &mut Client, url: &str) -> Result<Snapshot, String> {
+pub fn snapshot(client: &mut Client, url: &str) -> Result<Snapshot, DbError> {
     let err = |e: postgres::Error| explain(&e, url);
     let mut tx = client
         .build_transaction()
@@ -94,7 +114,7 @@ pub fn snapshot(client: &mut Client, url: &str) -> Result<Snapshot, String> {
         .start()
         .map_err(err)?;
     let mut s = Snapshot::new("postgresql", &redact(url));
-    s.taken_at_ms = Some(crate::now_ms());
+    s.taken_at_ms = Some(crate::clock::now_ms());
     let info = tx
         .query_one(
             "SELECT current_setting('track_io_timing') = 'on', current_setting('block_size')::bigint,

@@ -1,19 +1,24 @@
 //! `--sizes FILE`: object sizes for sources that have none (AWR, saved diskstats), as a CSV
 //! with a NAME and a BYTES column (other columns are ignored, so a V$DATAFILE export will do).
 
+use crate::error::DbError;
 use crate::snapshot::MAX_TOTAL;
 use crate::table::Table;
 use dbio_model::advise::ObjectIo;
 use std::collections::HashMap;
 
 /// The refusal of a file without the two columns.
-fn no_columns(file: &str) -> String {
-    format!(
-        "{file}: a sizes file needs a NAME and a BYTES column, e.g. the output of SELECT NAME, BYTES FROM V$DATAFILE"
+fn no_columns(file: &str) -> DbError {
+    DbError::export(
+        file,
+        "a sizes file needs a NAME and a BYTES column, e.g. the output of SELECT NAME, BYTES FROM V$DATAFILE",
     )
 }
 
 /// Refuses a start whose header row lacks NAME or BYTES, before the rest is read.
+///
+/// Bridge (issue 24): a String error until the CLI's `dbio advise --sizes` take
+/// [`DbError`].
 pub fn check_start(head: &str, file: &str) -> Result<(), String> {
     let first = head.lines().next().unwrap_or("");
     let cols: Vec<String> = first
@@ -23,12 +28,20 @@ pub fn check_start(head: &str, file: &str) -> Result<(), String> {
     if cols.iter().any(|c| c == "name") && cols.iter().any(|c| c == "bytes") {
         Ok(())
     } else {
-        Err(no_columns(file))
+        Err(no_columns(file).into())
     }
 }
 
 /// The sizes by name.
+///
+/// Bridge (issue 24): a String error until the CLI's `dbio advise --sizes` take
+/// [`DbError`].
 pub fn parse(text: &str, file: &str) -> Result<HashMap<String, u64>, String> {
+    sizes(text, file).map_err(String::from)
+}
+
+/// [`parse`], with the error typed.
+fn sizes(text: &str, file: &str) -> Result<HashMap<String, u64>, DbError> {
     let t = Table::parse(text, file)?;
     if !t.has("name") || !t.has("bytes") {
         return Err(no_columns(file));
@@ -39,8 +52,9 @@ pub fn parse(text: &str, file: &str) -> Result<HashMap<String, u64>, String> {
         let bytes = r.count("bytes")?;
         total = total.saturating_add(bytes);
         if total > MAX_TOTAL {
-            return Err(format!(
-                "{file}: the sizes add up to more than 2^62 bytes; no database is that large, so this is not a sizes file of one (or it is damaged)"
+            return Err(DbError::export(
+                file,
+                "the sizes add up to more than 2^62 bytes; no database is that large, so this is not a sizes file of one (or it is damaged)",
             ));
         }
         m.insert(r.text("name").to_string(), bytes);

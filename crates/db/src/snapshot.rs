@@ -2,6 +2,7 @@
 //! did between them. A counter that went backwards means a restart or a reset, and is
 //! refused rather than turned into nonsense.
 
+use crate::error::DbError;
 use dbio_model::advise::{ObjectIo, ObjectKind};
 use serde::{Deserialize, Serialize};
 
@@ -74,7 +75,7 @@ impl Snapshot {
     /// The snapshot if its counters add up to what a server can count (each sum over the
     /// objects at most [`MAX_TOTAL`]), else a message naming the file and the counter: larger
     /// figures are not a server's, and their sums would overflow.
-    pub fn checked(self, file: &str) -> Result<Snapshot, String> {
+    pub fn checked(self, file: &str) -> Result<Snapshot, DbError> {
         type Counter = fn(&ObjectIo) -> u64;
         let fields: [(&str, Counter); 5] = [
             ("reads", |o| o.reads),
@@ -88,8 +89,11 @@ impl Snapshot {
                 sum.checked_add(f(o)).filter(|t| *t <= MAX_TOTAL)
             });
             if total.is_none() {
-                return Err(format!(
-                    "{file}: the {what} of its objects add up to more than 2^62; no server counts that much, so this is not an export of one (or it is damaged)"
+                return Err(DbError::export(
+                    file,
+                    format!(
+                        "the {what} of its objects add up to more than 2^62; no server counts that much, so this is not an export of one (or it is damaged)"
+                    ),
                 ));
             }
         }
@@ -97,13 +101,24 @@ impl Snapshot {
     }
 
     /// Reads a snapshot written by `dbio advise --snapshot`.
+    ///
+    /// Bridge (issue 24): a String error until the CLI's `dbio advise --since` take
+    /// [`DbError`].
     pub fn from_json(text: &str, file: &str) -> Result<Snapshot, String> {
+        Snapshot::read_json(text, file).map_err(String::from)
+    }
+
+    /// [`Snapshot::from_json`], with the error typed.
+    pub(crate) fn read_json(text: &str, file: &str) -> Result<Snapshot, DbError> {
         let s: Snapshot = serde_json::from_str(text)
-            .map_err(|e| format!("{file}: not a dbio advise snapshot ({e})"))?;
+            .map_err(|e| DbError::export(file, format!("not a dbio advise snapshot ({e})")))?;
         if s.schema != SNAPSHOT_SCHEMA {
-            return Err(format!(
-                "{file}: snapshot format {} is not {SNAPSHOT_SCHEMA}; take the snapshot again with this dbio",
-                s.schema
+            return Err(DbError::export(
+                file,
+                format!(
+                    "snapshot format {} is not {SNAPSHOT_SCHEMA}; take the snapshot again with this dbio",
+                    s.schema
+                ),
             ));
         }
         s.checked(file)
@@ -142,32 +157,43 @@ pub struct Counts {
 }
 
 /// What happened between `before` and `after`: counters subtracted object by object.
+///
+/// Bridge (issue 24): a String error until the CLI's `dbio advise` take
+/// [`DbError`].
 pub fn delta(before: &Snapshot, after: &Snapshot) -> Result<Counts, String> {
+    counts_between(before, after).map_err(String::from)
+}
+
+/// [`delta`], with the error typed.
+fn counts_between(before: &Snapshot, after: &Snapshot) -> Result<Counts, DbError> {
     if before.system != after.system {
-        return Err(format!(
+        return Err(DbError::delta(format!(
             "the snapshots come from different systems ({} and {}); give two of the same source",
             before.system, after.system
-        ));
+        )));
     }
     if before.is_delta || after.is_delta {
-        return Err(
-            "an AWR section is already the difference of two AWR snapshots; give one section alone"
-                .into(),
-        );
+        return Err(DbError::delta(
+            "an AWR section is already the difference of two AWR snapshots; give one section alone",
+        ));
     }
     if let (Some(a), Some(b)) = (&before.server_started, &after.server_started) {
         if a != b {
-            return Err(format!(
-                "the server restarted between the snapshots (started {a}, then {b}), so its counters started again; take a new first snapshot"
+            return Err(DbError::delta(
+                format!(
+                    "the server restarted between the snapshots (started {a}, then {b}), so its counters started again; take a new first snapshot"
+                ),
             ));
         }
     }
     if let (Some(a), Some(b)) = (before.counting_ms, after.counting_ms) {
         if b < a {
-            return Err(format!(
-                "the second snapshot counts over less time ({} s) than the first ({} s): the server restarted between them (or they are in the wrong order), so its counters started again; take a new first snapshot",
-                b / 1000,
-                a / 1000
+            return Err(DbError::delta(
+                format!(
+                    "the second snapshot counts over less time ({} s) than the first ({} s): the server restarted between them (or they are in the wrong order), so its counters started again; take a new first snapshot",
+                    b / 1000,
+                    a / 1000
+                ),
             ));
         }
     }
@@ -210,7 +236,9 @@ pub fn delta(before: &Snapshot, after: &Snapshot) -> Result<Counts, String> {
             blocks: b.blocks - a.blocks,
             ms: b.ms - a.ms,
         }),
-        (Some(_), Some(_)) => return Err("the database's blocks read or read time went backwards between the snapshots: its statistics were reset or the server restarted; take a new first snapshot".into()),
+        (Some(_), Some(_)) => return Err(DbError::delta(
+            "the database's blocks read or read time went backwards between the snapshots: its statistics were reset or the server restarted; take a new first snapshot",
+        )),
         _ => None,
     };
     Ok(Counts {
@@ -241,11 +269,13 @@ fn shared_out(mut objects: Vec<ObjectIo>, pool: Option<Pool>) -> Vec<ObjectIo> {
 }
 
 /// `a − b` for one object; an error naming the counter that went backwards.
-fn minus(a: &ObjectIo, b: &ObjectIo) -> Result<ObjectIo, String> {
+fn minus(a: &ObjectIo, b: &ObjectIo) -> Result<ObjectIo, DbError> {
     let back = |what: &str, x: f64, y: f64| {
-        format!(
-            "counters went backwards for {}: {what} {y} then {x}; the server restarted or its statistics were reset between the snapshots (or they are in the wrong order): take a new first snapshot",
-            a.name
+        DbError::delta(
+            format!(
+                "counters went backwards for {}: {what} {y} then {x}; the server restarted or its statistics were reset between the snapshots (or they are in the wrong order): take a new first snapshot",
+                a.name
+            ),
         )
     };
     let sub = |what: &str, x: u64, y: u64| {
@@ -312,7 +342,7 @@ mod tests {
         assert!(s.clone().checked("f").is_ok());
         s.objects.push(ObjectIo::new("u", ObjectKind::Data));
         s.objects[1].reads = 1;
-        let e = s.checked("f").unwrap_err();
+        let e = s.checked("f").unwrap_err().to_string();
         assert!(
             e.starts_with("f: the reads of its objects add up to more than 2^62"),
             "{e}"

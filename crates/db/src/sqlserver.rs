@@ -2,6 +2,7 @@
 //! the DMV's own column names, or the form of seed 002's Figure 5 (fn_virtualfilestats:
 //! NumberReads, NumberWrites, BytesRead, BytesWritten, IOStallMS, FileSize in 8 KiB pages).
 
+use crate::error::DbError;
 use crate::kind;
 use crate::snapshot::Snapshot;
 use crate::table::Table;
@@ -57,7 +58,7 @@ pub fn detect(header: &str) -> bool {
 }
 
 /// Reads a SQL Server export of either form.
-pub fn parse(text: &str, file: &str) -> Result<Snapshot, String> {
+pub fn parse(text: &str, file: &str) -> Result<Snapshot, DbError> {
     let t = Table::parse(text, file)?;
     if t.has("num_of_reads") {
         dmv(&t, file)
@@ -66,7 +67,7 @@ pub fn parse(text: &str, file: &str) -> Result<Snapshot, String> {
     }
 }
 
-fn dmv(t: &Table, file: &str) -> Result<Snapshot, String> {
+fn dmv(t: &Table, file: &str) -> Result<Snapshot, DbError> {
     t.check("SQL Server DMV", DMV_REQUIRED, DMV_OPTIONAL)?;
     let mut s = Snapshot::new("sqlserver", file);
     let mut sample = 0u64;
@@ -89,7 +90,7 @@ fn dmv(t: &Table, file: &str) -> Result<Snapshot, String> {
     Ok(s)
 }
 
-fn figure5(t: &Table, file: &str) -> Result<Snapshot, String> {
+fn figure5(t: &Table, file: &str) -> Result<Snapshot, DbError> {
     t.check(
         "SQL Server fn_virtualfilestats",
         FIG5_REQUIRED,

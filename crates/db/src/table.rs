@@ -1,6 +1,8 @@
 //! A CSV export as a table: columns by name (case-insensitive), checked against what an
 //! export of that form has, and numbers with errors that name the file, line and column.
 
+use crate::error::DbError;
+
 /// A CSV file with a header row. Comma-separated, or tab-separated when the header has
 /// tabs and no commas (a grid pasted from SQL Server Management Studio).
 pub struct Table {
@@ -19,7 +21,7 @@ pub struct Row<'a> {
 
 impl Table {
     /// Parses `text` read from `file`.
-    pub fn parse(text: &str, file: &str) -> Result<Table, String> {
+    pub fn parse(text: &str, file: &str) -> Result<Table, DbError> {
         let text = text.trim_start_matches('\u{feff}');
         let first = text.lines().next().unwrap_or("");
         let delim = if first.contains('\t') && !first.contains(',') {
@@ -34,22 +36,26 @@ impl Table {
             .from_reader(text.as_bytes());
         let headers: Vec<String> = r
             .headers()
-            .map_err(|e| format!("{file}: cannot read the CSV header: {e}"))?
+            .map_err(|e| DbError::export(file, format!("cannot read the CSV header: {e}")))?
             .iter()
             .map(|h| h.trim().to_ascii_lowercase())
             .collect();
         let mut rows = Vec::new();
         for rec in r.records() {
-            let rec = rec.map_err(|e| format!("{file}: not valid CSV: {e}"))?;
+            let rec = rec.map_err(|e| DbError::export(file, format!("not valid CSV: {e}")))?;
             let line = rec.position().map_or(0, |p| p.line());
             if rec.iter().all(|c| c.is_empty()) {
                 continue;
             }
             if rec.len() != headers.len() {
-                return Err(format!(
-                    "{file} line {line}: {} fields where the header has {} columns",
-                    rec.len(),
-                    headers.len()
+                return Err(DbError::line(
+                    file,
+                    line,
+                    format!(
+                        "{} fields where the header has {} columns",
+                        rec.len(),
+                        headers.len()
+                    ),
                 ));
             }
             rows.push((line, rec));
@@ -68,28 +74,32 @@ impl Table {
 
     /// Refuses a header that lacks one of `required` or has a column in neither list
     /// (an unnamed column, a row number, is allowed).
-    pub fn check(&self, form: &str, required: &[&str], optional: &[&str]) -> Result<(), String> {
+    pub fn check(&self, form: &str, required: &[&str], optional: &[&str]) -> Result<(), DbError> {
         if let Some(m) = required.iter().find(|c| !self.has(c)) {
-            return Err(format!(
-                "{}: column {m} is missing; a {form} export has {}; `dbio advise --queries` prints the query that makes it",
-                self.file,
-                required.join(", ")
+            return Err(DbError::export(
+                &self.file,
+                format!(
+                    "column {m} is missing; a {form} export has {}; `dbio advise --queries` prints the query that makes it",
+                    required.join(", ")
+                ),
             ));
         }
         if let Some(u) = self.headers.iter().find(|h| {
             !h.is_empty() && !required.contains(&h.as_str()) && !optional.contains(&h.as_str())
         }) {
-            return Err(format!(
-                "{}: unknown column {u} for a {form} export (it has {}, and may have {}); remove it or check the export",
-                self.file,
-                required.join(", "),
-                optional.join(", ")
+            return Err(DbError::export(
+                &self.file,
+                format!(
+                    "unknown column {u} for a {form} export (it has {}, and may have {}); remove it or check the export",
+                    required.join(", "),
+                    optional.join(", ")
+                ),
             ));
         }
         if self.rows.is_empty() {
-            return Err(format!(
-                "{}: the export has a header but no rows",
-                self.file
+            return Err(DbError::export(
+                &self.file,
+                "the export has a header but no rows",
             ));
         }
         Ok(())
@@ -116,7 +126,7 @@ impl Row<'_> {
     }
 
     /// `col` as a number; empty and NULL read as None.
-    pub fn opt_num(&self, col: &str) -> Result<Option<f64>, String> {
+    pub fn opt_num(&self, col: &str) -> Result<Option<f64>, DbError> {
         let text = self.text(col);
         let s: std::borrow::Cow<str> = if text.contains(['_', ' ']) {
             text.replace(['_', ' '], "").into()
@@ -128,22 +138,24 @@ impl Row<'_> {
         }
         match s.parse::<f64>() {
             Ok(v) if v.is_finite() && v >= 0.0 => Ok(Some(v)),
-            _ => Err(format!(
-                "{} line {}: column {col} is '{}', not a count or time of zero or more",
-                self.t.file,
+            _ => Err(DbError::line(
+                &self.t.file,
                 self.line,
-                self.text(col)
+                format!(
+                    "column {col} is '{}', not a count or time of zero or more",
+                    self.text(col)
+                ),
             )),
         }
     }
 
     /// `col` as a number, 0 when empty or NULL.
-    pub fn num(&self, col: &str) -> Result<f64, String> {
+    pub fn num(&self, col: &str) -> Result<f64, DbError> {
         Ok(self.opt_num(col)?.unwrap_or(0.0))
     }
 
     /// `col` as a whole count.
-    pub fn count(&self, col: &str) -> Result<u64, String> {
+    pub fn count(&self, col: &str) -> Result<u64, DbError> {
         Ok(self.num(col)?.round() as u64)
     }
 }

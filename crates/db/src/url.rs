@@ -1,5 +1,7 @@
 //! Database URLs: which system they name, and the form that may be shown (no password).
 
+use crate::error::DbError;
+
 /// The database system a URL names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum System {
@@ -8,15 +10,12 @@ pub enum System {
 }
 
 /// The system of `url` from its scheme.
-pub fn system(url: &str) -> Result<System, String> {
+pub fn system(url: &str) -> Result<System, DbError> {
     let scheme = url.split_once("://").map(|x| x.0).unwrap_or("");
     match scheme.to_ascii_lowercase().as_str() {
         "postgres" | "postgresql" => Ok(System::Postgres),
         "mysql" | "mariadb" => Ok(System::MySql),
-        _ => Err(format!(
-            "--url {}: give postgres://USER@HOST:PORT/DB or mysql://USER@HOST:PORT/DB (mariadb:// too)",
-            redact(url)
-        )),
+        _ => Err(DbError::UnknownScheme { url: redact(url) }),
     }
 }
 

@@ -88,7 +88,8 @@ fn logins_rights_and_truncation_are_one_clear_line() {
     };
     let e = dbio_db::mariadb::connect(&m.url_as("root", "wrong-pw-2"))
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
     assert!(
         e.contains("refused the login") && !e.contains("wrong-pw-2"),
         "{e}"
@@ -98,7 +99,9 @@ fn logins_rights_and_truncation_are_one_clear_line() {
         .unwrap();
     let url = m.url_as("plain", "plain-pw-8");
     let mut pc = dbio_db::mariadb::connect(&url).unwrap();
-    let e = dbio_db::mariadb::snapshot(&mut pc, &url).unwrap_err();
+    let e = dbio_db::mariadb::snapshot(&mut pc, &url)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("GRANT SELECT ON performance_schema.*") && !e.contains("plain-pw-8"),
         "{e}"
@@ -126,7 +129,9 @@ fn performance_schema_off_says_how_to_turn_it_on() {
     };
     let url = m.url();
     let mut c = dbio_db::mariadb::connect(&url).unwrap();
-    let e = dbio_db::mariadb::snapshot(&mut c, &url).unwrap_err();
+    let e = dbio_db::mariadb::snapshot(&mut c, &url)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("performance_schema is OFF")
             && e.contains("performance_schema = ON under [mysqld]"),

@@ -100,7 +100,7 @@ fn logins_rights_and_resets_are_one_clear_line() {
         return;
     };
     let bad = pg.url_as("dbio_admin", "wrong-pw-1", "postgres");
-    let e = dbio_db::pg::connect(&bad).err().unwrap();
+    let e = dbio_db::pg::connect(&bad).err().unwrap().to_string();
     assert!(
         e.contains("refused the login") && !e.contains("wrong-pw-1"),
         "{e}"
@@ -110,7 +110,9 @@ fn logins_rights_and_resets_are_one_clear_line() {
         .unwrap();
     let url = pg.url_as("plain", "plain-pw-9", "postgres");
     let mut pc = dbio_db::pg::connect(&url).unwrap();
-    let e = dbio_db::pg::snapshot(&mut pc, &url).unwrap_err();
+    let e = dbio_db::pg::snapshot(&mut pc, &url)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("GRANT pg_monitor") && !e.contains("plain-pw-9"),
         "{e}"
@@ -126,7 +128,7 @@ fn logins_rights_and_resets_are_one_clear_line() {
     let e = delta(&before, &after).unwrap_err();
     assert!(e.contains("went backwards"), "{e}");
     let refused = format!("postgres://x:secret-pw@127.0.0.1:{}/postgres", free_port());
-    let e = dbio_db::pg::connect(&refused).err().unwrap();
+    let e = dbio_db::pg::connect(&refused).err().unwrap().to_string();
     assert!(
         e.starts_with("cannot connect to postgres://x:***@127.0.0.1:") && !e.contains("secret-pw"),
         "{e}"

@@ -66,6 +66,12 @@ fn build_ring(
     base().build(entries)
 }
 
+/// Most entries an io_uring ring holds (the kernel's IORING_MAX_ENTRIES).
+pub const MAX_RING_ENTRIES: u32 = 32_768;
+/// Most slots (I/Os in flight) one engine takes: its ring has room for every slot plus a
+/// flush per slot, `2 * slots` entries rounded up to a power of two (see `new`).
+pub const MAX_SLOTS: u32 = MAX_RING_ENTRIES / 2;
+
 impl UringEngine {
     /// Sets up the ring and registers the targets and buffers.
     pub fn new(setup: &EngineSetup) -> std::io::Result<Self> {

@@ -2,13 +2,57 @@
 //! The job's `threads` is the number of sessions; the URL (with its password) stays here and
 //! never enters the job or the result.
 
-use crate::executor::Executor;
+use crate::executor::{Executor, Plan, Work};
+use crate::sweep::SweepPlan;
 use dbio_db::slob::report::{build, verdict};
 use dbio_db::slob::run::{run, Measured, NoResult, Progress, RunOpts};
 use dbio_model::*;
 use dbio_runner::{Event, RunError};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+
+/// Why a database sweep cannot run as given; Display names the flag and the value.
+#[derive(Debug, thiserror::Error)]
+pub enum DbSweepError {
+    #[error("--vary {0}: a database sweep varies sessions (sessions=1,4,8,16)")]
+    NotSessions(String),
+    #[error("--vary sessions={0}: use 1 to 4096")]
+    Sessions(String),
+}
+
+/// Refuses a database sweep that varies anything but sessions.
+pub fn varies_sessions(key: &str) -> Result<(), DbSweepError> {
+    match key {
+        "sessions" => Ok(()),
+        k => Err(DbSweepError::NotSessions(k.to_string())),
+    }
+}
+
+/// The steps of a database sweep over `sessions` (as written), each a job of its own number
+/// of sessions, all checked before the first runs.
+pub fn sweep_plan(
+    o: &RunOpts,
+    shown_url: &str,
+    sessions: Vec<String>,
+) -> Result<SweepPlan, DbSweepError> {
+    let mut specs = Vec::new();
+    for v in &sessions {
+        let mut step = *o;
+        step.sessions = match v.parse() {
+            Ok(n) if n > 0 && n <= 4096 => n,
+            _ => return Err(DbSweepError::Sessions(v.clone())),
+        };
+        specs.push(job(&step, shown_url));
+    }
+    Ok(SweepPlan {
+        key: "sessions",
+        values: sessions,
+        specs,
+        slo_text: None,
+        slo: None,
+        search: false,
+    })
+}
 
 /// Runs database jobs against `url`.
 pub struct DbExec {
@@ -65,10 +109,15 @@ pub fn job(o: &RunOpts, shown_url: &str) -> JobSpec {
 impl Executor for DbExec {
     fn run(
         &mut self,
-        job: &JobSpec,
+        plan: &Plan,
         stop: &Arc<AtomicBool>,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<RunResult, RunError> {
+        let Work::Job(job) = plan.work else {
+            return Err(RunError::Invalid(
+                "a database run is one job: sessions against one database".into(),
+            ));
+        };
         let mut o = self.opts;
         o.sessions = job.threads;
         // Held from before the ramp to the end of the window, released on return.

@@ -1,35 +1,136 @@
-//! Where a validated job runs: on this host (the runner), or on a fleet of hosts at once
-//! and merged. Sweeps and suites drive their steps through one of these, so a fleet sweep
-//! is a local sweep with another executor.
+//! Where a run's plan runs: on this host (the runner: its own targets, the simulated device,
+//! session mode), or on a fleet of hosts at once and merged, or against a database. Runs,
+//! sweeps and suites drive their steps through one of these, so a fleet sweep is a local
+//! sweep with another executor.
 
 use crate::fleet::{self, FleetPlan};
 use dbio_model::cluster::ClockOffset;
-use dbio_model::{JobSpec, RunResult, TimePoint};
+use dbio_model::{EngineKind, JobSpec, RunResult, StreamSpec, TimePoint};
 use dbio_runner::{Event, RunError};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::SystemTime;
 
-/// Runs one validated job to its end and returns its result.
+/// What a run does: one validated job, or several streams on one timeline.
+#[derive(Clone, Copy)]
+pub enum Work<'a> {
+    Job(&'a JobSpec),
+    Streams(&'a [StreamSpec]),
+}
+
+/// A run's plan: its work and, if given, the instant measuring starts (`--start-at`: several
+/// hosts start one workload together).
+#[derive(Clone, Copy)]
+pub struct Plan<'a> {
+    pub work: Work<'a>,
+    pub start_at: Option<SystemTime>,
+}
+
+impl<'a> Plan<'a> {
+    /// One job, started as soon as it is ready.
+    pub fn job(job: &'a JobSpec) -> Self {
+        Plan {
+            work: Work::Job(job),
+            start_at: None,
+        }
+    }
+
+    /// Several streams on one timeline, started as soon as they are ready.
+    pub fn streams(streams: &'a [StreamSpec]) -> Self {
+        Plan {
+            work: Work::Streams(streams),
+            start_at: None,
+        }
+    }
+
+    /// This plan started at `start_at` (None: as soon as it is ready).
+    pub fn at(self, start_at: Option<SystemTime>) -> Self {
+        Plan { start_at, ..self }
+    }
+}
+
+/// Runs one plan to its end and returns its result (not yet judged: see [`crate::run_one`]).
 pub trait Executor {
     fn run(
         &mut self,
-        job: &JobSpec,
+        plan: &Plan,
         stop: &Arc<AtomicBool>,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<RunResult, RunError>;
 }
 
-/// This host: the runner itself.
+/// The refusal of an executor that runs one job only, given several streams.
+fn one_job_only<'a>(plan: &Plan<'a>, msg: &str) -> Result<&'a JobSpec, RunError> {
+    match plan.work {
+        Work::Job(j) => Ok(j),
+        Work::Streams(_) => Err(RunError::Invalid(msg.to_string())),
+    }
+}
+
+/// This host, whatever the job: the simulated device for `--engine sim`, session mode for a
+/// job with sessions, else the job's own targets ([`Device`]).
 pub struct Local;
 
 impl Executor for Local {
     fn run(
         &mut self,
-        job: &JobSpec,
+        plan: &Plan,
         stop: &Arc<AtomicBool>,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<RunResult, RunError> {
-        dbio_runner::run(job, stop.clone(), on_event)
+        match plan.work {
+            Work::Job(j) if j.engine == EngineKind::Sim => Sim.run(plan, stop, on_event),
+            Work::Job(j) if j.session.is_some() => Session.run(plan, stop, on_event),
+            _ => Device.run(plan, stop, on_event),
+        }
+    }
+}
+
+/// This host's own targets: one job, or several streams together (which start as soon as
+/// they are ready: a common start is for one job).
+pub struct Device;
+
+impl Executor for Device {
+    fn run(
+        &mut self,
+        plan: &Plan,
+        stop: &Arc<AtomicBool>,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Result<RunResult, RunError> {
+        match plan.work {
+            Work::Job(j) => dbio_runner::run_local(j, stop.clone(), on_event, plan.start_at),
+            Work::Streams(s) => dbio_runner::run_streams(s, stop.clone(), on_event),
+        }
+    }
+}
+
+/// The simulated device (`--engine sim`): no file is touched.
+pub struct Sim;
+
+impl Executor for Sim {
+    fn run(
+        &mut self,
+        plan: &Plan,
+        stop: &Arc<AtomicBool>,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Result<RunResult, RunError> {
+        let job = one_job_only(plan, "the simulated device runs one job at a time")?;
+        dbio_runner::run_sim(job, stop.clone(), on_event, plan.start_at)
+    }
+}
+
+/// Session mode (`--sessions`): sessions of a database's shape with their own log writer.
+pub struct Session;
+
+impl Executor for Session {
+    fn run(
+        &mut self,
+        plan: &Plan,
+        stop: &Arc<AtomicBool>,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Result<RunResult, RunError> {
+        let job = one_job_only(plan, "session mode runs one workload at a time")?;
+        dbio_runner::run_session(job, stop.clone(), on_event, plan.start_at)
     }
 }
 
@@ -42,6 +143,20 @@ pub struct Fleet<'a> {
     pub plan: FleetPlan,
     pub offsets: Vec<ClockOffset>,
     pub on_line: LineSink<'a>,
+}
+
+impl<'a> Fleet<'a> {
+    /// The fleet of `plan` with every host checked first (reachable, a dbio of the same
+    /// result schema, a readable clock; see [`fleet::check_hosts`]): Err names each host that
+    /// cannot take part, and then no host has started.
+    pub fn checked(plan: FleetPlan, on_line: LineSink<'a>) -> Result<Self, fleet::FleetError> {
+        let offsets = fleet::check_hosts(&plan)?;
+        Ok(Fleet {
+            plan,
+            offsets,
+            on_line,
+        })
+    }
 }
 
 /// The last second each host reported, summed into the cluster's for the display.
@@ -57,13 +172,17 @@ fn cluster_tick(latest: &[(String, TimePoint)]) -> TimePoint {
     }
 }
 
+/// What `--hosts` says to a multi-stream plan.
+pub const FLEET_STREAMS: &str = "--hosts runs single-stream workloads; run a multi-stream profile with --start-at on each host and `dbio merge` the results";
+
 impl Executor for Fleet<'_> {
     fn run(
         &mut self,
-        job: &JobSpec,
+        plan: &Plan,
         stop: &Arc<AtomicBool>,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<RunResult, RunError> {
+        let job = one_job_only(plan, FLEET_STREAMS)?;
         let mut latest: Vec<(String, TimePoint)> = Vec::new();
         let mut measuring = false;
         let on_line = &mut self.on_line;
@@ -89,8 +208,16 @@ impl Executor for Fleet<'_> {
             Some(crate::progress::Line::Finishing) => {}
             None => on_line(host, line),
         };
-        let merged = fleet::run(&self.plan, job, self.offsets.clone(), stop, &mut lines)
-            .map_err(RunError::Target);
+        let start = plan.start_at;
+        let merged = fleet::run(
+            &self.plan,
+            job,
+            start,
+            self.offsets.clone(),
+            stop,
+            &mut lines,
+        )
+        .map_err(|e| RunError::Target(e.to_string()));
         if let Some(n) = &mut self.plan.step {
             *n += 1;
         }

@@ -1,6 +1,8 @@
 //! Orchestration: runs, sweeps and suites driven step by step through an executor (this
-//! host, a fleet of hosts reached with the user's own OpenSSH client, started together
-//! and merged, or a database driven by sessions of dbio's own).
+//! host: its own targets, the simulated device or session mode; a fleet of hosts reached
+//! with the user's own OpenSSH client, started together and merged; or a database driven by
+//! sessions of dbio's own). Every run, step and part is a plan (one job or several streams,
+//! an optional common start) run and judged by [`run_one`].
 //! No daemon of dbio's own runs anywhere; a remote dbio lives exactly as long as the SSH
 //! session that started it.
 #![forbid(unsafe_code)]
@@ -9,9 +11,10 @@ pub mod clock;
 pub mod db;
 pub mod executor;
 pub mod fleet;
-pub mod job;
 pub mod judge;
+pub mod one;
 pub mod progress;
 pub mod suite;
 pub mod sweep;
-pub mod vary;
+
+pub use one::run_one;

@@ -3,15 +3,15 @@
 //! 1–8 writers, TempDB, and a DSS I/O-size sweep. Each part is a validated job (a profile on
 //! its role's targets, built by the caller), and a sweep part is that job varied as values.
 
-use crate::executor::Executor;
-use crate::judge::judged;
-use crate::sweep::{run_sweep, SweepObserver, SweepPlan};
-use crate::vary::{Vary, Varying};
+use crate::executor::{Executor, Plan};
+use crate::one::run_one;
+use crate::sweep::{run_sweep, SweepError, SweepObserver, SweepPlan};
 use dbio_analyze::slo::Slo;
 use dbio_model::suite::{RoleTarget, SuiteResult, Thresholds, SUITE_SCHEMA};
 use dbio_model::sweep::SweepResult;
 use dbio_model::{JobSpec, Outcome, RunResult};
-use dbio_runner::Event;
+use dbio_runner::{Event, RunError};
+use dbio_spec::vary::{Vary, Varying};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -66,6 +66,31 @@ fn log_writers() -> Varying {
 /// The validated job of `profile` on the targets of `role` ("data", "log", "tempdb"), as
 /// the caller builds it from its own settings; Err says what is wrong.
 pub type Jobs<'a> = dyn Fn(&str, &str) -> Result<JobSpec, String> + 'a;
+
+/// Why a suite ended before its last part; Display says which part and why.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    /// The data-read objective built from the thresholds does not parse.
+    #[error("{0}")]
+    Objective(String),
+    /// A part's job could not be built (the caller's message).
+    #[error("{0}")]
+    Job(String),
+    #[error("knee qd {0}")]
+    Knee(String),
+    /// The knee's queue depth does not apply to the oltp part's job.
+    #[error("{0}")]
+    Vary(dbio_spec::SpecError),
+    #[error("{0}")]
+    Sweep(#[from] SweepError),
+    /// A run part could not run.
+    #[error("{0}")]
+    Run(RunError),
+    #[error("{0} did not complete")]
+    Incomplete(String),
+    #[error("the {0} sweep stopped before its last step")]
+    Stopped(String),
+}
 
 /// What a suite tells its caller as it goes.
 pub trait SuiteObserver {
@@ -159,12 +184,12 @@ impl Suite<'_> {
         exec: &mut dyn Executor,
         obs: &mut dyn SuiteObserver,
         s: &mut SuiteResult,
-    ) -> Result<(), String> {
-        let jobs = self.jobs;
+    ) -> Result<(), SuiteError> {
+        let jobs = |profile: &str, role: &str| (self.jobs)(profile, role).map_err(SuiteError::Job);
         let name = "oltp-read concurrency ramp, knee under the data-read objective";
         let after = self.start(0, name, obs);
         let slo_text = format!("read:p99<{}us", s.thresholds.data_read_p99_us);
-        let slo = Slo::parse(&slo_text)?;
+        let slo = Slo::parse(&slo_text).map_err(SuiteError::Objective)?;
         let ramp_job = jobs("oltp-read", "data")?;
         let objective = Some((slo_text, slo));
         let ramp = self.sweep(&ramp_job, ramp_qd(self.quick), objective, after, exec, obs)?;
@@ -177,8 +202,11 @@ impl Suite<'_> {
         let after = self.start(1, &name, obs);
         let qd = knee_qd
             .parse::<u64>()
-            .map_err(|_| format!("knee qd {knee_qd}"))?;
-        let at_knee = Vary::of("qd", qd)?.apply(&jobs("oltp", "data")?)?;
+            .map_err(|_| SuiteError::Knee(knee_qd.clone()))?;
+        let vary = Vary::of("qd", qd).map_err(SuiteError::Vary)?;
+        let at_knee = vary
+            .apply(&jobs("oltp", "data")?)
+            .map_err(SuiteError::Vary)?;
         s.oltp_at_knee = Some(self.one(&at_knee, after, exec, obs)?);
         let after = self.start(2, "log commit latency with 1, 2, 4 and 8 writers", obs);
         let log = jobs("log", "log")?;
@@ -206,9 +234,14 @@ impl Suite<'_> {
         after_secs: f64,
         exec: &mut dyn Executor,
         obs: &mut dyn SuiteObserver,
-    ) -> Result<SweepResult, String> {
+    ) -> Result<SweepResult, SuiteError> {
         let plan = SweepPlan::new(job, varying, objective, false)?;
-        run_sweep(&plan, exec, self.stop, &mut *obs.sweep(after_secs))
+        Ok(run_sweep(
+            &plan,
+            exec,
+            self.stop,
+            &mut *obs.sweep(after_secs),
+        )?)
     }
 
     /// One run part; one that fails or does not complete ends the suite.
@@ -218,18 +251,18 @@ impl Suite<'_> {
         after_secs: f64,
         exec: &mut dyn Executor,
         obs: &mut dyn SuiteObserver,
-    ) -> Result<RunResult, String> {
+    ) -> Result<RunResult, SuiteError> {
         obs.run_start(after_secs);
-        let r = match exec.run(job, self.stop, &mut |ev| obs.event(ev)) {
-            Ok(r) => judged(r),
+        let r = match run_one(exec, &Plan::job(job), self.stop, &mut |ev| obs.event(ev)) {
+            Ok(r) => r,
             Err(e) => {
                 obs.run_end(None);
-                return Err(e.to_string());
+                return Err(SuiteError::Run(e));
             }
         };
         obs.run_end(Some(&r));
         if r.outcome != Outcome::Complete {
-            return Err(format!("{} did not complete", job.profile));
+            return Err(SuiteError::Incomplete(job.profile.clone()));
         }
         Ok(r)
     }
@@ -238,10 +271,8 @@ impl Suite<'_> {
 /// Puts sweep part `r` in `part`, also when it stopped early with steps done (they ran and
 /// were printed: an interrupted suite keeps them, marked partial); one that stopped early
 /// then ends the suite.
-fn kept(part: &mut Option<SweepResult>, r: SweepResult) -> Result<(), String> {
-    let stopped = r
-        .partial
-        .then(|| format!("the {} sweep stopped before its last step", r.vary));
+fn kept(part: &mut Option<SweepResult>, r: SweepResult) -> Result<(), SuiteError> {
+    let stopped = r.partial.then(|| SuiteError::Stopped(r.vary.clone()));
     if !r.steps.is_empty() {
         *part = Some(r);
     }

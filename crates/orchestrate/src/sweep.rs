@@ -2,17 +2,46 @@
 //! or a bisection for the highest load within an objective; then the knee, the saturation
 //! point and where bandwidth levels off.
 
-use crate::executor::Executor;
-use crate::judge::judged;
-use crate::vary::Varying;
+use crate::executor::{Executor, Plan};
+use crate::one::run_one;
 use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
 use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::spill::SpilledRun;
 use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
 use dbio_model::{JobSpec, Outcome, RunResult};
 use dbio_runner::{Event, RunError};
+use dbio_spec::vary::Varying;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// Why a sweep cannot be planned or could not run; Display names the flag or the step.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    #[error(
+        "{flag} searches qd, threads or rate for the highest load within the objective, not {key}"
+    )]
+    SearchKey {
+        flag: &'static str,
+        key: &'static str,
+    },
+    #[error("{flag}: give the objective, e.g. p99<1ms")]
+    NoObjective { flag: &'static str },
+    #[error("{flag} {text}: no step {what}; bound the direction the steps do, or all I/O (e.g. p99<1ms)")]
+    NoDirection {
+        flag: &'static str,
+        text: String,
+        what: &'static str,
+    },
+    /// A step that is not a valid job: which, and why.
+    #[error("{0}")]
+    Step(dbio_spec::SpecError),
+    /// The first step could not run at all.
+    #[error("{0}")]
+    FirstStep(RunError),
+    /// The finished steps could not be read back from the spill file.
+    #[error("{0}")]
+    Spill(String),
+}
 
 /// A sweep whose steps are all validated.
 #[derive(Debug)]
@@ -39,18 +68,18 @@ impl SweepPlan {
         varying: Varying,
         objective: Option<(String, Slo)>,
         search: bool,
-    ) -> Result<SweepPlan, String> {
+    ) -> Result<SweepPlan, SweepError> {
         let flag = if search { "--target-latency" } else { "--slo" };
         if search && !matches!(varying.key, "qd" | "threads" | "rate") {
-            return Err(format!(
-                "{flag} searches qd, threads or rate for the highest load within the objective, not {}",
-                varying.key
-            ));
+            return Err(SweepError::SearchKey {
+                flag,
+                key: varying.key,
+            });
         }
         if search && objective.is_none() {
-            return Err(format!("{flag}: give the objective, e.g. p99<1ms"));
+            return Err(SweepError::NoObjective { flag });
         }
-        let specs = varying.jobs(base)?;
+        let specs = varying.jobs(base).map_err(SweepError::Step)?;
         // An objective on a direction that no step does would never be met, whatever the
         // device. (Session mode writes redo whatever its read share; it is left to the run.)
         if let Some((text, s)) = objective
@@ -63,9 +92,11 @@ impl SweepPlan {
                 Dir::All => (true, ""),
             };
             if !does {
-                return Err(format!(
-                    "{flag} {text}: no step {what}; bound the direction the steps do, or all I/O (e.g. p99<1ms)"
-                ));
+                return Err(SweepError::NoDirection {
+                    flag,
+                    text: text.clone(),
+                    what,
+                });
             }
         }
         let (slo_text, slo) = objective.map_or((None, None), |(t, s)| (Some(t), Some(s)));
@@ -112,28 +143,28 @@ pub fn run_sweep(
     exec: &mut dyn Executor,
     stop: &Arc<AtomicBool>,
     obs: &mut dyn SweepObserver,
-) -> Result<SweepResult, String> {
+) -> Result<SweepResult, SweepError> {
     obs.start(p);
     // Finished steps wait in the spill file, so that a long sweep's memory stays flat.
     let mut ran: Vec<(usize, SpilledRun)> = Vec::new();
     let mut partial = false;
     // One step: None when the sweep must stop (interrupted, or the step failed).
     let mut run_step =
-        |i: usize, ran: &mut Vec<(usize, SpilledRun)>| -> Result<Option<bool>, String> {
+        |i: usize, ran: &mut Vec<(usize, SpilledRun)>| -> Result<Option<bool>, SweepError> {
             if stop.load(Ordering::Relaxed) {
                 return Ok(None);
             }
             obs.step_start(i, p.specs[i + 1..].iter().map(planned_secs).sum());
-            let result = exec.run(&p.specs[i], stop, &mut |ev| obs.event(ev));
+            let result = run_one(exec, &Plan::job(&p.specs[i]), stop, &mut |ev| obs.event(ev));
             let r = match result {
-                Ok(r) => judged(r),
+                Ok(r) => r,
                 Err(RunError::Interrupted) => {
                     obs.step_end(i, None);
                     return Ok(None);
                 }
                 Err(e) if ran.is_empty() => {
                     obs.step_end(i, None);
-                    return Err(e.to_string());
+                    return Err(SweepError::FirstStep(e));
                 }
                 Err(e) => {
                     obs.step_end(i, None);
@@ -175,7 +206,8 @@ pub fn run_sweep(
     let steps = ran
         .into_iter()
         .map(|(_, r)| r.load())
-        .collect::<Result<Vec<RunResult>, String>>()?;
+        .collect::<Result<Vec<RunResult>, String>>()
+        .map_err(SweepError::Spill)?;
     let result = analyse(p, &values, steps, partial);
     obs.end(&result);
     Ok(result)

@@ -7,7 +7,7 @@ mod common;
 
 use dbio_model::suite::Thresholds;
 use dbio_model::*;
-use dbio_orchestrate::executor::Executor;
+use dbio_orchestrate::executor::{Executor, Plan, Work};
 use dbio_orchestrate::suite::{conclude, empty_result, Suite, SuiteObserver};
 use dbio_orchestrate::sweep::{SweepObserver, SweepPlan};
 use dbio_runner::{Event, RunError};
@@ -139,10 +139,13 @@ impl Fake {
 impl Executor for Fake {
     fn run(
         &mut self,
-        job: &JobSpec,
+        plan: &Plan,
         _: &Arc<AtomicBool>,
         _: &mut dyn FnMut(Event),
     ) -> Result<RunResult, RunError> {
+        let Work::Job(job) = plan.work else {
+            panic!("the suite runs one job at a time")
+        };
         self.ran.push(job.clone());
         if job.profile == self.fail_profile {
             if self.fail_after == 0 {
@@ -205,7 +208,7 @@ fn quick_suite(
         jobs: &jobs,
         stop: &stop,
     };
-    let r = suite.run(exec, heard, &mut s);
+    let r = suite.run(exec, heard, &mut s).map_err(|e| e.to_string());
     (r, s)
 }
 

@@ -7,7 +7,7 @@ use dbio_analyze::slo::Slo;
 use dbio_model::session::SessionSpec;
 use dbio_model::*;
 use dbio_orchestrate::sweep::SweepPlan;
-use dbio_orchestrate::vary::{Vary, Varying};
+use dbio_spec::vary::{Vary, Varying};
 
 /// A valid job written out by hand: 8 KiB random reads and writes (70 % reads), qd 4.
 fn job() -> JobSpec {
@@ -170,7 +170,7 @@ fn values_that_make_no_valid_job_are_refused_with_the_reason() {
         ),
     ];
     for (base, v, why) in cases {
-        let e = v.apply(&base).unwrap_err();
+        let e = v.apply(&base).unwrap_err().to_string();
         assert!(e.contains(why), "{v:?}: {e}");
         assert_eq!(e.lines().count(), 1, "{v:?}: one line: {e}");
     }
@@ -180,9 +180,13 @@ fn values_that_make_no_valid_job_are_refused_with_the_reason() {
 fn typed_values_come_from_a_key_and_a_number() {
     assert_eq!(Vary::of("qd", 8), Ok(Vary::Qd(8)));
     assert_eq!(Vary::of("bs", 65536), Ok(Vary::Bs(65536)));
-    assert!(Vary::of("qd", 1 << 40).unwrap_err().contains("too large"));
+    assert!(Vary::of("qd", 1 << 40)
+        .unwrap_err()
+        .to_string()
+        .contains("too large"));
     assert!(Vary::of("depth", 1)
         .unwrap_err()
+        .to_string()
         .contains("cannot vary 'depth'"));
     assert_eq!(
         Varying::new(vec![Vary::Bs(8192), Vary::Bs(1 << 20), Vary::Bs(1536)]).values,
@@ -193,7 +197,9 @@ fn typed_values_come_from_a_key_and_a_number() {
 #[test]
 fn a_plan_names_the_step_that_is_no_valid_job() {
     let varying = Varying::new(vec![Vary::Qd(1), Vary::Qd(0)]);
-    let e = SweepPlan::new(&job(), varying, None, false).unwrap_err();
+    let e = SweepPlan::new(&job(), varying, None, false)
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("step qd=0: --qd 0: "), "{e}");
     let ok = SweepPlan::new(
         &job(),
@@ -213,11 +219,15 @@ fn a_plan_refuses_an_objective_or_search_it_cannot_meet() {
         "write:p99<1ms".to_string(),
         Slo::parse("write:p99<1ms").unwrap(),
     );
-    let e = SweepPlan::new(&reads, Varying::new(vec![Vary::Qd(1)]), Some(w), false).unwrap_err();
+    let e = SweepPlan::new(&reads, Varying::new(vec![Vary::Qd(1)]), Some(w), false)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("--slo write:p99<1ms: no step writes"), "{e}");
     let p = ("p99<1ms".to_string(), Slo::parse("p99<1ms").unwrap());
     let bs = Varying::new(vec![Vary::Bs(8192)]);
-    let e = SweepPlan::new(&job(), bs, Some(p), true).unwrap_err();
+    let e = SweepPlan::new(&job(), bs, Some(p), true)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("--target-latency searches qd, threads or rate"),
         "{e}"

@@ -1,7 +1,7 @@
 //! The report of a session run as AWR shows one: wait events, load profile, and SLOB's
 //! awr_info line (one per run, so several runs make a table).
 
-use crate::text::us;
+use crate::units::us;
 use dbio_model::session::WaitEvent;
 use dbio_model::RunResult;
 use std::fmt::Write;

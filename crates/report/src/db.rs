@@ -1,6 +1,7 @@
 //! The report of a database run (`dbio db run`): the AWR-like table of the database's own
 //! figures, then three views of the same reads (database, device, client) and why they differ.
 
+use dbio_model::db::DbReport;
 use dbio_model::RunResult;
 use std::fmt::Write;
 
@@ -30,6 +31,34 @@ pub fn report(r: &RunResult) -> Option<String> {
         d.block_size,
         d.io_method
     );
+    events(&mut out, d);
+    three_views(&mut out, d, secs);
+    if let Some(p) = d.page_cache_pct {
+        let _ = writeln!(
+            out,
+            "\npage cache: {p:.1} % of the database's physical reads never reached the device"
+        );
+    }
+    for n in &d.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    let _ = writeln!(
+        out,
+        "\nCPU: database server {}, dbio {:.1} s",
+        d.server_cpu_s
+            .map_or("not known (not on this host)".into(), |s| format!(
+                "{s:.1} s"
+            )),
+        d.dbio_cpu_s
+    );
+    if let Some(v) = &r.verdict {
+        let _ = writeln!(out, "verdict: {}", v.message);
+    }
+    Some(out)
+}
+
+/// The database's own wait events: count, time, average and rate.
+fn events(out: &mut String, d: &DbReport) {
     let _ = writeln!(
         out,
         "\n{:<26} {:<20} {:>11} {:>9} {:>9} {:>11}",
@@ -52,6 +81,10 @@ pub fn report(r: &RunResult) -> Option<String> {
             e.per_s
         );
     }
+}
+
+/// The same reads as the database, the device and the client saw them.
+fn three_views(out: &mut String, d: &DbReport, secs: f64) {
     let _ = writeln!(
         out,
         "\n{:<44} {:>11} {:>11} {:>9}",
@@ -94,7 +127,10 @@ pub fn report(r: &RunResult) -> Option<String> {
     let _ = writeln!(
         out,
         "{:<44} {:>11} {:>11.1} {:>9}  p99 {} µs",
-        format!("client: operations of {} keys (dbio, HDR)", s.work_unit),
+        format!(
+            "client: operations of {} keys (dbio, HDR)",
+            d.spec.work_unit
+        ),
         c.operations,
         c.operations as f64 / secs,
         us(c.read_op_ns.mean),
@@ -112,28 +148,6 @@ pub fn report(r: &RunResult) -> Option<String> {
             us(k.p99 as f64)
         );
     }
-    if let Some(p) = d.page_cache_pct {
-        let _ = writeln!(
-            out,
-            "\npage cache: {p:.1} % of the database's physical reads never reached the device"
-        );
-    }
-    for n in &d.notes {
-        let _ = writeln!(out, "note: {n}");
-    }
-    let _ = writeln!(
-        out,
-        "\nCPU: database server {}, dbio {:.1} s",
-        d.server_cpu_s
-            .map_or("not known (not on this host)".into(), |s| format!(
-                "{s:.1} s"
-            )),
-        d.dbio_cpu_s
-    );
-    if let Some(v) = &r.verdict {
-        let _ = writeln!(out, "verdict: {}", v.message);
-    }
-    Some(out)
 }
 
 /// Per step of a database sweep: the database's reads, the device's, the client's operations,

@@ -2,6 +2,7 @@
 //! a side-by-side check with fio. What fio cannot do the same way is refused, not
 //! approximated in silence; a difference fio can live with is a comment in the file.
 
+use crate::error::ReportError;
 use dbio_model::{Arrivals, DataKind, EngineKind, JobSpec, Rw, Skew, StopAfter, SyncMode};
 use std::fmt::Write;
 
@@ -36,7 +37,7 @@ fn size(bytes: u64) -> String {
 }
 
 /// What fio cannot run the same way: named, with the reason.
-fn refuse(j: &JobSpec) -> Result<(), String> {
+fn refuse(j: &JobSpec) -> Result<(), ReportError> {
     let why = if j.engine == EngineKind::Sim {
         "a simulated run (--engine sim) does no I/O, so fio has nothing to run against"
     } else if j.session.is_some() {
@@ -48,11 +49,11 @@ fn refuse(j: &JobSpec) -> Result<(), String> {
     } else {
         return Ok(());
     };
-    Err(why.to_string())
+    Err(ReportError::NotForFio(why))
 }
 
 /// The fio job file of `j`, or why fio cannot run it the same way.
-pub fn to_fio_job(j: &JobSpec) -> Result<String, String> {
+pub fn to_fio_job(j: &JobSpec) -> Result<String, ReportError> {
     refuse(j)?;
     let mut s = String::new();
     let _ = writeln!(
@@ -112,7 +113,7 @@ pub fn to_fio_job(j: &JobSpec) -> Result<String, String> {
     let mut body = s;
     region(j, &mut body);
     amount(j, &mut body);
-    workload_extras(j, &mut body)?;
+    workload_extras(j, &mut body);
     let _ = writeln!(body, "\n[dbio]");
     Ok(body)
 }
@@ -193,7 +194,7 @@ fn secs(t: f64) -> String {
 }
 
 /// Skew, sync, rate, data and steady state.
-fn workload_extras(j: &JobSpec, s: &mut String) -> Result<(), String> {
+fn workload_extras(j: &JobSpec, s: &mut String) {
     let mut kv = |k: &str, v: String| {
         let _ = writeln!(s, "{k}={v}");
     };
@@ -252,7 +253,6 @@ fn workload_extras(j: &JobSpec, s: &mut String) -> Result<(), String> {
             "; fio ends the job once steady; dbio measures for the duration after it settles"
         );
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! HdrHistogram's log tools (HistogramLogAnalyzer, HistogramLogProcessor, the `hdrhistogram`
 //! crate's `IntervalLogIterator`) read. The histograms are the result's own, as stored.
 
+use crate::error::ReportError;
 use dbio_model::histogram::{decode_compact, encode_compact, new_histogram};
 use dbio_model::RunResult;
 use std::fmt::Write;
@@ -10,7 +11,7 @@ use std::fmt::Write;
 /// and writes completed in it, ns), timestamps in seconds from the start of measuring. None
 /// when no second carries a histogram (results of an older dbio, database runs); Err when a
 /// second's histogram cannot be read back from the run's spill file.
-pub fn interval_log(r: &RunResult) -> Result<Option<String>, String> {
+pub fn interval_log(r: &RunResult) -> Result<Option<String>, ReportError> {
     if r.timeseries.iter().all(|p| p.hist.is_none()) {
         return Ok(None);
     }
@@ -31,7 +32,12 @@ pub fn interval_log(r: &RunResult) -> Result<Option<String>, String> {
     let empty = encode_compact(&new_histogram());
     let mut from = 0.0;
     for p in &r.timeseries {
-        let text = p.hist.as_ref().map(|h| h.text()).transpose()?;
+        let text = p
+            .hist
+            .as_ref()
+            .map(|h| h.text())
+            .transpose()
+            .map_err(|e| ReportError::Spill(e.to_string()))?;
         let (text, max_ms) = match text.as_deref() {
             Some(h) => (h, decode_compact(h).map_or(0.0, |h| h.max() as f64 / 1e6)),
             None => (empty.as_str(), 0.0),

@@ -3,7 +3,8 @@
 
 use crate::html::charts::mean_p99_us;
 use crate::item::{warnings, Item, Result};
-use crate::text::{burst_line, describe_job, describe_spec, describe_target, steady_line, us};
+use crate::text::{burst_line, describe_job, describe_spec, describe_target, steady_line};
+use crate::units::us;
 use dbio_model::sweep::SweepResult;
 use dbio_model::units::format_size;
 use dbio_model::{DirStats, RunResult};

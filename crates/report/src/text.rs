@@ -1,5 +1,6 @@
 //! The human summary of a run: what ran, a table per direction, CPU, warnings.
 
+use crate::units::us;
 use dbio_model::units::format_size;
 use dbio_model::*;
 use std::fmt::Write;
@@ -105,18 +106,6 @@ pub fn describe_target(t: &TargetFacts) -> String {
         t.kind,
         format_size(t.size_bytes)
     )
-}
-
-/// Nanoseconds as microseconds with three significant figures (at least).
-pub(crate) fn us(ns: u64) -> String {
-    let v = ns as f64 / 1000.0;
-    if v >= 1000.0 {
-        format!("{v:.0}")
-    } else if v >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
 }
 
 /// Renders the summary printed at the end of `dbio run`.

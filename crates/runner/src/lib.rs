@@ -19,5 +19,5 @@ pub mod verify;
 pub mod warn;
 pub mod worker;
 
-pub use run::{run, run_at, Event, RunError};
+pub use run::{run, run_at, run_local, run_session, run_sim, Event, RunError};
 pub use streams::run_streams;

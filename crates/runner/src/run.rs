@@ -77,24 +77,61 @@ pub fn run(
 
 /// [`run`], with the workers started at the wall-clock instant `start_at` once the targets
 /// are ready (`--start-at`: several hosts start one workload together). A start already
-/// past starts at once, with a warning saying by how much it was missed.
+/// past starts at once, with a warning saying by how much it was missed. The simulated
+/// device and session mode run through their own entry points, [`run_sim`] and
+/// [`run_session`]; every other job through [`run_local`].
 pub fn run_at(
     spec: &JobSpec,
     stop: Arc<AtomicBool>,
     on_event: &mut dyn FnMut(Event),
     start_at: Option<SystemTime>,
 ) -> Result<RunResult, RunError> {
-    let mut warnings = Vec::new();
-    if spec.engine == EngineKind::Sim || spec.session.is_some() {
-        wait_until(start_at, &stop, on_event, &mut warnings)?;
-        let mut r = if spec.engine == EngineKind::Sim {
-            crate::sim::run(spec, &stop)
-        } else {
-            crate::session::run_sessions(spec, stop, on_event)?
-        };
-        r.warnings.extend(warnings);
-        return Ok(r);
+    if spec.engine == EngineKind::Sim {
+        return run_sim(spec, stop, on_event, start_at);
     }
+    if spec.session.is_some() {
+        return run_session(spec, stop, on_event, start_at);
+    }
+    run_local(spec, stop, on_event, start_at)
+}
+
+/// A job on the simulated device (`--engine sim`), started at `start_at` if given.
+pub fn run_sim(
+    spec: &JobSpec,
+    stop: Arc<AtomicBool>,
+    on_event: &mut dyn FnMut(Event),
+    start_at: Option<SystemTime>,
+) -> Result<RunResult, RunError> {
+    let mut warnings = Vec::new();
+    wait_until(start_at, &stop, on_event, &mut warnings)?;
+    let mut r = crate::sim::run(spec, &stop);
+    r.warnings.extend(warnings);
+    Ok(r)
+}
+
+/// A session-mode job (`--sessions`), started at `start_at` if given.
+pub fn run_session(
+    spec: &JobSpec,
+    stop: Arc<AtomicBool>,
+    on_event: &mut dyn FnMut(Event),
+    start_at: Option<SystemTime>,
+) -> Result<RunResult, RunError> {
+    let mut warnings = Vec::new();
+    wait_until(start_at, &stop, on_event, &mut warnings)?;
+    let mut r = crate::session::run_sessions(spec, stop, on_event)?;
+    r.warnings.extend(warnings);
+    Ok(r)
+}
+
+/// A job on this host's own targets (neither simulated nor in session mode): prepare,
+/// measure from `start_at` (if given), assemble.
+pub fn run_local(
+    spec: &JobSpec,
+    stop: Arc<AtomicBool>,
+    on_event: &mut dyn FnMut(Event),
+    start_at: Option<SystemTime>,
+) -> Result<RunResult, RunError> {
+    let mut warnings = Vec::new();
     let mut prepared = prepare(&[spec], &stop, on_event, &mut warnings)?;
     let m = measure(&[spec], &prepared, stop, on_event, &mut warnings, start_at)?;
     let p = prepared.remove(0);

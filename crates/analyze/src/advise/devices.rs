@@ -2,6 +2,7 @@
 //! steps) by I/O size and read share, so an object's latency on a device is taken at the
 //! I/O size and mix the object does.
 
+use crate::error::AnalyzeError;
 use dbio_model::RunResult;
 
 /// One measured point of a device.
@@ -26,10 +27,12 @@ pub struct Device {
 impl Device {
     /// The device measured by `runs` (one run, or the steps of a sweep or suite); an error
     /// when none of them did any I/O.
-    pub fn from_runs(name: &str, runs: &[&RunResult]) -> Result<Device, String> {
+    pub fn from_runs(name: &str, runs: &[&RunResult]) -> Result<Device, AnalyzeError> {
         let points: Vec<DevicePoint> = runs.iter().filter_map(|r| point(r)).collect();
         if points.is_empty() {
-            return Err(format!("{name}: that result did no I/O, so it gives no latency; give a run that read or wrote"));
+            return Err(AnalyzeError::NoIo {
+                name: name.to_string(),
+            });
         }
         Ok(Device {
             name: name.to_string(),

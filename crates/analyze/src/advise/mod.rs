@@ -5,45 +5,21 @@
 pub mod devices;
 pub mod kept;
 pub mod knapsack;
+mod options;
 mod place;
 pub mod request;
 pub mod skew;
+mod worth;
 
 use dbio_model::advise::{
-    AdviseResult, LeaveReason, ObjectFigures, ObjectIo, ObjectKind, SourceInfo, Totals,
-    ADVISE_SCHEMA,
+    AdviseResult, ObjectFigures, ObjectIo, ObjectKind, SourceInfo, Totals, ADVISE_SCHEMA,
 };
-use devices::Device;
+pub use options::{Latency, Options};
+pub use worth::LARGE_IO;
+use worth::{never_moved, value_of};
 
 /// Bytes in a GiB, the unit of every per-capacity figure.
 pub const GIB: f64 = 1_073_741_824.0;
-
-/// Average I/O size from which an object counts as large sequential I/O that flash helps little.
-pub const LARGE_IO: f64 = 256.0 * 1024.0;
-
-/// Where the latency on flash comes from.
-#[derive(Debug, Clone)]
-pub enum Latency {
-    /// Assumed mean latency of the flash device (ms); each object's current latency is the
-    /// source's own (stall / I/Os).
-    Assumed { flash_ms: f64 },
-    /// A measured flash device; with a measured current device the saving uses the two
-    /// devices' ratio, else the source's own latency as the current one.
-    Measured {
-        flash: Device,
-        current: Option<Device>,
-    },
-}
-
-/// What the analysis needs besides the objects.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// `--flash SIZE` in bytes.
-    pub budget: Option<u64>,
-    pub latency: Latency,
-    /// Share of the time spent waiting on I/O, and where it came from.
-    pub io_wait_share: Option<(f64, String)>,
-}
 
 /// The whole advice for `objects` counted over `source.interval_secs`.
 pub fn advise(
@@ -116,20 +92,6 @@ fn ranked(figs: Vec<ObjectFigures>, timed: bool) -> Vec<ObjectFigures> {
         .collect()
 }
 
-/// Why an object is never moved whatever the budget (a log, no I/O, large sequential
-/// I/O); None for a candidate.
-pub(crate) fn never_moved(f: &ObjectFigures) -> Option<LeaveReason> {
-    if f.kind == ObjectKind::Log {
-        Some(LeaveReason::Log)
-    } else if f.reads + f.writes == 0 {
-        Some(LeaveReason::NoIo)
-    } else if f.avg_io_bytes.is_some_and(|a| a >= LARGE_IO) {
-        Some(LeaveReason::LargeIo)
-    } else {
-        None
-    }
-}
-
 /// The ranking's first key: candidates (0), then temp objects, which only get what the
 /// candidates leave (1), then what is never moved (2).
 fn tier(f: &ObjectFigures) -> u8 {
@@ -148,15 +110,6 @@ fn busy(f: &ObjectFigures) -> f64 {
     f.stall_ms_per_gib
         .or(f.iops_per_gib)
         .unwrap_or_else(|| (f.reads + f.writes) as f64 / f.size_bytes.unwrap_or(1).max(1) as f64)
-}
-
-/// What the knapsack maximises for one object: stall saved, or I/Os without times.
-pub(crate) fn value_of(f: &ObjectFigures, timed: bool) -> f64 {
-    if timed {
-        f.saved_ms.unwrap_or(0.0)
-    } else {
-        (f.reads + f.writes) as f64
-    }
 }
 
 /// Value per GiB, the ranking key: objects of size 0 with value first, unknown sizes last.

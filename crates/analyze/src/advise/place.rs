@@ -3,7 +3,8 @@
 //! then temp objects in what they leave, and the expected gain.
 
 use super::knapsack::{choose, Choice, Item, Method};
-use super::{never_moved, value_of, Latency, Options};
+use super::options::{Latency, Options};
+use super::worth::{never_moved, value_of};
 use dbio_model::advise::{
     Gain, LeaveReason, Left, Moved, ObjectFigures, ObjectKind, Placement, Totals,
 };

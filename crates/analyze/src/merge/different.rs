@@ -1,6 +1,6 @@
 //! Workloads merged on purpose (`--allow-different`): which hosts ran what, for the summary.
 
-use super::HostResult;
+use super::host::HostResult;
 use dbio_model::{JobSpec, Warning};
 use serde_json::{Map, Value};
 

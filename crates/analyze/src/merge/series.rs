@@ -1,7 +1,7 @@
 //! The cluster's per-second series: each host's seconds lined up by wall clock, their
 //! histograms summed bucket for bucket, seconds merged in parallel.
 
-use super::HostResult;
+use super::host::HostResult;
 use dbio_model::histogram::{histogram_of, Encoder, HistogramSum, SECOND_SIGFIG};
 use dbio_model::TimePoint;
 use hdrhistogram::Histogram;

@@ -2,19 +2,20 @@
 //! one instant and merged into one result; for a sweep or a suite, every step so.
 
 use crate::args::RunArgs;
-use crate::cmd::run::{deliver, plan, start_at, Delivery, Plan};
-use crate::exit::Exit;
+use crate::cmd::run::{plan, start_at, Workload};
+use crate::deliver::{deliver, Delivery};
+use crate::exit::{Exit, Ran};
 use crate::fleet_args::FleetArgs;
 use crate::history;
-use crate::output::check_outputs;
-use crate::signals::stop_flag;
+use crate::prologue::prologue;
 use dbio_model::RegionSplit;
-use dbio_orchestrate::executor::{Executor, Fleet, Local};
+use dbio_orchestrate::executor::{Executor, Fleet, Local, Plan, FLEET_STREAMS};
 use dbio_orchestrate::fleet::{self, hosts::parse_hosts, ssh::SshSetup, FleetPlan};
+use dbio_orchestrate::run_one;
 
 /// The fleet of `--hosts`/`--hosts-file`, checked; the message says what is wrong.
 fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
-    let hosts = parse_hosts(&f.hosts, f.hosts_file.as_deref())?;
+    let hosts = parse_hosts(&f.hosts, f.hosts_file.as_deref()).map_err(|e| e.to_string())?;
     explicit_split(f)?;
     if f.job_json.is_some() {
         return Err("--job-json is what --hosts sends to each host; do not give both".into());
@@ -27,7 +28,7 @@ fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
             .ok_or_else(|| format!("--target-on {t}: write HOST=PATH"))?;
         targets_on.push((h.to_string(), p.to_string()));
     }
-    fleet::check_targets_on(&hosts, &targets_on)?;
+    fleet::check_targets_on(&hosts, &targets_on).map_err(|e| e.to_string())?;
     Ok(FleetPlan {
         hosts,
         ssh: SshSetup {
@@ -37,7 +38,6 @@ fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
         },
         targets_on,
         split_region: f.split_region.is_some(),
-        start_at: None,
         label: label.map(str::to_string),
         host_json: match &f.host_json {
             Some(d) if !std::path::Path::new(d).is_dir() => {
@@ -100,24 +100,21 @@ fn checked_fleet(plan: FleetPlan, quiet: bool) -> Result<Fleet<'static>, String>
             plan.hosts.len()
         );
     }
-    let offsets = fleet::check_hosts(&plan)?;
+    let on_line = Box::new(move |host: &str, line: &str| {
+        if !quiet || line.starts_with("warning") || line.contains("error") {
+            eprintln!("[{host}] {line}");
+        }
+    });
+    let fleet = Fleet::checked(plan, on_line).map_err(|e| e.to_string())?;
     if !quiet {
-        for o in &offsets {
+        for o in &fleet.offsets {
             eprintln!(
                 "dbio: {}: clock {:+.3} ms (round trip {:.3} ms)",
                 o.host, o.offset_ms, o.rtt_ms
             );
         }
     }
-    Ok(Fleet {
-        plan,
-        offsets,
-        on_line: Box::new(move |host: &str, line: &str| {
-            if !quiet || line.starts_with("warning") || line.contains("error") {
-                eprintln!("[{host}] {line}");
-            }
-        }),
-    })
+    Ok(fleet)
 }
 
 /// The executor of a sweep's or a suite's steps: this host, or the fleet (every host checked
@@ -151,44 +148,35 @@ pub fn run(a: RunArgs) -> Exit {
         ("--html", a.html.as_deref()),
     ];
     let inputs: Vec<String> = history::stored_in(&a.store).into_iter().collect();
-    let checked = check_outputs(&outputs, &inputs).and_then(|()| {
+    let ready = prologue("dbio run", &outputs, &inputs, &a.store, || {
         let job = match plan(&a)? {
-            Plan::Single(spec) => *spec,
-            Plan::Streams(..) => return Err(
-                "--hosts runs single-stream workloads; run a multi-stream profile with --start-at on each host and `dbio merge` the results"
-                    .into(),
-            ),
+            Workload::Single(spec) => *spec,
+            Workload::Streams(..) => return Err(FLEET_STREAMS.into()),
         };
-        let mut fp = fleet_plan(&a.fleet, a.store.label.as_deref())?;
-        fp.start_at = start_at(&a)?;
-        Ok((job, fp))
+        let fp = fleet_plan(&a.fleet, a.store.label.as_deref())?;
+        Ok((job, fp, start_at(&a)?))
     });
-    let (job, fp) = match checked {
-        Ok(p) => p,
-        Err(m) => return Exit::usage(format!("dbio run: {m}")),
-    };
-    let store = match history::store_unless(&a.store) {
-        Ok(s) => s,
-        Err(m) => return Exit::usage(format!("dbio run: {m}")),
+    let (job, fp, start_at, store, stop) = match ready {
+        Ok(r) => (r.work.0, r.work.1, r.work.2, r.store, r.stop),
+        Err(exit) => return exit,
     };
     let mut exec = match checked_fleet(fp, a.out.quiet) {
         Ok(e) => e,
         Err(m) => return Exit::Failure.with(format!("dbio run: {m}")),
     };
-    let stop = stop_flag();
+    let stop = stop.flag();
     let mut progress = crate::progress::Progress::new(a.out.quiet);
-    let merged = exec.run(&job, &stop, &mut |ev| progress.on(ev));
+    let plan = Plan::job(&job).at(start_at);
+    let merged = run_one(&mut exec, &plan, &stop, &mut |ev| progress.on(ev));
     progress.finish();
     let r = match merged {
         Ok(r) => r,
-        Err(e) => return Exit::Failure.with(format!("dbio run: {e}")),
+        Err(e) => return Exit::no_result(&e, Ran::Fleet, "dbio run"),
     };
     if let Some(c) = &r.cluster {
         for f in &c.failed {
             eprintln!("dbio run: {}: {}", f.name, f.reason);
         }
     }
-    let mut r = dbio_orchestrate::judge::judged(r);
-    r.label = a.store.label.clone();
     deliver(r, &Delivery::of(&a), store.as_ref(), "dbio run")
 }

@@ -21,7 +21,7 @@ pub fn run(a: PathArgs) -> Exit {
     if let Err(m) = check_outputs(&[("--json", a.json.as_deref())], &inputs) {
         return fail(m);
     }
-    let text = match crate::input::read_text(&a.topology) {
+    let text = match dbio_spec::input::read_text(&a.topology) {
         Ok(t) => t,
         Err(e) => return fail(format!("{}: {e}", a.topology)),
     };

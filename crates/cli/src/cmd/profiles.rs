@@ -4,8 +4,8 @@
 use crate::args::ProfilesArgs;
 use crate::exit::Exit;
 use crate::output::print_out;
-use crate::profiles::{builtin, builtin_text, BUILTIN};
 use dbio_model::profile::Profile;
+use dbio_spec::profiles::{builtin, builtin_text, BUILTIN};
 
 /// Runs `dbio profiles` and returns its exit status.
 pub fn run(a: ProfilesArgs) -> Exit {

@@ -113,5 +113,7 @@ fn options(a: &ReduceArgs) -> Result<ReduceOptions, FlagError> {
         threads: a.threads,
         buffered: a.buffered,
     };
-    dbio_reduce::flags::options(&flags, crate::buckets::parse)
+    dbio_reduce::flags::options(&flags, |b| {
+        dbio_spec::buckets::parse(b).map_err(|e| e.to_string())
+    })
 }

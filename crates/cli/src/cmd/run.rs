@@ -1,19 +1,18 @@
 //! `dbio run`: validate, run, then print and write the result (also when interrupted).
 
 use crate::args::{RunArgs, StoreArgs};
-use crate::cmd::report::write_html;
-use crate::exit::Exit;
+use crate::deliver::deliver_as;
+pub use crate::deliver::{deliver, Delivery};
+use crate::exit::{Exit, Ran};
 use crate::formats::FormatArgs;
 use crate::history;
-use crate::job::{job_spec, load_profile};
-use crate::output::{check_outputs, emit_json, print_out};
 use crate::progress::Progress;
-use crate::signals::stop_flag;
-use crate::streams::stream_specs;
-use dbio_model::{JobSpec, Outcome, RunResult, StreamSpec};
-use dbio_orchestrate::judge::judged;
-use dbio_report::item::Item;
-use dbio_runner::RunError;
+use crate::prologue::prologue;
+use crate::raw::stream_specs;
+use crate::raw::{job_spec, load_profile};
+use dbio_model::{JobSpec, StreamSpec};
+use dbio_orchestrate::executor::{self, Local};
+use dbio_orchestrate::run_one;
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -38,7 +37,7 @@ pub fn measured(targets: &[String], store: &StoreArgs) -> Vec<String> {
         }
     }
     if targets.is_empty() {
-        v.push(crate::job::DEFAULT_TARGET.to_string());
+        v.push(dbio_spec::raw::DEFAULT_TARGET.to_string());
     }
     v.extend(history::stored_in(store));
     v
@@ -56,128 +55,34 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Exit {
         ("--json", a.out.json.as_deref()),
         ("--html", a.html.as_deref()),
     ];
-    let checked = check_outputs(&outputs, &inputs(&a))
-        .and_then(|()| plan(&a))
-        .and_then(|p| Ok((p, start_at(&a)?)));
-    let (plan, start_at) = match checked {
-        Ok(p) => p,
-        Err(m) => return Exit::usage(format!("dbio run: {m}")),
+    let ready = prologue("dbio run", &outputs, &inputs(&a), &a.store, || {
+        Ok((plan(&a)?, start_at(&a)?))
+    });
+    let ready = match ready {
+        Ok(r) => r,
+        Err(exit) => return exit,
     };
-    // The history is opened first: a bad --db stops the run before any I/O.
-    let store = match history::store_unless(&a.store) {
-        Ok(s) => s,
-        Err(m) => return Exit::usage(format!("dbio run: {m}")),
-    };
-    let stop = stop_flag();
+    let ((work, start_at), stop) = (&ready.work, ready.stop.flag());
     if a.fleet.stop_on_eof {
         stop_on_eof(stop.clone());
     }
+    if let (Workload::Streams(_, notices), false) = (work, a.out.quiet) {
+        notices.iter().for_each(|n| eprintln!("dbio run: {n}"));
+    }
     let mut progress = Progress::new(a.out.quiet).line_mode(a.fleet.progress_lines);
-    let result = match plan {
-        Plan::Single(spec) => dbio_runner::run_at(&spec, stop, &mut |ev| progress.on(ev), start_at),
-        Plan::Streams(streams, notices) => {
-            if !a.out.quiet {
-                notices.iter().for_each(|n| eprintln!("dbio run: {n}"));
-            }
-            dbio_runner::run_streams(&streams, stop, &mut |ev| progress.on(ev))
-        }
-    };
+    let result = run_one(&mut Local, &work.plan().at(*start_at), &stop, &mut |ev| {
+        progress.on(ev)
+    });
     progress.finish();
-    let mut r = match result {
-        Ok(r) => judged(r),
-        Err(RunError::Interrupted) => {
-            return Exit::Interrupted
-                .with("dbio run: interrupted before measuring began; nothing was measured")
-        }
-        Err(e) => return Exit::usage(format!("dbio run: {e}")),
-    };
-    r.label = a.store.label.clone();
-    deliver_as(r, &Delivery::of(&a), store.as_ref(), "dbio run", formats)
-}
-
-/// Where a finished result goes: the history, JSON, HTML, the summary on the terminal.
-pub struct Delivery<'a> {
-    pub json: Option<&'a str>,
-    pub html: Option<&'a str>,
-    pub label: Option<&'a str>,
-    pub quiet: bool,
-}
-
-impl<'a> Delivery<'a> {
-    /// The outputs `dbio run` was given.
-    pub fn of(a: &'a RunArgs) -> Self {
-        Delivery {
-            json: a.out.json.as_deref(),
-            html: a.html.as_deref(),
-            label: a.store.label.as_deref(),
-            quiet: a.out.quiet,
-        }
-    }
-}
-
-/// Stores, writes and prints a run's result; the exit status follows its outcome.
-pub fn deliver(r: RunResult, d: &Delivery, store: Option<&dbio_store::Store>, cmd: &str) -> Exit {
-    deliver_as(r, d, store, cmd, &FormatArgs::default())
-}
-
-/// [`deliver`], printing and writing in the layouts `formats` asks for (the history keeps
-/// dbio's own JSON and summary).
-fn deliver_as(
-    r: RunResult,
-    d: &Delivery,
-    store: Option<&dbio_store::Store>,
-    cmd: &str,
-    formats: &FormatArgs,
-) -> Exit {
-    let json_to_stdout = d.json == Some("-");
-    let json = dbio_report::json::to_json(&r);
-    let summary = dbio_report::text::summary(&r);
-    if let Some(store) = store {
-        let entry = history::run_entry(&r, &json, &summary, d.label);
-        history::keep(store, &entry, d.quiet, cmd);
-    }
-    if let Some(path) = d.json {
-        if let Err(e) = emit_json(path, &formats.json(&r, &json)) {
-            eprintln!("{cmd}: cannot write the JSON result to {path}: {e}");
-            eprint!("{summary}");
-            return Exit::Failure;
-        }
-    }
-    if let Some(path) = d.html {
-        let name = d.label.map_or_else(|| r.started_at.clone(), str::to_string);
-        let item = Item {
-            name,
-            result: dbio_report::item::Result::Run(Box::new(r.clone())),
-        };
-        if let Err(m) = write_html(path, item) {
-            eprintln!("{cmd}: {m}");
-            eprint!("{summary}");
-            return Exit::Failure;
-        }
-    }
-    if d.quiet {
-        for w in &r.warnings {
-            eprintln!("warning: {}", w.message);
-        }
-    } else if json_to_stdout {
-        eprint!("{}", formats.summary(&r, &summary));
-    } else {
-        print_out(&formats.summary(&r, &summary));
-    }
-    if let Some(v) = r.verify.as_ref().filter(|v| v.corrupt()) {
-        if let Outcome::IoError(e) = &r.outcome {
-            eprintln!("{cmd}: {e}");
-        }
-        return Exit::Corrupt.with(format!(
-            "{cmd}: verify found {} bad blocks (exit status 3)",
-            v.corrupt.total()
-        ));
-    }
-    match r.outcome {
-        Outcome::Complete if r.partial => Exit::Failure,
-        Outcome::Complete => Exit::Ok,
-        Outcome::Interrupted => Exit::Interrupted,
-        Outcome::IoError(e) => Exit::Failure.with(format!("{cmd}: {e}")),
+    match result {
+        Ok(r) => deliver_as(
+            r,
+            &Delivery::of(&a),
+            ready.store.as_ref(),
+            "dbio run",
+            formats,
+        ),
+        Err(e) => Exit::no_result(&e, Ran::Here, "dbio run"),
     }
 }
 
@@ -213,21 +118,34 @@ fn stop_on_eof(stop: Arc<AtomicBool>) {
 }
 
 /// What `dbio run` runs: one job, or several streams with notices about their targets.
-pub enum Plan {
+pub enum Workload {
     Single(Box<JobSpec>),
     Streams(Vec<StreamSpec>, Vec<String>),
 }
 
-pub fn plan(a: &RunArgs) -> Result<Plan, String> {
+impl Workload {
+    /// The plan an executor runs, started as soon as it is ready.
+    pub fn plan(&self) -> executor::Plan<'_> {
+        match self {
+            Workload::Single(j) => executor::Plan::job(j),
+            Workload::Streams(s, _) => executor::Plan::streams(s),
+        }
+    }
+}
+
+/// What the flags of `dbio run` ask to run; the message says what is wrong.
+pub fn plan(a: &RunArgs) -> Result<Workload, String> {
     if let Some(j) = &a.fleet.job_json {
         // Sent by a launching dbio that validated it; the targets' safety rules apply here.
         return serde_json::from_str::<JobSpec>(j)
-            .map(|s| Plan::Single(Box::new(s)))
+            .map(|s| Workload::Single(Box::new(s)))
             .map_err(|e| format!("--job-json: not a job of this dbio: {e}"));
     }
     let (name, p) = load_profile(a)?;
     if p.stream.is_empty() {
-        return job_spec(a).map(|s| Plan::Single(Box::new(s)));
+        return job_spec(a)
+            .map_err(String::from)
+            .map(|s| Workload::Single(Box::new(s)));
     }
     if a.sessions.is_some() {
         return Err(format!(
@@ -235,5 +153,5 @@ pub fn plan(a: &RunArgs) -> Result<Plan, String> {
         ));
     }
     let (streams, notices) = stream_specs(a, &name, &p)?;
-    Ok(Plan::Streams(streams, notices))
+    Ok(Workload::Streams(streams, notices))
 }

@@ -5,21 +5,21 @@
 //! and what the suite says as it goes is printed.
 
 use crate::args::{RunArgs, SuiteArgs};
-use crate::cmd::report::write_html;
 use crate::cmd::sweep::Table;
+use crate::deliver::{html, keep_and_write, Delivery};
 use crate::exit::Exit;
 use crate::history;
-use crate::job::job_spec;
-use crate::output::{check_outputs, emit_json, Transcript};
+use crate::output::{check_outputs, Transcript};
 use crate::progress::Progress;
-use crate::signals::stop_flag;
-use crate::targets::role_targets;
+use crate::prologue::prologue;
+use crate::raw::job_spec;
 use dbio_model::suite::Thresholds;
 use dbio_model::units::{format_size, parse_size};
 use dbio_model::{JobSpec, RunResult};
 use dbio_orchestrate::suite::{self, Suite, SuiteObserver};
 use dbio_orchestrate::sweep::SweepObserver;
 use dbio_report::item::Item;
+use dbio_spec::targets::role_targets;
 use std::sync::atomic::Ordering;
 
 /// Everything the parts share: the settings of every part's job and each role's targets.
@@ -41,7 +41,7 @@ impl Setup {
             .find(|(r, _)| r == role)
             .map(|(_, p)| p.clone())
             .unwrap_or_default();
-        job_spec(&a)
+        job_spec(&a).map_err(String::from)
     }
 }
 
@@ -71,7 +71,8 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
     let thresholds = match &a.thresholds {
         None => Thresholds::default(),
         Some(f) => {
-            let text = crate::input::read_text(f).map_err(|e| format!("--thresholds {f}: {e}"))?;
+            let text =
+                dbio_spec::input::read_text(f).map_err(|e| format!("--thresholds {f}: {e}"))?;
             Thresholds::from_toml(&text, f)?
         }
     };
@@ -130,16 +131,15 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
 
 /// Runs `dbio suite` and returns its exit status.
 pub fn run(a: SuiteArgs) -> Exit {
-    let fail = |m: String| Exit::usage(format!("dbio suite: {m}"));
-    let Checked { setup, thresholds } = match check(&a) {
-        Ok(c) => c,
-        Err(m) => return fail(m),
+    const CMD: &str = "dbio suite";
+    // The outputs are checked among the suite's own flags, in their order.
+    let none: [&str; 0] = [];
+    let ready = match prologue(CMD, &[], &none, &a.store, || check(&a)) {
+        Ok(r) => r,
+        Err(exit) => return exit,
     };
-    let store = match history::store_unless(&a.store) {
-        Ok(s) => s,
-        Err(m) => return fail(m),
-    };
-    let stop = stop_flag();
+    let Checked { setup, thresholds } = ready.work;
+    let stop = ready.stop.flag();
     let transcript = Transcript::new(a.out.quiet, a.out.json.as_deref());
     let say = |s: &str| transcript.say(s);
     let mut s = suite::empty_result(a.quick, &setup.targets, thresholds);
@@ -155,46 +155,39 @@ pub fn run(a: SuiteArgs) -> Exit {
         progress: None,
     };
     let result = crate::cmd::fleet::executor(&a.fleet, a.store.label.as_deref(), a.out.quiet)
-        .and_then(|mut exec| parts.run(&mut *exec, &mut show, &mut s));
+        .and_then(|mut exec| {
+            parts
+                .run(&mut *exec, &mut show, &mut s)
+                .map_err(|e| e.to_string())
+        });
     let interrupted = stop.load(Ordering::Relaxed);
     if let Err(m) = &result {
         if s.oltp_read.is_none() && !interrupted {
-            return fail(m.clone());
+            return Exit::usage(format!("{CMD}: {m}"));
         }
-        eprintln!("dbio suite: {m}");
+        eprintln!("{CMD}: {m}");
     }
     suite::conclude(&mut s, result.is_err() || interrupted);
     say(&dbio_report::suite::scorecard(&s));
     let json = dbio_report::json::to_json(&s);
-    if let Some(store) = &store {
-        history::keep(
-            store,
-            &history::suite_entry(&s, &json, &transcript.text(), a.store.label.as_deref()),
-            a.out.quiet,
-            "dbio suite",
-        );
+    let d = Delivery {
+        json: a.out.json.as_deref(),
+        html: a.html.as_deref(),
+        label: a.store.label.as_deref(),
+        quiet: a.out.quiet,
+    };
+    let entry = || history::suite_entry(&s, &json, &transcript.text(), d.label);
+    if let Err(exit) = keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD) {
+        return exit;
     }
-    if let Some(path) = a.out.json.as_deref() {
-        if let Err(e) = emit_json(path, &json) {
-            return Exit::Failure.with(format!(
-                "dbio suite: cannot write the JSON result to {path}: {e}"
-            ));
-        }
+    let item = || Item {
+        name: d.label.unwrap_or("suite").to_string(),
+        result: dbio_report::item::Result::Suite(Box::new(s.clone())),
+    };
+    if let Err(exit) = html(&d, item, CMD) {
+        return exit;
     }
-    if let Some(path) = a.html.as_deref() {
-        let item = Item {
-            name: a.store.label.clone().unwrap_or_else(|| "suite".into()),
-            result: dbio_report::item::Result::Suite(Box::new(s.clone())),
-        };
-        if let Err(m) = write_html(path, item) {
-            return Exit::Failure.with(format!("dbio suite: {m}"));
-        }
-    }
-    match (s.partial, interrupted) {
-        (_, true) => Exit::Interrupted,
-        (true, false) => Exit::Failure,
-        (false, false) => Exit::Ok,
-    }
+    Exit::ended(s.partial, interrupted)
 }
 
 /// The suite as it goes: a heading per part, a sweep part's table, a run part's progress

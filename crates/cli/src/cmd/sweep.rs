@@ -5,21 +5,21 @@
 use crate::args::RunArgs;
 use crate::args::SweepArgs;
 use crate::cmd::fleet::executor;
-use crate::cmd::report::write_html;
+use crate::deliver::{html, keep_and_write, Delivery};
 use crate::exit::Exit;
 use crate::history;
-use crate::job::job_spec;
-use crate::output::{check_outputs, emit_json, Transcript};
+use crate::output::Transcript;
 use crate::progress::Progress;
-use crate::signals::stop_flag;
-use crate::vary::parse_vary;
+use crate::prologue::prologue;
+use crate::raw::job_spec;
 use dbio_analyze::slo::{latency, Dir, Slo};
 use dbio_model::sweep::SweepResult;
 use dbio_model::{EngineKind, JobSpec, Outcome, RunResult};
 use dbio_orchestrate::executor::Executor;
 use dbio_orchestrate::sweep::{run_sweep, SweepObserver, SweepPlan};
-use dbio_orchestrate::vary::{Vary, Varying};
 use dbio_report::item::Item;
+use dbio_spec::vary::{Vary, Varying};
+use dbio_spec::vary_flag::parse_vary;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -43,7 +43,8 @@ pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
         Err(m) => return Err(m),
     };
     let base = base_job(&a.run, &vary)?;
-    let steps = SweepPlan::new(&base, vary, slo_text.zip(slo), search)?;
+    let steps =
+        SweepPlan::new(&base, vary, slo_text.zip(slo), search).map_err(|e| e.to_string())?;
     Ok(Plan {
         knee_hint: true,
         steps,
@@ -60,7 +61,7 @@ fn base_job(run: &RunArgs, vary: &Varying) -> Result<JobSpec, String> {
         Some(Vary::Rate(r)) if run.rate.is_none() => run.rate = Some(*r),
         _ => {}
     }
-    job_spec(&run)
+    job_spec(&run).map_err(String::from)
 }
 
 /// The sweep's table as it goes: its header, a progress display per step, a row per
@@ -153,49 +154,36 @@ pub fn execute(
     say: &dyn Fn(&str),
 ) -> Result<SweepResult, String> {
     let mut table = Table::new(0.0, p.knee_hint, quiet, say);
-    run_sweep(&p.steps, exec, stop, &mut table)
+    run_sweep(&p.steps, exec, stop, &mut table).map_err(|e| e.to_string())
 }
 
 /// Runs `dbio sweep` and returns its exit status.
 pub fn run(a: SweepArgs) -> Exit {
+    const CMD: &str = "dbio sweep";
     let outputs = [
         ("--json", a.run.out.json.as_deref()),
         ("--html", a.run.html.as_deref()),
     ];
     let inputs = crate::cmd::run::inputs(&a.run);
-    let plan = match check_outputs(&outputs, &inputs).and_then(|()| plan(&a)) {
-        Ok(p) => p,
-        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
+    let ready = match prologue(CMD, &outputs, &inputs, &a.run.store, || plan(&a)) {
+        Ok(r) => r,
+        Err(exit) => return exit,
     };
-    let store = match history::store_unless(&a.run.store) {
-        Ok(s) => s,
-        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
-    };
-    let stop = stop_flag();
+    let stop = ready.stop.flag();
     let transcript = Transcript::new(a.run.out.quiet, a.run.out.json.as_deref());
     let say = |s: &str| transcript.say(s);
     let run = &a.run;
     let exec = executor(&run.fleet, run.store.label.as_deref(), run.out.quiet);
-    let sweep = match exec.and_then(|mut e| execute(&plan, &mut *e, run.out.quiet, &stop, &say)) {
-        Ok(s) => s,
-        Err(m) => return Exit::usage(format!("dbio sweep: {m}")),
-    };
+    let sweep =
+        match exec.and_then(|mut e| execute(&ready.work, &mut *e, run.out.quiet, &stop, &say)) {
+            Ok(s) => s,
+            Err(m) => return Exit::usage(format!("{CMD}: {m}")),
+        };
+    let d = Delivery::of(run);
     let json = dbio_report::json::to_json(&sweep);
-    if let Some(store) = &store {
-        let entry = history::sweep_entry(
-            &sweep,
-            &json,
-            &transcript.text(),
-            a.run.store.label.as_deref(),
-        );
-        history::keep(store, &entry, a.run.out.quiet, "dbio sweep");
-    }
-    if let Some(path) = a.run.out.json.as_deref() {
-        if let Err(e) = emit_json(path, &json) {
-            return Exit::Failure.with(format!(
-                "dbio sweep: cannot write the JSON result to {path}: {e}"
-            ));
-        }
+    let entry = || history::sweep_entry(&sweep, &json, &transcript.text(), d.label);
+    if let Err(exit) = keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD) {
+        return exit;
     }
     let partial = sweep.partial;
     // --verify: any step whose writes did not all read back ends the sweep with status 3.
@@ -205,31 +193,20 @@ pub fn run(a: SweepArgs) -> Exit {
         .filter_map(|r| r.verify.as_ref().filter(|v| v.corrupt()))
         .map(|v| v.corrupt.total())
         .sum();
-    if let Some(path) = a.run.html.as_deref() {
-        let name = a
-            .run
-            .store
-            .label
-            .clone()
-            .unwrap_or_else(|| format!("vary {}", sweep.vary));
-        let item = Item {
-            name,
-            result: dbio_report::item::Result::Sweep(Box::new(sweep)),
-        };
-        if let Err(m) = write_html(path, item) {
-            return Exit::Failure.with(format!("dbio sweep: {m}"));
-        }
+    let label = d.label;
+    let item = move || Item {
+        name: label.map_or_else(|| format!("vary {}", sweep.vary), str::to_string),
+        result: dbio_report::item::Result::Sweep(Box::new(sweep)),
+    };
+    if let Err(exit) = html(&d, item, CMD) {
+        return exit;
     }
     if bad > 0 {
         return Exit::Corrupt.with(format!(
-            "dbio sweep: verify found {bad} bad blocks (exit status 3)"
+            "{CMD}: verify found {bad} bad blocks (exit status 3)"
         ));
     }
-    match (partial, stop.load(Ordering::Relaxed)) {
-        (_, true) => Exit::Interrupted,
-        (true, false) => Exit::Failure,
-        (false, false) => Exit::Ok,
-    }
+    Exit::ended(partial, stop.load(Ordering::Relaxed))
 }
 
 /// One table row: value, waits (I/Os), time, average and p99 latency, IOPS, MB/s, CPU %

@@ -5,26 +5,9 @@
 use crate::args::{Cli, Command, RunCmd};
 use crate::exit::Exit;
 use crate::output::print_out;
-use crate::translate::{command_line, diskspd, fio_ini, fio_job, sqlio, Fate, Translation};
 use clap::{CommandFactory, Parser};
-
-/// Which tool's words are being read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tool {
-    Sqlio,
-    Diskspd,
-    Fio,
-}
-
-impl Tool {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Tool::Sqlio => "sqlio",
-            Tool::Diskspd => "diskspd",
-            Tool::Fio => "fio",
-        }
-    }
-}
+use dbio_spec::translate::tool::{translate, Tool};
+use dbio_spec::translate::{command_line, Fate, Translation};
 
 /// Runs `dbio sqlio`, `dbio diskspd` or `dbio fio`.
 pub fn run(tool: Tool, raw: &[String]) -> Exit {
@@ -37,7 +20,7 @@ pub fn run(tool: Tool, raw: &[String]) -> Exit {
     ours.retain(|a| a != "--dry-run");
     let t = match translate(tool, &theirs) {
         Ok(t) => t,
-        Err(e) => return Exit::usage(format!("dbio {name}: {e}")),
+        Err(e) => return e.map(|m| format!("dbio {name}: {m}")).into(),
     };
     let refused = t.refusals();
     if !refused.is_empty() {
@@ -106,29 +89,6 @@ fn help(name: &str) -> Exit {
     Exit::Ok
 }
 
-fn read_file(path: &str) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| e.to_string())
-}
-
-/// The tool's words as a translation (an unreadable or malformed job file is an error).
-pub fn translate(tool: Tool, args: &[String]) -> Result<Translation, String> {
-    match tool {
-        Tool::Sqlio => Ok(sqlio::translate(args, &read_file)),
-        Tool::Diskspd => Ok(diskspd::translate(args, &read_file)),
-        Tool::Fio => {
-            if args.is_empty() {
-                return Err("give one or more job files, e.g. dbio fio job.fio".into());
-            }
-            let env = |k: &str| std::env::var(k).ok();
-            let world = fio_ini::World {
-                read: &read_file,
-                env: &env,
-            };
-            fio_job::translate(args, &world)
-        }
-    }
-}
-
 /// Each job's `dbio run` command line and its parsed flags, all validated before any runs.
 pub(crate) fn parse_runs(
     name: &str,
@@ -160,7 +120,7 @@ pub(crate) fn parse_runs(
         let Command::Run(cmd) = parsed.command else {
             return Err(format!("dbio {name}: {line}: not a dbio run command line"));
         };
-        crate::job::job_spec(&cmd.run)
+        crate::raw::job_spec(&cmd.run)
             .map_err(|e| format!("dbio {name}: {line}\ndbio run: {e}"))?;
         out.push((line, *cmd));
     }

@@ -2,7 +2,7 @@
 
 use crate::exit::Exit;
 use crate::output::{check_outputs, emit_json, print_out};
-use crate::verify_flags::VerifyArgs;
+use crate::verify_args::VerifyArgs;
 
 /// Runs `dbio verify` and returns its exit status.
 pub fn run(a: VerifyArgs) -> Exit {

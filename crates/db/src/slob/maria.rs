@@ -1,19 +1,20 @@
 //! MariaDB/MySQL side of `dbio db`: server facts, dbio's database, the session's statements,
 //! and the counters of performance_schema (InnoDB data and log files) and global status.
 
-use super::{Counters, Layout, Server, MARKER, SCHEMA};
+use super::facts::{parse_layout, Counters, Layout, Server, MARKER, SCHEMA};
+use crate::error::DbError;
 use crate::mariadb::explain;
 use crate::url::System;
 use mysql::prelude::Queryable;
 use mysql::{Conn, Statement};
 use std::time::Instant;
 
-fn e(url: &str) -> impl Fn(mysql::Error) -> String + '_ {
+fn e(url: &str) -> impl Fn(mysql::Error) -> DbError + '_ {
     move |err| explain(&err, url)
 }
 
 /// A connection that may write (the advise reader's is read-only).
-pub fn connect_rw(url: &str) -> Result<Conn, String> {
+pub fn connect_rw(url: &str) -> Result<Conn, DbError> {
     let mut c = crate::mariadb::connect(url)?;
     c.query_drop("SET SESSION TRANSACTION READ WRITE")
         .map_err(e(url))?;
@@ -36,24 +37,28 @@ fn known(version: &str) -> bool {
 type Facts = (String, u64, u64, String, String, i64);
 
 /// Version, page size, buffer pool, datadir, flush method.
-pub fn server(c: &mut Conn, url: &str) -> Result<Server, String> {
+pub fn server(c: &mut Conn, url: &str) -> Result<Server, DbError> {
     let r: Option<Facts> = c
         .query_first(
             "SELECT VERSION(), @@innodb_page_size, @@innodb_buffer_pool_size, @@datadir,
                     COALESCE(@@innodb_flush_method, ''), @@performance_schema",
         )
         .map_err(e(url))?;
-    let (version, page, pool, datadir, flush, ps) = r.ok_or("the server sent no facts")?;
+    let (version, page, pool, datadir, flush, ps) = r.ok_or(DbError::NoFacts)?;
     let shown = crate::url::redact(url);
     if !known(&version) {
-        return Err(format!(
-            "{shown}: server version {version} is one dbio db does not know (MariaDB 10.3 to 11, MySQL 8 and 9)"
-        ));
+        return Err(DbError::Server {
+            url: shown.clone(),
+            said: format!(
+"server version {version} is one dbio db does not know (MariaDB 10.3 to 11, MySQL 8 and 9)"
+),
+        });
     }
     if ps != 1 {
-        return Err(format!(
-            "{shown}: performance_schema is OFF, and dbio db reads InnoDB's file I/O from it; set performance_schema = ON under [mysqld] and restart the server"
-        ));
+        return Err(DbError::Server {
+            url: shown.clone(),
+            said: "performance_schema is OFF, and dbio db reads InnoDB's file I/O from it; set performance_schema = ON under [mysqld] and restart the server".into(),
+        });
     }
     Ok(Server {
         system: System::MySql,
@@ -78,7 +83,7 @@ pub fn server(c: &mut Conn, url: &str) -> Result<Server, String> {
 }
 
 /// Whether dbio's database exists, and whether its marker does.
-pub fn found(c: &mut Conn, url: &str) -> Result<(bool, bool), String> {
+pub fn found(c: &mut Conn, url: &str) -> Result<(bool, bool), DbError> {
     let schema: Option<String> = c
         .exec_first(
             "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?",
@@ -95,7 +100,7 @@ pub fn found(c: &mut Conn, url: &str) -> Result<(bool, bool), String> {
 }
 
 /// The layout the marker records, None when dbio's database is not there.
-pub fn layout(c: &mut Conn, url: &str) -> Result<Option<Layout>, String> {
+pub fn layout(c: &mut Conn, url: &str) -> Result<Option<Layout>, DbError> {
     if !found(c, url)?.1 {
         return Ok(None);
     }
@@ -104,14 +109,14 @@ pub fn layout(c: &mut Conn, url: &str) -> Result<Option<Layout>, String> {
             "SELECT detail FROM {SCHEMA}.{MARKER} WHERE kind = 'layout'"
         ))
         .map_err(e(url))?;
-    Ok(d.and_then(|d| super::setup::parse_layout(&d)))
+    Ok(d.and_then(|d| parse_layout(&d)))
 }
 
-pub fn exec(c: &mut Conn, url: &str, sql: &str) -> Result<(), String> {
+pub fn exec(c: &mut Conn, url: &str, sql: &str) -> Result<(), DbError> {
     c.query_drop(sql).map_err(e(url))
 }
 
-pub fn mark(c: &mut Conn, url: &str, kind: &str, name: &str, detail: &str) -> Result<(), String> {
+pub fn mark(c: &mut Conn, url: &str, kind: &str, name: &str, detail: &str) -> Result<(), DbError> {
     c.exec_drop(
         format!("INSERT INTO {SCHEMA}.{MARKER} (kind, name, detail) VALUES (?, ?, ?)"),
         (kind, name, detail),
@@ -119,7 +124,7 @@ pub fn mark(c: &mut Conn, url: &str, kind: &str, name: &str, detail: &str) -> Re
     .map_err(e(url))
 }
 
-pub fn create_schema(c: &mut Conn, url: &str) -> Result<(), String> {
+pub fn create_schema(c: &mut Conn, url: &str) -> Result<(), DbError> {
     exec(c, url, &format!("CREATE DATABASE {SCHEMA}"))?;
     exec(
         c,
@@ -138,7 +143,7 @@ fn pad_len(page: u64) -> u64 {
 
 /// Table `t`: clustered on `pk` (load order), read through the index on the scattered `id`;
 /// each row's pad fills an overflow page of its own.
-pub fn create_table(c: &mut Conn, url: &str, t: u32, page: u64) -> Result<(), String> {
+pub fn create_table(c: &mut Conn, url: &str, t: u32, page: u64) -> Result<(), DbError> {
     mark(c, url, "table", &format!("slob_{t}"), "")?;
     exec(
         c,
@@ -160,7 +165,7 @@ pub fn load(
     hi: u64,
     rows: u64,
     page: u64,
-) -> Result<(), String> {
+) -> Result<(), DbError> {
     let pad = pad_len(page);
     exec(
         c,
@@ -171,19 +176,19 @@ pub fn load(
              SELECT g, ((g - 1) * {m}) % {rows} + 1, g,
                     RPAD(MD5(g), {pad}, CONCAT(MD5(g * 7), MD5(g * 13), SHA1(g)))
              FROM s",
-            m = super::multiplier(rows)
+            m = super::keys::multiplier(rows)
         ),
     )
 }
 
-pub fn index(c: &mut Conn, url: &str, t: u32) -> Result<(), String> {
+pub fn index(c: &mut Conn, url: &str, t: u32) -> Result<(), DbError> {
     mark(c, url, "index", &format!("slob_{t}_id"), "")?;
     c.query_drop(format!("ANALYZE TABLE {SCHEMA}.slob_{t}"))
         .map_err(e(url))
 }
 
 /// Objects in dbio's database the marker does not record (tables, views, routines).
-pub fn strangers(c: &mut Conn, url: &str) -> Result<Vec<String>, String> {
+pub fn strangers(c: &mut Conn, url: &str) -> Result<Vec<String>, DbError> {
     let mut out: Vec<String> = c
         .exec(
             format!(
@@ -204,7 +209,7 @@ pub fn strangers(c: &mut Conn, url: &str) -> Result<Vec<String>, String> {
 }
 
 /// Every (kind, name) row of dbio's marker.
-pub fn marker_rows(c: &mut Conn, url: &str) -> Result<Vec<(String, String)>, String> {
+pub fn marker_rows(c: &mut Conn, url: &str) -> Result<Vec<(String, String)>, DbError> {
     c.query(format!(
         "SELECT kind, name FROM {SCHEMA}.{MARKER} ORDER BY kind, name"
     ))
@@ -219,7 +224,7 @@ pub fn quote_identifier(name: &str) -> String {
 
 /// Drops `tables` (names setup makes, checked by the caller, each quoted) in dbio's
 /// database, the marker, then the (then empty) database.
-pub fn drop_all(c: &mut Conn, url: &str, tables: &[String]) -> Result<(), String> {
+pub fn drop_all(c: &mut Conn, url: &str, tables: &[String]) -> Result<(), DbError> {
     for t in tables {
         exec(
             c,
@@ -234,7 +239,7 @@ pub fn drop_all(c: &mut Conn, url: &str, tables: &[String]) -> Result<(), String
 type FileSum = (String, u64, u64, u64, u64, u64, u64, u64);
 
 /// InnoDB's data and log files from performance_schema, commits from global status.
-pub fn counters(c: &mut Conn, url: &str) -> Result<Counters, String> {
+pub fn counters(c: &mut Conn, url: &str) -> Result<Counters, DbError> {
     let rows: Vec<FileSum> = c
         .query(
             "SELECT EVENT_NAME, COUNT_READ, SUM_TIMER_READ, COUNT_WRITE, SUM_TIMER_WRITE,
@@ -301,7 +306,7 @@ pub fn server_pids(c: &mut Conn) -> Vec<u32> {
     .collect()
 }
 
-pub fn data_set_bytes(c: &mut Conn, url: &str) -> Result<u64, String> {
+pub fn data_set_bytes(c: &mut Conn, url: &str) -> Result<u64, DbError> {
     let b: Option<Option<u64>> = c
         .exec_first(
             "SELECT CAST(SUM(DATA_LENGTH + INDEX_LENGTH) AS UNSIGNED) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?",
@@ -320,7 +325,7 @@ pub struct MySession {
 }
 
 impl MySession {
-    pub fn open(url: &str, t: u32) -> Result<Self, String> {
+    pub fn open(url: &str, t: u32) -> Result<Self, DbError> {
         let mut c = connect_rw(url)?;
         let read = c
             .prep(format!(
@@ -340,7 +345,7 @@ impl MySession {
         })
     }
 
-    pub fn read(&mut self, lo: i64, hi: i64) -> Result<(), String> {
+    pub fn read(&mut self, lo: i64, hi: i64) -> Result<(), DbError> {
         let _: Option<i64> = self
             .c
             .exec_first(&self.read, (lo, hi))
@@ -348,7 +353,7 @@ impl MySession {
         Ok(())
     }
 
-    pub fn update(&mut self, lo: i64, hi: i64) -> Result<(u64, u64), String> {
+    pub fn update(&mut self, lo: i64, hi: i64) -> Result<(u64, u64), DbError> {
         let t0 = Instant::now();
         self.c.query_drop("BEGIN").map_err(e(&self.url))?;
         self.c
@@ -362,11 +367,13 @@ impl MySession {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn versions() {
-        assert!(super::known("10.11.6-MariaDB-0+deb12u1"));
-        assert!(super::known("8.0.36"));
-        assert!(!super::known("5.7.44"));
-        assert!(!super::known("10.1.48-MariaDB"));
+        assert!(known("10.11.6-MariaDB-0+deb12u1"));
+        assert!(known("8.0.36"));
+        assert!(!known("5.7.44"));
+        assert!(!known("10.1.48-MariaDB"));
     }
 }

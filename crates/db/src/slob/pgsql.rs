@@ -1,7 +1,8 @@
 //! PostgreSQL side of `dbio db`: server facts, dbio's schema, the session's statements and
 //! the counters of pg_stat_database and pg_stat_wal.
 
-use super::{Counters, Layout, Server, MARKER, SCHEMA};
+use super::facts::{parse_layout, Counters, Layout, Server, MARKER, SCHEMA};
+use crate::error::DbError;
 use crate::pg::explain;
 use crate::url::System;
 use postgres::{Client, Statement};
@@ -10,12 +11,12 @@ use std::time::Instant;
 /// Versions whose statistics views dbio reads (pg_stat_wal with its write counters).
 const KNOWN: std::ops::RangeInclusive<i32> = 140000..=179999;
 
-fn e(url: &str) -> impl Fn(postgres::Error) -> String + '_ {
+fn e(url: &str) -> impl Fn(postgres::Error) -> DbError + '_ {
     move |err| explain(&err, url)
 }
 
 /// Version, block size, shared_buffers, data directory (when readable).
-pub fn server(c: &mut Client, url: &str) -> Result<Server, String> {
+pub fn server(c: &mut Client, url: &str) -> Result<Server, DbError> {
     let r = c
         .query_one(
             "SELECT current_setting('server_version'), current_setting('server_version_num')::int,
@@ -28,10 +29,12 @@ pub fn server(c: &mut Client, url: &str) -> Result<Server, String> {
         .map_err(e(url))?;
     let (version, num): (String, i32) = (r.get(0), r.get(1));
     if !KNOWN.contains(&num) {
-        return Err(format!(
-            "{}: PostgreSQL {version} is a version dbio db does not know (it reads pg_stat_database and pg_stat_wal of PostgreSQL 14 to 17)",
-            crate::url::redact(url)
-        ));
+        return Err(DbError::Server {
+            url: crate::url::redact(url),
+            said: format!(
+                "PostgreSQL {version} is a version dbio db does not know (it reads pg_stat_database and pg_stat_wal of PostgreSQL 14 to 17)"
+            ),
+        });
     }
     let block = r.get::<_, i64>(2) as u64;
     Ok(Server {
@@ -46,7 +49,7 @@ pub fn server(c: &mut Client, url: &str) -> Result<Server, String> {
 }
 
 /// Whether dbio's schema exists, and whether its marker does.
-pub fn found(c: &mut Client, url: &str) -> Result<(bool, bool), String> {
+pub fn found(c: &mut Client, url: &str) -> Result<(bool, bool), DbError> {
     let r = c
         .query_one(
             "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1),
@@ -58,7 +61,7 @@ pub fn found(c: &mut Client, url: &str) -> Result<(bool, bool), String> {
 }
 
 /// The layout the marker records, None when dbio's schema is not there.
-pub fn layout(c: &mut Client, url: &str) -> Result<Option<Layout>, String> {
+pub fn layout(c: &mut Client, url: &str) -> Result<Option<Layout>, DbError> {
     if !found(c, url)?.1 {
         return Ok(None);
     }
@@ -70,16 +73,22 @@ pub fn layout(c: &mut Client, url: &str) -> Result<Option<Layout>, String> {
         .map_err(e(url))?;
     Ok(rows
         .first()
-        .and_then(|r| super::setup::parse_layout(&r.get::<_, String>(0))))
+        .and_then(|r| parse_layout(&r.get::<_, String>(0))))
 }
 
 /// Runs `sql` (one or more statements).
-pub fn exec(c: &mut Client, url: &str, sql: &str) -> Result<(), String> {
+pub fn exec(c: &mut Client, url: &str, sql: &str) -> Result<(), DbError> {
     c.batch_execute(sql).map_err(e(url))
 }
 
 /// Records an object dbio made (before making it, so a failed setup knows what to drop).
-pub fn mark(c: &mut Client, url: &str, kind: &str, name: &str, detail: &str) -> Result<(), String> {
+pub fn mark(
+    c: &mut Client,
+    url: &str,
+    kind: &str,
+    name: &str,
+    detail: &str,
+) -> Result<(), DbError> {
     c.execute(
         &format!("INSERT INTO {SCHEMA}.{MARKER} (kind, name, detail) VALUES ($1, $2, $3)"),
         &[&kind, &name, &detail],
@@ -89,7 +98,7 @@ pub fn mark(c: &mut Client, url: &str, kind: &str, name: &str, detail: &str) -> 
 }
 
 /// Creates the schema and its marker table.
-pub fn create_schema(c: &mut Client, url: &str) -> Result<(), String> {
+pub fn create_schema(c: &mut Client, url: &str) -> Result<(), DbError> {
     exec(
         c,
         url,
@@ -100,7 +109,7 @@ pub fn create_schema(c: &mut Client, url: &str) -> Result<(), String> {
 }
 
 /// Creates table `t` (rows of one block each: the pad is stored plainly, never compressed).
-pub fn create_table(c: &mut Client, url: &str, t: u32) -> Result<(), String> {
+pub fn create_table(c: &mut Client, url: &str, t: u32) -> Result<(), DbError> {
     mark(c, url, "table", &format!("slob_{t}"), "")?;
     exec(
         c,
@@ -122,7 +131,7 @@ pub fn load(
     hi: u64,
     rows: u64,
     block: u64,
-) -> Result<(), String> {
+) -> Result<(), DbError> {
     let pad = block / 2 + 64;
     exec(
         c,
@@ -131,13 +140,13 @@ pub fn load(
             "INSERT INTO {SCHEMA}.slob_{t} SELECT ((g - 1) * {m}) % {rows} + 1, g,
                  rpad(md5(g::text), {pad}, md5((g * 7)::text) || md5((g * 13)::text))
              FROM generate_series({lo}::bigint, {hi}::bigint) g",
-            m = super::multiplier(rows)
+            m = super::keys::multiplier(rows)
         ),
     )
 }
 
 /// Indexes table `t` by key and refreshes its statistics.
-pub fn index(c: &mut Client, url: &str, t: u32) -> Result<(), String> {
+pub fn index(c: &mut Client, url: &str, t: u32) -> Result<(), DbError> {
     mark(c, url, "index", &format!("slob_{t}_id"), "")?;
     exec(
         c,
@@ -147,7 +156,7 @@ pub fn index(c: &mut Client, url: &str, t: u32) -> Result<(), String> {
 }
 
 /// Objects in dbio's schema that the marker does not record.
-pub fn strangers(c: &mut Client, url: &str) -> Result<Vec<String>, String> {
+pub fn strangers(c: &mut Client, url: &str) -> Result<Vec<String>, DbError> {
     let rows = c
         .query(
             &format!(
@@ -168,7 +177,7 @@ pub fn strangers(c: &mut Client, url: &str) -> Result<Vec<String>, String> {
 }
 
 /// Every (kind, name) row of dbio's marker.
-pub fn marker_rows(c: &mut Client, url: &str) -> Result<Vec<(String, String)>, String> {
+pub fn marker_rows(c: &mut Client, url: &str) -> Result<Vec<(String, String)>, DbError> {
     Ok(c.query(
         &format!("SELECT kind, name FROM {SCHEMA}.{MARKER} ORDER BY kind, name"),
         &[],
@@ -181,7 +190,7 @@ pub fn marker_rows(c: &mut Client, url: &str) -> Result<Vec<(String, String)>, S
 
 /// Drops `tables` (names setup makes, checked by the caller, each quoted as libpq quotes an
 /// identifier) in dbio's schema, the marker, then the schema (RESTRICT: never anything else).
-pub fn drop_all(c: &mut Client, url: &str, tables: &[String]) -> Result<(), String> {
+pub fn drop_all(c: &mut Client, url: &str, tables: &[String]) -> Result<(), DbError> {
     let mut sql = String::new();
     for t in tables {
         sql.push_str(&format!(
@@ -198,7 +207,7 @@ pub fn drop_all(c: &mut Client, url: &str, tables: &[String]) -> Result<(), Stri
 }
 
 /// pg_stat_database and pg_stat_wal of the connected database.
-pub fn counters(c: &mut Client, url: &str) -> Result<Counters, String> {
+pub fn counters(c: &mut Client, url: &str) -> Result<Counters, DbError> {
     let r = c
         .query_one(
             "SELECT d.blks_read, d.blk_read_time, d.blks_hit, d.xact_commit,
@@ -255,7 +264,7 @@ pub fn data_file(c: &mut Client, s: &Server) -> Option<String> {
 }
 
 /// Bytes of every table and index in dbio's schema.
-pub fn data_set_bytes(c: &mut Client, url: &str) -> Result<u64, String> {
+pub fn data_set_bytes(c: &mut Client, url: &str) -> Result<u64, DbError> {
     let r = c
         .query_one(
             "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
@@ -276,7 +285,7 @@ pub struct PgSession {
 
 impl PgSession {
     /// Connects and prepares the index range scan and the update of table `t`.
-    pub fn open(url: &str, t: u32) -> Result<Self, String> {
+    pub fn open(url: &str, t: u32) -> Result<Self, DbError> {
         let mut c = crate::pg::connect(url)?;
         c.batch_execute(
             "SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off",
@@ -300,14 +309,14 @@ impl PgSession {
         })
     }
 
-    pub fn read(&mut self, lo: i64, hi: i64) -> Result<(), String> {
+    pub fn read(&mut self, lo: i64, hi: i64) -> Result<(), DbError> {
         self.c
             .query_one(&self.read, &[&lo, &hi])
             .map(|_| ())
             .map_err(e(&self.url))
     }
 
-    pub fn update(&mut self, lo: i64, hi: i64) -> Result<(u64, u64), String> {
+    pub fn update(&mut self, lo: i64, hi: i64) -> Result<(u64, u64), DbError> {
         let t0 = Instant::now();
         let mut tx = self.c.transaction().map_err(e(&self.url))?;
         tx.execute(&self.update, &[&lo, &hi])

@@ -4,6 +4,7 @@
 
 use super::procfs::{cpu_of, cpu_s, device_of, Disk};
 use super::{Conn, Layout, Session};
+use crate::error::DbError;
 use dbio_model::histogram::new_histogram;
 use dbio_model::TimePoint;
 use hdrhistogram::Histogram;
@@ -43,6 +44,8 @@ pub enum Progress<'a> {
 pub enum NoResult {
     /// Stopped before measuring began.
     Interrupted,
+    /// The run failed: the [`DbError`]'s text (a String until orchestrate's database
+    /// executor takes the type; issue 24's bridge).
     Failed(String),
 }
 
@@ -91,12 +94,12 @@ struct Shared {
     entered: AtomicU32,
     left: AtomicU32,
     close: AtomicBool,
-    error: Mutex<Option<String>>,
+    error: Mutex<Option<DbError>>,
     interval: Mutex<Histogram<u64>>,
 }
 
 impl Shared {
-    fn fail(&self, e: String) {
+    fn fail(&self, e: DbError) {
         self.error.lock().expect("not poisoned").get_or_insert(e);
         self.phase.store(STOP, Ordering::SeqCst);
     }
@@ -124,7 +127,7 @@ impl Rng {
 }
 
 /// Counters at one end of the window.
-fn ends(mon: &mut Conn, url: &str, device: &Option<String>, pids: &[u32]) -> Result<Ends, String> {
+fn ends(mon: &mut Conn, url: &str, device: &Option<String>, pids: &[u32]) -> Result<Ends, DbError> {
     let host = dbio_host_ticks();
     Ok(Ends {
         db: mon.counters(url)?,
@@ -181,7 +184,10 @@ fn session(url: &str, i: u32, l: Layout, o: &RunOpts, sh: &Shared) -> Hists {
         let hi = lo + wu as i64 - 1;
         let t = Instant::now();
         if let Err(e) = s.read(lo, hi) {
-            sh.fail(format!("session {}: {e}", i + 1));
+            sh.fail(DbError::Session {
+                session: i + 1,
+                source: Box::new(e),
+            });
             break;
         }
         let ns = t.elapsed().as_nanos() as u64;
@@ -201,7 +207,10 @@ fn session(url: &str, i: u32, l: Layout, o: &RunOpts, sh: &Shared) -> Hists {
                 }
                 Ok(_) => {}
                 Err(e) => {
-                    sh.fail(format!("session {}: {e}", i + 1));
+                    sh.fail(DbError::Session {
+                        session: i + 1,
+                        source: Box::new(e),
+                    });
                     break;
                 }
             }
@@ -222,16 +231,14 @@ fn session(url: &str, i: u32, l: Layout, o: &RunOpts, sh: &Shared) -> Hists {
 /// Why the run must stop for want of space beside the data, None while there is room: free
 /// space under the data directory below [`super::procfs::reserve`] (updates grow the tables
 /// and the log; a full disk stops the server). None too when the directory is not readable.
-fn space_left(server: &super::Server) -> Option<String> {
+fn space_left(server: &super::Server) -> Option<DbError> {
     let dir = server.data_dir.as_deref()?;
     let (free, size) = super::procfs::space(dir)?;
     let keep = super::procfs::reserve(size);
-    (free < keep).then(|| {
-        format!(
-            "{dir} has {} MiB free, under the {} MiB dbio keeps free beside the data, so the run stops before the disk fills (updates grow the tables and the log); free space there, or VACUUM / drop and set up again",
-            free >> 20,
-            keep >> 20
-        )
+    (free < keep).then(|| DbError::SpaceLow {
+        dir: dir.to_string(),
+        free_mib: free >> 20,
+        keep_mib: keep >> 20,
     })
 }
 
@@ -254,21 +261,24 @@ pub fn run(
     stop: &AtomicBool,
     on: &mut dyn FnMut(Progress),
 ) -> Result<Measured, NoResult> {
-    let fail = NoResult::Failed;
+    let fail = |e: DbError| NoResult::Failed(e.to_string());
     let mut mon = Conn::open(url).map_err(fail)?;
     let server = mon.server(url).map_err(fail)?;
     let shown = crate::url::redact(url);
     let layout = mon.layout(url).map_err(fail)?.ok_or_else(|| {
-        fail(format!(
-            "{shown}: dbio's schema {} is not set up; run `dbio db setup --url {shown} --sessions N --size SIZE` first",
-            super::SCHEMA
-        ))
+        fail(DbError::Server {
+            url: shown.clone(),
+            said: format!(
+"dbio's schema {} is not set up; run `dbio db setup --url {shown} --sessions N --size SIZE` first",
+super::SCHEMA
+),
+        })
     })?;
     if layout.rows < u64::from(o.work_unit) * 2 {
-        return Err(fail(format!(
-            "--work-unit {}: the tables hold {} rows; use a work unit of at most half of them",
-            o.work_unit, layout.rows
-        )));
+        return Err(fail(DbError::WorkUnit {
+            work_unit: o.work_unit,
+            rows: layout.rows,
+        }));
     }
     let data_file = mon.data_file(&server);
     let device = data_file.as_deref().and_then(device_of);
@@ -279,7 +289,10 @@ pub fn run(
         .filter_map(|p| super::procfs::memory_limit(&p.to_string()))
         .min();
     if let Some(low) = space_left(&server) {
-        return Err(fail(format!("{shown}: {low}")));
+        return Err(fail(DbError::At {
+            url: shown,
+            source: Box::new(low),
+        }));
     }
     let sh = Shared {
         phase: AtomicU8::new(RAMP),
@@ -325,7 +338,12 @@ pub fn run(
             update,
             commit,
             timeseries,
-            error: sh.error.lock().expect("not poisoned").clone(),
+            error: sh
+                .error
+                .lock()
+                .expect("not poisoned")
+                .as_ref()
+                .map(DbError::to_string),
             interrupted,
         })
     })
@@ -346,7 +364,7 @@ fn measure(
     server: &super::Server,
 ) -> Result<Window, NoResult> {
     let block = server.block_size;
-    let fail = NoResult::Failed;
+    let fail = |e: DbError| NoResult::Failed(e.to_string());
     let n = o.sessions;
     wait_for(
         || sh.opened.load(Ordering::SeqCst) == n || sh.failed(),

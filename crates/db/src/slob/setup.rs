@@ -1,7 +1,9 @@
 //! `dbio db setup` and `dbio db drop`: dbio's schema made, loaded in parallel and recorded
 //! object by object in its marker table; dropped exactly as recorded, never anything else.
 
-use super::{maria, pgsql, Conn, Layout, Server, MARKER, SCHEMA};
+use super::facts::{layout_line, Layout, Server, MARKER, SCHEMA};
+use super::{maria, pgsql, Conn};
+use crate::error::DbError;
 use crate::url::redact;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -16,26 +18,8 @@ pub struct SetupOpts {
     pub parallel: u32,
 }
 
-/// The marker's layout line.
-pub fn layout_line(l: Layout) -> String {
-    format!("tables={} rows={}", l.tables, l.rows)
-}
-
-/// Parses `tables=N rows=M`.
-pub fn parse_layout(s: &str) -> Option<Layout> {
-    let get = |k: &str| {
-        s.split_whitespace()
-            .find_map(|kv| kv.strip_prefix(k)?.strip_prefix('='))
-            .and_then(|v| v.parse::<u64>().ok())
-    };
-    Some(Layout {
-        tables: get("tables")? as u32,
-        rows: get("rows")?,
-    })
-}
-
 /// Whether dbio's schema is there, and its marker.
-fn found(c: &mut Conn, url: &str) -> Result<(bool, bool), String> {
+fn found(c: &mut Conn, url: &str) -> Result<(bool, bool), DbError> {
     match c {
         Conn::Pg(p) => pgsql::found(p, url),
         Conn::My(m) => maria::found(m, url),
@@ -43,23 +27,29 @@ fn found(c: &mut Conn, url: &str) -> Result<(bool, bool), String> {
 }
 
 /// Refuses a schema of that name that dbio did not make, or one already set up.
-fn check_free_name(c: &mut Conn, url: &str) -> Result<(), String> {
+fn check_free_name(c: &mut Conn, url: &str) -> Result<(), DbError> {
     let shown = redact(url);
     match found(c, url)? {
         (false, _) => Ok(()),
-        (true, false) => Err(format!(
-            "{shown}: a schema named {SCHEMA} exists and dbio did not make it (it has no {SCHEMA}.{MARKER}); dbio writes nowhere else and will not touch it: rename or drop it yourself"
-        )),
-        (true, true) => Err(format!(
-            "{shown}: dbio's schema {SCHEMA} is already set up ({}); run `dbio db drop --url {shown}` first to set it up anew",
-            c.layout(url)?.map_or("layout unknown".into(), layout_line)
-        )),
+        (true, false) => Err(DbError::Server {
+            url: shown.clone(),
+            said: format!(
+                "a schema named {SCHEMA} exists and dbio did not make it (it has no {SCHEMA}.{MARKER}); dbio writes nowhere else and will not touch it: rename or drop it yourself"
+            ),
+        }),
+        (true, true) => Err(DbError::Server {
+            url: shown.clone(),
+            said: format!(
+                "dbio's schema {SCHEMA} is already set up ({}); run `dbio db drop --url {shown}` first to set it up anew",
+                c.layout(url)?.map_or("layout unknown".into(), layout_line)
+            ),
+        }),
     }
 }
 
 /// Checks that the tables fit the free space under the data directory (when it can be read),
 /// leaving what a run keeps free ([`super::procfs::reserve`]).
-fn check_space(s: &Server, need: u64, url: &str) -> Result<Option<String>, String> {
+fn check_space(s: &Server, need: u64, url: &str) -> Result<Option<String>, DbError> {
     let Some((free, size)) = s.data_dir.as_deref().and_then(super::procfs::space) else {
         return Ok(Some(
             "free space not checked: the data directory is not readable from here".into(),
@@ -67,14 +57,16 @@ fn check_space(s: &Server, need: u64, url: &str) -> Result<Option<String>, Strin
     };
     let keep = super::procfs::reserve(size);
     if need + keep > free {
-        return Err(format!(
-            "{}: the tables need about {} MiB and {} has {} MiB free, of which a run keeps {} MiB free; give a smaller --size or fewer --sessions",
-            redact(url),
-            need >> 20,
-            s.data_dir.as_deref().unwrap_or("?"),
-            free >> 20,
-            keep >> 20
-        ));
+        return Err(DbError::Server {
+            url: redact(url),
+            said: format!(
+                "the tables need about {} MiB and {} has {} MiB free, of which a run keeps {} MiB free; give a smaller --size or fewer --sessions",
+                need >> 20,
+                s.data_dir.as_deref().unwrap_or("?"),
+                free >> 20,
+                keep >> 20
+            ),
+        });
     }
     Ok(None)
 }
@@ -86,7 +78,7 @@ pub fn setup(
     o: SetupOpts,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<(Layout, Vec<String>), String> {
+) -> Result<(Layout, Vec<String>), DbError> {
     let mut c = Conn::open(url)?;
     let s = c.server(url)?;
     check_free_name(&mut c, url)?;
@@ -99,11 +91,10 @@ pub fn setup(
     let notes: Vec<String> = check_space(&s, total + total / 5, url)?
         .into_iter()
         .collect();
-    let made = |e: String| {
-        format!(
-            "{e}; what dbio made so far is recorded in {SCHEMA}.{MARKER}: remove it with `dbio db drop --url {}`",
-            redact(url)
-        )
+    let made = |e: DbError| DbError::Unfinished {
+        source: Box::new(e),
+        record: format!("{SCHEMA}.{MARKER}"),
+        url: redact(url),
     };
     match &mut c {
         Conn::Pg(p) => pgsql::create_schema(p, url),
@@ -135,10 +126,10 @@ fn load_all(
     stop: &AtomicBool,
     progress: &mut dyn FnMut(u64, u64),
     total: u64,
-) -> Result<(), String> {
+) -> Result<(), DbError> {
     let next = AtomicU64::new(1);
     let done = AtomicU64::new(0);
-    let failed: Mutex<Option<String>> = Mutex::new(None);
+    let failed: Mutex<Option<DbError>> = Mutex::new(None);
     let quit = AtomicBool::new(false);
     let chunk: u64 = if s.system == crate::url::System::Postgres {
         4000
@@ -167,7 +158,7 @@ fn load_all(
         return Err(e);
     }
     if stop.load(Ordering::Relaxed) {
-        return Err("interrupted while loading".into());
+        return Err(DbError::Interrupted);
     }
     progress(total, total);
     Ok(())
@@ -184,7 +175,7 @@ fn load_worker(
     done: &AtomicU64,
     quit: &AtomicBool,
     stop: &AtomicBool,
-) -> Result<(), String> {
+) -> Result<(), DbError> {
     let mut c = Conn::open(url)?;
     {
         loop {
@@ -196,7 +187,7 @@ fn load_worker(
             let mut lo = 1;
             while lo <= l.rows {
                 if stop.load(Ordering::Relaxed) || quit.load(Ordering::Relaxed) {
-                    return Err("interrupted while loading".to_string());
+                    return Err(DbError::Interrupted);
                 }
                 let hi = (lo + chunk - 1).min(l.rows);
                 match &mut c {
@@ -216,15 +207,18 @@ fn load_worker(
 
 /// Drops dbio's schema: the recorded tables, the marker, the schema. Refuses a schema dbio
 /// did not make, or one holding anything dbio did not record. Ok(None): nothing to drop.
-pub fn drop(url: &str) -> Result<Option<Vec<String>>, String> {
+pub fn drop(url: &str) -> Result<Option<Vec<String>>, DbError> {
     let mut c = Conn::open(url)?;
     let shown = redact(url);
     match found(&mut c, url)? {
         (false, _) => return Ok(None),
         (true, false) => {
-            return Err(format!(
-                "{shown}: the schema {SCHEMA} has no {SCHEMA}.{MARKER}, so dbio did not make it; dbio drops only what it made: drop it yourself if it is yours"
-            ))
+            return Err(DbError::Server {
+                url: shown.clone(),
+                said: format!(
+                    "the schema {SCHEMA} has no {SCHEMA}.{MARKER}, so dbio did not make it; dbio drops only what it made: drop it yourself if it is yours"
+                ),
+            })
         }
         _ => {}
     }
@@ -233,20 +227,26 @@ pub fn drop(url: &str) -> Result<Option<Vec<String>>, String> {
         Conn::My(m) => maria::marker_rows(m, url),
     }?;
     let tables = made_tables(&rows).map_err(|odd| {
-        format!(
-            "{shown}: {SCHEMA}.{MARKER} records names dbio never makes ({}); it was altered, so dbio drops nothing: delete those rows or drop {SCHEMA} yourself",
-            odd.join(", ")
-        )
+        DbError::Server {
+            url: shown.clone(),
+            said: format!(
+                "{SCHEMA}.{MARKER} records names dbio never makes ({}); it was altered, so dbio drops nothing: delete those rows or drop {SCHEMA} yourself",
+                odd.join(", ")
+            ),
+        }
     })?;
     let strangers = match &mut c {
         Conn::Pg(p) => pgsql::strangers(p, url),
         Conn::My(m) => maria::strangers(m, url),
     }?;
     if !strangers.is_empty() {
-        return Err(format!(
-            "{shown}: {SCHEMA} holds objects dbio did not make ({}); dbio will not drop them: move or drop them yourself, then run dbio db drop again",
-            strangers.join(", ")
-        ));
+        return Err(DbError::Server {
+            url: shown.clone(),
+            said: format!(
+                "{SCHEMA} holds objects dbio did not make ({}); dbio will not drop them: move or drop them yourself, then run dbio db drop again",
+                strangers.join(", ")
+            ),
+        });
     }
     match &mut c {
         Conn::Pg(p) => pgsql::drop_all(p, url, &tables),
@@ -297,14 +297,16 @@ fn made_tables(rows: &[(String, String)]) -> Result<Vec<String>, Vec<String>> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn layout_round_trip() {
-        let l = super::Layout {
+        let l = Layout {
             tables: 4,
             rows: 12800,
         };
-        assert_eq!(super::parse_layout(&super::layout_line(l)), Some(l));
-        assert_eq!(super::parse_layout("tables=x"), None);
+        assert_eq!(crate::slob::facts::parse_layout(&layout_line(l)), Some(l));
+        assert_eq!(crate::slob::facts::parse_layout("tables=x"), None);
     }
 
     #[test]
@@ -318,7 +320,7 @@ mod tests {
             row("index", "slob_2_id"),
         ];
         assert_eq!(
-            super::made_tables(&good),
+            made_tables(&good),
             Ok(vec!["slob_2".into(), "slob_10".into()])
         );
         for (k, n) in [
@@ -331,7 +333,7 @@ mod tests {
         ] {
             let mut rows = good.clone();
             rows.push(row(k, n));
-            assert!(super::made_tables(&rows).is_err(), "{k} {n}");
+            assert!(made_tables(&rows).is_err(), "{k} {n}");
         }
     }
 }

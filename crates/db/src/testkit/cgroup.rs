@@ -2,6 +2,7 @@
 //! limit: a server moved into it has its page cache held to that limit. Its processes are
 //! moved back and the group removed on drop. Needs root and a writable cgroup hierarchy.
 
+use crate::error::DbError;
 use crate::slob::procfs::memory_cgroup;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -14,27 +15,36 @@ pub struct MemoryCgroup {
 
 impl MemoryCgroup {
     /// Makes a group limited to `bytes`; an error says why it cannot be had here.
-    pub fn make(bytes: u64) -> Result<MemoryCgroup, String> {
-        let (parent, file) =
-            memory_cgroup("self").ok_or("no memory cgroup here (/proc/self/cgroup)")?;
+    pub fn make(bytes: u64) -> Result<MemoryCgroup, DbError> {
+        let (parent, file) = memory_cgroup("self").ok_or(DbError::Private(
+            "no memory cgroup here (/proc/self/cgroup)".into(),
+        ))?;
         static N: AtomicU32 = AtomicU32::new(0);
         let dir = parent.join(format!(
             "dbio-test-{}-{}",
             std::process::id(),
             N.fetch_add(1, Ordering::Relaxed)
         ));
-        std::fs::create_dir(&dir)
-            .map_err(|e| format!("cannot make a memory cgroup at {}: {e}", dir.display()))?;
+        std::fs::create_dir(&dir).map_err(|e| {
+            DbError::Private(format!(
+                "cannot make a memory cgroup at {}: {e}",
+                dir.display()
+            ))
+        })?;
         let g = MemoryCgroup { dir };
         std::fs::write(g.dir.join(file), bytes.to_string())
-            .map_err(|e| format!("cannot set {}/{file}: {e}", g.dir.display()))?;
+            .map_err(|e| DbError::Private(format!("cannot set {}/{file}: {e}", g.dir.display())))?;
         Ok(g)
     }
 
     /// Moves process `pid` into the group (its children forked later follow it).
-    pub fn add(&self, pid: u32) -> Result<(), String> {
-        std::fs::write(self.dir.join("cgroup.procs"), pid.to_string())
-            .map_err(|e| format!("cannot move {pid} into {}: {e}", self.dir.display()))
+    pub fn add(&self, pid: u32) -> Result<(), DbError> {
+        std::fs::write(self.dir.join("cgroup.procs"), pid.to_string()).map_err(|e| {
+            DbError::Private(format!(
+                "cannot move {pid} into {}: {e}",
+                self.dir.display()
+            ))
+        })
     }
 
     fn procs(&self) -> Vec<String> {

@@ -1,7 +1,8 @@
 //! An ext4 file system on a loop device of the test's own (a sparse file under the system
 //! temp dir), mounted on a folder; unmounted and detached on drop. Needs root.
 
-use super::run;
+use super::host::{is_root, private_dir, run, unmount};
+use crate::error::DbError;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -14,34 +15,36 @@ pub struct Ext4Loop {
 
 impl Ext4Loop {
     /// Makes, attaches, formats and mounts a file system of `bytes`.
-    pub fn make(bytes: u64) -> Result<Ext4Loop, String> {
-        if !super::is_root() {
-            return Err("a loop device needs root".into());
+    pub fn make(bytes: u64) -> Result<Ext4Loop, DbError> {
+        if !is_root() {
+            return Err(DbError::Private("a loop device needs root".into()));
         }
-        let base = super::private_dir("dbio-ext4", None)?;
+        let base = private_dir("dbio-ext4", None)?;
         let image = base.join("image");
-        let f = std::fs::File::create(&image).map_err(|e| format!("{}: {e}", image.display()))?;
+        let f = std::fs::File::create(&image)
+            .map_err(|e| DbError::Private(format!("{}: {e}", image.display())))?;
         f.set_len(bytes)
-            .map_err(|e| format!("{}: {e}", image.display()))?;
+            .map_err(|e| DbError::Private(format!("{}: {e}", image.display())))?;
         let out = Command::new("losetup")
             .args(["-f", "--show"])
             .arg(&image)
             .output()
-            .map_err(|e| format!("cannot run losetup (util-linux): {e}"))?;
+            .map_err(|e| DbError::Private(format!("cannot run losetup (util-linux): {e}")))?;
         let dev = String::from_utf8_lossy(&out.stdout).trim().to_string();
         if !out.status.success() || dev.is_empty() {
             let _ = std::fs::remove_dir_all(&base);
-            return Err(format!(
+            return Err(DbError::Private(format!(
                 "losetup failed: {}",
                 String::from_utf8_lossy(&out.stderr).trim()
-            ));
+            )));
         }
         let mount = base.join("mnt");
         let l = Ext4Loop { image, mount, dev };
         let mut c = Command::new("mkfs.ext4");
         c.args(["-q", "-F", &l.dev]);
         run(c, "mkfs.ext4 (e2fsprogs)")?;
-        std::fs::create_dir(&l.mount).map_err(|e| format!("{}: {e}", l.mount.display()))?;
+        std::fs::create_dir(&l.mount)
+            .map_err(|e| DbError::Private(format!("{}: {e}", l.mount.display())))?;
         let mut c = Command::new("mount");
         c.arg(&l.dev).arg(&l.mount);
         run(c, "mount")?;
@@ -63,7 +66,7 @@ impl Drop for Ext4Loop {
     /// Unmounts (checked; lazily when still busy), detaches, and removes the image only once
     /// nothing is mounted on its folder.
     fn drop(&mut self) {
-        let unmounted = super::unmount(&self.mount);
+        let unmounted = unmount(&self.mount);
         let detached = Command::new("losetup")
             .args(["-d", &self.dev])
             .status()

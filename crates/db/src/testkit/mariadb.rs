@@ -2,7 +2,8 @@
 //! its own port on 127.0.0.1, `performance_schema = ON` (unless asked otherwise), a small
 //! buffer pool.
 
-use super::{command, find, free_port, on_path, private_dir, run, run_as};
+use super::host::{command, find, free_port, on_path, private_dir, private_dir_in, run, run_as};
+use crate::error::DbError;
 use std::path::PathBuf;
 use std::process::Child;
 use std::time::{Duration, Instant};
@@ -18,12 +19,12 @@ const SBIN: &[&str] = &["/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/
 
 impl PrivateMariaDb {
     /// Starts a server with performance_schema on.
-    pub fn start() -> Result<PrivateMariaDb, String> {
+    pub fn start() -> Result<PrivateMariaDb, DbError> {
         Self::start_with(true)
     }
 
     /// Starts a server with performance_schema on or off; an error names what is missing.
-    pub fn start_with(performance_schema: bool) -> Result<PrivateMariaDb, String> {
+    pub fn start_with(performance_schema: bool) -> Result<PrivateMariaDb, DbError> {
         Self::start_in(None, performance_schema, &[])
     }
 
@@ -33,16 +34,20 @@ impl PrivateMariaDb {
         parent: Option<&std::path::Path>,
         performance_schema: bool,
         extra: &[&str],
-    ) -> Result<PrivateMariaDb, String> {
+    ) -> Result<PrivateMariaDb, DbError> {
         let server = find(&on_path("mariadbd", SBIN))
             .or_else(|| find(&on_path("mysqld", SBIN)))
-            .ok_or("mariadbd is not installed (apt-get install mariadb-server)")?;
+            .ok_or(DbError::Private(
+                "mariadbd is not installed (apt-get install mariadb-server)".into(),
+            ))?;
         let install = find(&on_path("mariadb-install-db", SBIN))
             .or_else(|| find(&on_path("mysql_install_db", SBIN)))
-            .ok_or("mariadb-install-db is not installed (apt-get install mariadb-server)")?;
+            .ok_or(DbError::Private(
+                "mariadb-install-db is not installed (apt-get install mariadb-server)".into(),
+            ))?;
         let owner = run_as("mysql")?;
         let dir = match parent {
-            Some(p) => super::private_dir_in(p, "dbio-maria", owner)?,
+            Some(p) => private_dir_in(p, "dbio-maria", owner)?,
             None => private_dir("dbio-maria", owner)?,
         };
         let mut m = PrivateMariaDb {
@@ -86,7 +91,7 @@ impl PrivateMariaDb {
             .stderr(std::process::Stdio::null());
         m.child = Some(
             c.spawn()
-                .map_err(|e| format!("cannot run {}: {e}", server.display()))?,
+                .map_err(|e| DbError::Private(format!("cannot run {}: {e}", server.display())))?,
         );
         m.wait_ready()?;
         Ok(m)
@@ -97,7 +102,7 @@ impl PrivateMariaDb {
     }
 
     /// Waits until root can log in (asked every 20 ms), for up to 60 s, or the server exits.
-    fn wait_ready(&mut self) -> Result<(), String> {
+    fn wait_ready(&mut self) -> Result<(), DbError> {
         let start = Instant::now();
         loop {
             if mysql::Conn::new(mysql::Opts::from_url(&self.url_as("root", "")).expect("valid URL"))
@@ -112,10 +117,10 @@ impl PrivateMariaDb {
             if exited.is_some() || start.elapsed() > Duration::from_secs(60) {
                 let log = std::fs::read_to_string(self.path("err.log")).unwrap_or_default();
                 let tail: Vec<&str> = log.lines().rev().take(5).collect();
-                return Err(format!(
+                return Err(DbError::Private(format!(
                     "the private mariadbd did not start: {}",
                     tail.join(" | ")
-                ));
+                )));
             }
             std::thread::sleep(Duration::from_millis(20));
         }

@@ -5,18 +5,15 @@
 
 mod cgroup;
 mod ext4loop;
+mod host;
 mod mariadb;
 mod pg;
 
 pub use cgroup::MemoryCgroup;
 pub use ext4loop::Ext4Loop;
+pub use host::{mounted, unmount};
 pub use mariadb::PrivateMariaDb;
 pub use pg::PrivatePostgres;
-
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The line a test writes when it cannot run its check (counted as skipped by `.ci/run`).
 pub const SKIP_MARK: &str = "dbio-test-skipped:";
@@ -28,7 +25,7 @@ pub fn in_ci() -> bool {
 
 /// The server, or None after saying why not: under `CI=true` the test fails naming what is
 /// missing; elsewhere one `dbio-test-skipped: TEST: WHY` line.
-pub fn or_skip<T>(test: &str, server: Result<T, String>) -> Option<T> {
+pub fn or_skip<T, E: std::fmt::Display>(test: &str, server: Result<T, E>) -> Option<T> {
     match server {
         Ok(s) => Some(s),
         Err(why) => {
@@ -41,125 +38,6 @@ pub fn or_skip<T>(test: &str, server: Result<T, String>) -> Option<T> {
             None
         }
     }
-}
-
-/// A user's uid and gid, from `id`.
-fn user_ids(user: &str) -> Option<(u32, u32)> {
-    let id = |flag: &str| -> Option<u32> {
-        let out = Command::new("id").args([flag, user]).output().ok()?;
-        String::from_utf8_lossy(&out.stdout).trim().parse().ok()
-    };
-    Some((id("-u")?, id("-g")?))
-}
-
-/// Whether `path` is a mount point now (/proc/self/mounts).
-pub fn mounted(path: &Path) -> bool {
-    let p = path.to_string_lossy();
-    std::fs::read_to_string("/proc/self/mounts")
-        .is_ok_and(|m| m.lines().any(|l| l.split(' ').nth(1) == Some(&*p)))
-}
-
-/// Unmounts `path` (after a sync, so nothing written is lost), lazily when it is still busy;
-/// true when nothing is mounted there any more (or only lazily, until its last user ends).
-pub fn unmount(path: &Path) -> bool {
-    let ok = |c: &mut Command| c.status().is_ok_and(|s| s.success());
-    let _ = Command::new("sync").status();
-    (ok(Command::new("umount").arg(path)) && !mounted(path))
-        || ok(Command::new("umount").arg("-l").arg(path))
-        || !mounted(path)
-}
-
-/// Whether this process runs as root.
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-}
-
-/// The account a server runs as: `user` when we are root (servers refuse root), else us.
-fn run_as(user: &str) -> Result<Option<(u32, u32)>, String> {
-    if !is_root() {
-        return Ok(None);
-    }
-    user_ids(user).map(Some).ok_or_else(|| {
-        format!("no '{user}' user to run the server as (the server refuses root); install the server package, which creates it")
-    })
-}
-
-/// A new empty folder under the system temp dir, owned by `owner` (so the server can use it).
-fn private_dir(prefix: &str, owner: Option<(u32, u32)>) -> Result<PathBuf, String> {
-    private_dir_in(&std::env::temp_dir(), prefix, owner)
-}
-
-/// A new empty folder under `parent`, owned by `owner`.
-fn private_dir_in(
-    parent: &Path,
-    prefix: &str,
-    owner: Option<(u32, u32)>,
-) -> Result<PathBuf, String> {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let dir = parent.join(format!(
-        "{prefix}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    if let Some((u, g)) = owner {
-        std::os::unix::fs::chown(&dir, Some(u), Some(g))
-            .map_err(|e| format!("cannot hand {} to the server's user: {e}", dir.display()))?;
-    }
-    Ok(dir)
-}
-
-/// A command run as `owner` (when set).
-fn command(program: &Path, owner: Option<(u32, u32)>) -> Command {
-    let mut c = Command::new(program);
-    if let Some((u, g)) = owner {
-        c.uid(u).gid(g);
-    }
-    c.env_remove("PGDATA")
-        .env_remove("PGHOST")
-        .env_remove("PGPORT");
-    c
-}
-
-/// Runs `c` to the end; an error with its output when it fails.
-fn run(mut c: Command, what: &str) -> Result<(), String> {
-    let out = c.output().map_err(|e| format!("cannot run {what}: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{what} failed ({}): {}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim(),
-            String::from_utf8_lossy(&out.stdout).trim()
-        ))
-    }
-}
-
-/// A TCP port on 127.0.0.1 that nothing listens on now.
-fn free_port() -> Result<u16, String> {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
-    l.local_addr()
-        .map(|a| a.port())
-        .map_err(|e| format!("no free port: {e}"))
-}
-
-/// The first of `candidates` that exists.
-fn find(candidates: &[PathBuf]) -> Option<PathBuf> {
-    candidates.iter().find(|p| p.is_file()).cloned()
-}
-
-/// `name` in each folder of PATH and in `extra`.
-fn on_path(name: &str, extra: &[&str]) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    dirs.extend(extra.iter().map(PathBuf::from));
-    dirs.into_iter().map(|d| d.join(name)).collect()
 }
 
 /// The private PostgreSQL superuser's password (tests check it never shows).

@@ -1,7 +1,8 @@
 //! A private PostgreSQL: `initdb` and `pg_ctl` of the installed server, its own folder,
 //! socket folder and port, password logins, `track_io_timing = on`, small shared_buffers.
 
-use super::{command, find, free_port, on_path, private_dir, run, run_as};
+use super::host::{command, find, free_port, on_path, private_dir, private_dir_in, run, run_as};
+use crate::error::DbError;
 use std::path::{Path, PathBuf};
 
 /// The superuser of private servers, and its password.
@@ -38,19 +39,19 @@ fn bin_dir() -> Option<PathBuf> {
 
 impl PrivatePostgres {
     /// Starts a server with these extra `postgresql.conf` lines; an error names what is missing.
-    pub fn start_with(conf: &[&str]) -> Result<PrivatePostgres, String> {
+    pub fn start_with(conf: &[&str]) -> Result<PrivatePostgres, DbError> {
         Self::start_in(None, conf)
     }
 
     /// Starts a server whose folder lies under `parent` (the system temp dir when None), with
     /// these extra `postgresql.conf` lines.
-    pub fn start_in(parent: Option<&Path>, conf: &[&str]) -> Result<PrivatePostgres, String> {
-        let bin = bin_dir().ok_or(
-            "PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql)",
-        )?;
+    pub fn start_in(parent: Option<&Path>, conf: &[&str]) -> Result<PrivatePostgres, DbError> {
+        let bin = bin_dir().ok_or(DbError::Private(
+            "PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql)".into(),
+        ))?;
         let owner = run_as("postgres")?;
         let dir = match parent {
-            Some(p) => super::private_dir_in(p, "dbio-pg", owner)?,
+            Some(p) => private_dir_in(p, "dbio-pg", owner)?,
             None => private_dir("dbio-pg", owner)?,
         };
         let mut pg = PrivatePostgres {
@@ -71,12 +72,13 @@ impl PrivatePostgres {
             "60",
             "start",
         ]);
-        run(c, "pg_ctl start").map_err(|e| format!("{e}; log: {}", pg.log_tail()))?;
+        run(c, "pg_ctl start")
+            .map_err(|e| DbError::Private(format!("{e}; log: {}", pg.log_tail())))?;
         Ok(pg)
     }
 
     /// Starts a server with the test settings.
-    pub fn start() -> Result<PrivatePostgres, String> {
+    pub fn start() -> Result<PrivatePostgres, DbError> {
         Self::start_with(&[])
     }
 
@@ -88,9 +90,9 @@ impl PrivatePostgres {
         self.path("data")
     }
 
-    fn init(&mut self, extra: &[&str]) -> Result<(), String> {
+    fn init(&mut self, extra: &[&str]) -> Result<(), DbError> {
         let pw = self.path("pw");
-        std::fs::write(&pw, ADMIN_PASSWORD).map_err(|e| format!("{pw}: {e}"))?;
+        std::fs::write(&pw, ADMIN_PASSWORD).map_err(|e| DbError::Private(format!("{pw}: {e}")))?;
         if let Some((u, g)) = self.owner {
             let _ = std::os::unix::fs::chown(&pw, Some(u), Some(g));
         }
@@ -119,7 +121,8 @@ impl PrivatePostgres {
             conf.push('\n');
         }
         let file = self.dir.join("data/postgresql.auto.conf");
-        std::fs::write(&file, conf).map_err(|e| format!("{}: {e}", file.display()))
+        std::fs::write(&file, conf)
+            .map_err(|e| DbError::Private(format!("{}: {e}", file.display())))
     }
 
     /// The URL of `user` with `password`, over TCP to 127.0.0.1.
@@ -144,10 +147,10 @@ impl PrivatePostgres {
 
     /// Ends the session of `c` and waits (up to 60 s) until it has left pg_stat_activity: a
     /// session reports its statistics as it ends, before it leaves, so they are counted then.
-    pub fn end_session(&self, mut c: postgres::Client) -> Result<(), String> {
+    pub fn end_session(&self, mut c: postgres::Client) -> Result<(), DbError> {
         let pid: i32 = c
             .query_one("SELECT pg_backend_pid()", &[])
-            .map_err(|e| e.to_string())?
+            .map_err(|e| DbError::Private(e.to_string()))?
             .get(0);
         drop(c);
         self.wait_until_gone(&format!("pid = {pid}"))
@@ -157,12 +160,12 @@ impl PrivatePostgres {
     /// reports its statistics as it ends, before it leaves pg_stat_activity, so the counts of
     /// every session that has gone are in the statistics views after this. An error when the
     /// sessions are still there at the bound.
-    pub fn wait_sessions_ended(&self) -> Result<(), String> {
+    pub fn wait_sessions_ended(&self) -> Result<(), DbError> {
         self.wait_until_gone("backend_type = 'client backend' AND pid <> pg_backend_pid()")
     }
 
     /// Waits (up to 60 s) until no session of pg_stat_activity matches `filter`.
-    fn wait_until_gone(&self, filter: &str) -> Result<(), String> {
+    fn wait_until_gone(&self, filter: &str) -> Result<(), DbError> {
         let mut c = self.client("postgres");
         let start = std::time::Instant::now();
         loop {
@@ -171,13 +174,15 @@ impl PrivatePostgres {
                     &format!("SELECT count(*) FROM pg_stat_activity WHERE {filter}"),
                     &[],
                 )
-                .map_err(|e| e.to_string())?
+                .map_err(|e| DbError::Private(e.to_string()))?
                 .get(0);
             if others == 0 {
                 return Ok(());
             }
             if start.elapsed() > std::time::Duration::from_secs(60) {
-                return Err(format!("{others} sessions still connected after 60 s"));
+                return Err(DbError::Private(format!(
+                    "{others} sessions still connected after 60 s"
+                )));
             }
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
@@ -186,25 +191,28 @@ impl PrivatePostgres {
     /// Puts `line` first in pg_hba.conf (e.g. a `trust` line) and waits (up to 60 s) until the
     /// server has reloaded it: a new session shows the postmaster's pg_conf_load_time, which
     /// moves once it has read the configuration and pg_hba.conf again.
-    pub fn hba_first(&self, line: &str) -> Result<(), String> {
+    pub fn hba_first(&self, line: &str) -> Result<(), DbError> {
         let hba = self.data_dir().join("pg_hba.conf");
-        let old = std::fs::read_to_string(&hba).map_err(|e| format!("{}: {e}", hba.display()))?;
+        let old = std::fs::read_to_string(&hba)
+            .map_err(|e| DbError::Private(format!("{}: {e}", hba.display())))?;
         std::fs::write(&hba, format!("{line}\n{old}"))
-            .map_err(|e| format!("{}: {e}", hba.display()))?;
-        let loaded = |c: &mut postgres::Client| -> Result<String, String> {
+            .map_err(|e| DbError::Private(format!("{}: {e}", hba.display())))?;
+        let loaded = |c: &mut postgres::Client| -> Result<String, DbError> {
             c.query_one("SELECT pg_conf_load_time()::text", &[])
                 .map(|r| r.get(0))
-                .map_err(|e| e.to_string())
+                .map_err(|e| DbError::Private(e.to_string()))
         };
         let mut c = self.client("postgres");
         let before = loaded(&mut c)?;
         c.batch_execute("SELECT pg_reload_conf()")
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| DbError::Private(e.to_string()))?;
         drop(c);
         let start = std::time::Instant::now();
         while loaded(&mut self.client("postgres"))? == before {
             if start.elapsed() > std::time::Duration::from_secs(60) {
-                return Err("the server did not reload pg_hba.conf within 60 s".into());
+                return Err(DbError::Private(
+                    "the server did not reload pg_hba.conf within 60 s".into(),
+                ));
             }
             std::thread::sleep(std::time::Duration::from_millis(20));
         }

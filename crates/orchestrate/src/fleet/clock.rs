@@ -38,12 +38,35 @@ fn exit_status(child: &mut std::process::Child) -> Option<std::process::ExitStat
     None
 }
 
+/// Why a host cannot take part in a fleet run; Display says so in words.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    #[error("cannot run {ssh}: {source}")]
+    Ssh { ssh: String, source: std::io::Error },
+    /// No answer, or not dbio's: what was wrong, with the last line the host wrote.
+    #[error("{0}")]
+    NoAnswer(String),
+    #[error("its dbio {version} writes results of schema {theirs}, this one merges {schema}: install the same dbio on every host")]
+    Schema {
+        version: String,
+        theirs: String,
+        schema: String,
+    },
+    #[error("its clock could not be read")]
+    Clock,
+    #[error("the check panicked")]
+    Panicked,
+}
+
 /// Checks that `host` runs a dbio that writes `schema` and measures its clock offset.
 /// Err says why the host cannot take part (unreachable, no dbio, another schema, no answer).
-pub fn probe(setup: &SshSetup, host: &Host, schema: &str) -> Result<ClockOffset, String> {
+pub fn probe(setup: &SshSetup, host: &Host, schema: &str) -> Result<ClockOffset, ProbeError> {
     let mut child = command(setup, host, &["clock".to_string()])
         .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", setup.ssh))?;
+        .map_err(|source| ProbeError::Ssh {
+            ssh: setup.ssh.clone(),
+            source,
+        })?;
     let mut stdin = child.stdin.take().expect("piped");
     let stdout = child.stdout.take().expect("piped");
     let mut stderr = child.stderr.take().expect("piped");
@@ -66,11 +89,11 @@ pub fn probe(setup: &SshSetup, host: &Host, schema: &str) -> Result<ClockOffset,
             Some(255) => "ssh could not connect".to_string(),
             _ => what,
         };
-        if said.is_empty() {
+        ProbeError::NoAnswer(if said.is_empty() {
             why
         } else {
             format!("{why} (said: {said})")
-        }
+        })
     };
     let header = match rx.recv_timeout(ANSWER_WITHIN) {
         Ok(h) => h,
@@ -88,9 +111,11 @@ pub fn probe(setup: &SshSetup, host: &Host, schema: &str) -> Result<ClockOffset,
     if theirs != schema {
         let _ = child.kill();
         let _ = child.wait();
-        return Err(format!(
-            "its dbio {version} writes results of schema {theirs}, this one merges {schema}: install the same dbio on every host"
-        ));
+        return Err(ProbeError::Schema {
+            version: version.to_string(),
+            theirs: theirs.to_string(),
+            schema: schema.to_string(),
+        });
     }
     let mut best: Option<(i128, i128)> = None;
     for _ in 0..PROBES {
@@ -113,7 +138,7 @@ pub fn probe(setup: &SshSetup, host: &Host, schema: &str) -> Result<ClockOffset,
     }
     drop(stdin);
     let _ = child.wait();
-    let (rtt, offset) = best.ok_or_else(|| "its clock could not be read".to_string())?;
+    let (rtt, offset) = best.ok_or(ProbeError::Clock)?;
     Ok(ClockOffset {
         host: host.name.clone(),
         offset_ms: offset as f64 / 1e6,

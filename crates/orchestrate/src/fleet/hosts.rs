@@ -11,19 +11,44 @@ pub struct Host {
     pub port: Option<u16>,
 }
 
-/// Parses one host; the message says what is wrong with it.
-pub fn parse_host(s: &str) -> Result<Host, String> {
+/// A host that cannot be named so; Display says what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    #[error("an empty host name")]
+    Empty,
+    #[error("{0:?} is not a host name (user@host:port, with no spaces, quotes or leading '-')")]
+    NotAName(String),
+    #[error("{host}: '{port}' is not a port number")]
+    Port { host: String, port: String },
+}
+
+/// Why the hosts of `--hosts`/`--hosts-file` cannot be used; Display names the flag.
+#[derive(Debug, thiserror::Error)]
+pub enum HostsError {
+    #[error("--hosts-file {file}: {source}")]
+    File {
+        file: String,
+        source: std::io::Error,
+    },
+    #[error("--hosts: {0}")]
+    Bad(HostError),
+    #[error("--hosts: {0} is named twice")]
+    Twice(String),
+    #[error("--hosts: no hosts given")]
+    None,
+}
+
+/// Parses one host; the error says what is wrong with it.
+pub fn parse_host(s: &str) -> Result<Host, HostError> {
     let s = s.trim();
     if s.is_empty() {
-        return Err("an empty host name".into());
+        return Err(HostError::Empty);
     }
     if s.starts_with('-')
         || s.chars()
             .any(|c| c.is_whitespace() || c == '\'' || c == '"')
     {
-        return Err(format!(
-            "{s:?} is not a host name (user@host:port, with no spaces, quotes or leading '-')"
-        ));
+        return Err(HostError::NotAName(s.to_string()));
     }
     let (dest, port) = match s.rsplit_once(':') {
         // An IPv6 address in brackets keeps its colons: [::1]:2222.
@@ -32,7 +57,10 @@ pub fn parse_host(s: &str) -> Result<Host, String> {
                 .parse::<u16>()
                 .ok()
                 .filter(|p| *p > 0)
-                .ok_or_else(|| format!("{s}: '{p}' is not a port number"))?;
+                .ok_or_else(|| HostError::Port {
+                    host: s.to_string(),
+                    port: p.to_string(),
+                })?;
             (d.trim_start_matches('[').trim_end_matches(']'), Some(port))
         }
         _ => (s, None),
@@ -46,14 +74,17 @@ pub fn parse_host(s: &str) -> Result<Host, String> {
 
 /// The hosts of `--hosts` (comma-separated, repeatable) and of `--hosts-file` (one per line;
 /// blank lines and `#` comments skipped). Duplicates are refused: one host, one result.
-pub fn parse_hosts(list: &[String], file: Option<&str>) -> Result<Vec<Host>, String> {
+pub fn parse_hosts(list: &[String], file: Option<&str>) -> Result<Vec<Host>, HostsError> {
     let mut names: Vec<String> = list
         .iter()
         .flat_map(|l| l.split(','))
         .map(str::to_string)
         .collect();
     if let Some(f) = file {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("--hosts-file {f}: {e}"))?;
+        let text = std::fs::read_to_string(f).map_err(|source| HostsError::File {
+            file: f.to_string(),
+            source,
+        })?;
         names.extend(
             text.lines()
                 .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
@@ -62,14 +93,14 @@ pub fn parse_hosts(list: &[String], file: Option<&str>) -> Result<Vec<Host>, Str
     }
     let mut hosts: Vec<Host> = Vec::new();
     for n in names {
-        let h = parse_host(&n).map_err(|m| format!("--hosts: {m}"))?;
+        let h = parse_host(&n).map_err(HostsError::Bad)?;
         if hosts.iter().any(|o| o.name == h.name) {
-            return Err(format!("--hosts: {} is named twice", h.name));
+            return Err(HostsError::Twice(h.name));
         }
         hosts.push(h);
     }
     if hosts.is_empty() {
-        return Err("--hosts: no hosts given".into());
+        return Err(HostsError::None);
     }
     Ok(hosts)
 }
@@ -101,11 +132,12 @@ mod tests {
             ("db1:http", "not a port number"),
             ("db1:0", "not a port number"),
         ] {
-            let e = parse_host(bad).unwrap_err();
+            let e = parse_host(bad).unwrap_err().to_string();
             assert!(e.contains(why), "{bad}: {e}");
         }
         assert!(parse_hosts(&["a,b,a".into()], None)
             .unwrap_err()
+            .to_string()
             .contains("a is named twice"));
     }
 }

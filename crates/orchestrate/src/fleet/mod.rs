@@ -3,6 +3,7 @@
 //! to each host's own; their results are merged exactly.
 
 pub mod clock;
+pub mod error;
 pub mod hosts;
 pub mod launch;
 pub mod share;
@@ -12,10 +13,12 @@ pub mod targets;
 use dbio_analyze::merge::{merge, HostResult, MergeOptions};
 use dbio_model::cluster::{ClockOffset, HostFailure};
 use dbio_model::{JobSpec, RunResult, RUN_SCHEMA};
+pub use error::FleetError;
 use hosts::Host;
 use ssh::SshSetup;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, SystemTime};
+pub use targets::check_targets_on;
 
 /// A fleet run, checked and ready.
 pub struct FleetPlan {
@@ -25,8 +28,6 @@ pub struct FleetPlan {
     pub targets_on: Vec<(String, String)>,
     /// `--split-region`: host i of n takes the i-th 1/n of the region.
     pub split_region: bool,
-    /// The common start (launching host's clock); None: a few seconds after the checks.
-    pub start_at: Option<SystemTime>,
     /// The label each host's result carries.
     pub label: Option<String>,
     /// A folder to keep each host's own JSON result in (HOST.json).
@@ -40,27 +41,10 @@ pub struct FleetPlan {
 /// every ssh session to be up and every target opened.
 const LEAD: Duration = Duration::from_secs(3);
 
-/// Refuses `--target-on` entries naming a host that is not in the fleet.
-pub fn check_targets_on(hosts: &[Host], targets_on: &[(String, String)]) -> Result<(), String> {
-    for (h, _) in targets_on {
-        if !hosts.iter().any(|x| x.name == *h || x.destination == *h) {
-            return Err(format!(
-                "--target-on {h}=…: {h} is not one of the hosts ({})",
-                hosts
-                    .iter()
-                    .map(|h| h.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// Checks every host (reachable, a dbio of the same result schema, a readable clock) in
 /// parallel; Err names each host that cannot take part, and then no host has started.
-pub fn check_hosts(plan: &FleetPlan) -> Result<Vec<ClockOffset>, String> {
-    let answers: Vec<Result<ClockOffset, String>> = std::thread::scope(|s| {
+pub fn check_hosts(plan: &FleetPlan) -> Result<Vec<ClockOffset>, FleetError> {
+    let answers: Vec<Result<ClockOffset, clock::ProbeError>> = std::thread::scope(|s| {
         let probes: Vec<_> = plan
             .hosts
             .iter()
@@ -68,10 +52,7 @@ pub fn check_hosts(plan: &FleetPlan) -> Result<Vec<ClockOffset>, String> {
             .collect();
         probes
             .into_iter()
-            .map(|p| {
-                p.join()
-                    .unwrap_or_else(|_| Err("the check panicked".into()))
-            })
+            .map(|p| p.join().unwrap_or(Err(clock::ProbeError::Panicked)))
             .collect()
     });
     let bad: Vec<String> = plan
@@ -81,7 +62,7 @@ pub fn check_hosts(plan: &FleetPlan) -> Result<Vec<ClockOffset>, String> {
         .filter_map(|(h, a)| a.as_ref().err().map(|e| format!("{}: {e}", h.name)))
         .collect();
     if !bad.is_empty() {
-        return Err(format!("no host was started, because {}", bad.join("; ")));
+        return Err(FleetError::NotStarted(bad.join("; ")));
     }
     Ok(answers.into_iter().map(|a| a.expect("checked")).collect())
 }
@@ -102,7 +83,7 @@ fn remote_args(
 ) -> Vec<String> {
     let host = &plan.hosts[index];
     let mut job = share::host_job(job, index, plan.hosts.len(), plan.split_region);
-    targets::apply(plan, host, &mut job);
+    targets::apply(&plan.targets_on, host, &mut job);
     let theirs = if offset.offset_ms >= 0.0 {
         start + Duration::from_secs_f64(offset.offset_ms / 1e3)
     } else {
@@ -130,16 +111,18 @@ fn remote_args(
     args
 }
 
-/// Runs `job` on every host of `plan`: the merged result, or the reason no host gave one.
+/// Runs `job` on every host of `plan` at `start_at` (the launching host's clock; None: a few
+/// seconds after the checks): the merged result, or the reason no host gave one.
 pub fn run(
     plan: &FleetPlan,
     job: &JobSpec,
+    start_at: Option<SystemTime>,
     offsets: Vec<ClockOffset>,
     stop: &AtomicBool,
     on_line: &mut dyn FnMut(&str, &str),
-) -> Result<RunResult, String> {
-    targets::check(plan, job)?;
-    let start = plan.start_at.unwrap_or_else(|| SystemTime::now() + LEAD);
+) -> Result<RunResult, FleetError> {
+    targets::check(&plan.hosts, &plan.targets_on, job)?;
+    let start = start_at.unwrap_or_else(|| SystemTime::now() + LEAD);
     let runs = plan
         .hosts
         .iter()
@@ -174,7 +157,7 @@ pub fn run(
             .iter()
             .map(|f| format!("{}: {}", f.name, f.reason))
             .collect();
-        return Err(format!("no host gave a result: {}", why.join("; ")));
+        return Err(FleetError::NoResult(why.join("; ")));
     }
     merge(
         &hosts,
@@ -184,6 +167,7 @@ pub fn run(
             allow_different: false,
         },
     )
+    .map_err(FleetError::Merge)
 }
 
 /// Writes one host's result as DIR/HOST.json, or DIR/step-N/HOST.json for step N of a sweep
@@ -194,12 +178,16 @@ fn keep_json(
     step: Option<usize>,
     host: &str,
     json: &str,
-) -> Result<(), String> {
+) -> Result<(), FleetError> {
     let dir = match step {
         Some(n) => dir.join(format!("step-{n}")),
         None => dir.to_path_buf(),
     };
-    std::fs::create_dir_all(&dir).map_err(|e| format!("--host-json: {}: {e}", dir.display()))?;
+    let failed = |path: &std::path::Path| {
+        let path = path.display().to_string();
+        move |source| FleetError::HostJson { path, source }
+    };
+    std::fs::create_dir_all(&dir).map_err(failed(&dir))?;
     let name: String = host
         .chars()
         .map(|c| {
@@ -211,7 +199,7 @@ fn keep_json(
         })
         .collect();
     let path = dir.join(format!("{name}.json"));
-    std::fs::write(&path, json).map_err(|e| format!("--host-json: {}: {e}", path.display()))
+    std::fs::write(&path, json).map_err(failed(&path))
 }
 
 /// Why a host gave no result, in words: what its session ended with and the last line it

@@ -2,24 +2,41 @@
 //! redo log goes beside the host's own data target, as it goes beside the job's on one host,
 //! or to `--target-on HOST=log=PATH`.
 
+use super::error::FleetError;
 use super::hosts::Host;
-use super::FleetPlan;
 use dbio_model::JobSpec;
 
+/// Refuses `--target-on` entries naming a host that is not in the fleet.
+pub fn check_targets_on(hosts: &[Host], targets_on: &[(String, String)]) -> Result<(), FleetError> {
+    for (h, _) in targets_on {
+        if !hosts.iter().any(|x| x.name == *h || x.destination == *h) {
+            return Err(FleetError::UnknownHost {
+                host: h.clone(),
+                known: hosts
+                    .iter()
+                    .map(|h| h.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The `--target-on` paths given for `host`, as written.
-fn given<'a>(plan: &'a FleetPlan, host: &Host) -> Vec<&'a str> {
-    plan.targets_on
+fn given<'a>(targets_on: &'a [(String, String)], host: &Host) -> Vec<&'a str> {
+    targets_on
         .iter()
         .filter(|(h, _)| *h == host.name || *h == host.destination)
         .map(|(_, p)| p.as_str())
         .collect()
 }
 
-/// `job` with `host`'s own targets, if it was given any: its data targets, and in session mode
-/// its log (`log=PATH`, else PATH.redo beside its first data target when the job's log was
-/// beside the job's own first target).
-pub fn apply(plan: &FleetPlan, host: &Host, job: &mut JobSpec) {
-    let own = given(plan, host);
+/// `job` with `host`'s own targets, if `targets_on` gave it any: its data targets, and in
+/// session mode its log (`log=PATH`, else PATH.redo beside its first data target when the
+/// job's log was beside the job's own first target).
+pub fn apply(targets_on: &[(String, String)], host: &Host, job: &mut JobSpec) {
+    let own = given(targets_on, host);
     if own.is_empty() {
         return;
     }
@@ -50,18 +67,22 @@ pub fn apply(plan: &FleetPlan, host: &Host, job: &mut JobSpec) {
 
 /// Refuses, before any host starts, a session-mode job whose redo log would go beside a
 /// host's device (`/dev/…`), where no file belongs.
-pub fn check(plan: &FleetPlan, job: &JobSpec) -> Result<(), String> {
-    for host in &plan.hosts {
+pub fn check(
+    hosts: &[Host],
+    targets_on: &[(String, String)],
+    job: &JobSpec,
+) -> Result<(), FleetError> {
+    for host in hosts {
         let mut theirs = job.clone();
-        apply(plan, host, &mut theirs);
+        apply(targets_on, host, &mut theirs);
         let Some(s) = &theirs.session else {
             return Ok(());
         };
         if s.log_target.starts_with("/dev/") {
-            return Err(format!(
-                "--target-on {}={}: session mode puts its redo log beside the data target, and a device has no folder beside it; give the host's log its own target: --target-on {}=log=PATH",
-                host.name, theirs.targets[0], host.name
-            ));
+            return Err(FleetError::LogBesideDevice {
+                host: host.name.clone(),
+                target: theirs.targets[0].clone(),
+            });
         }
     }
     Ok(())

@@ -303,41 +303,46 @@ pub fn sweep_charts(s: &SweepResult) -> Vec<Chart> {
         marks,
     }];
     if s.vary == "bs" {
-        let bw: Vec<(f64, f64)> = s
-            .steps
-            .iter()
-            .map(|r| {
-                (
-                    r.job.bs.first().map_or(0, |b| b.size) as f64 / 1024.0,
-                    r.total_mb_s(),
-                )
-            })
-            .collect();
-        let marks = s
-            .bandwidth_90
-            .iter()
-            .filter(|p| p.step < bw.len())
-            .map(|p| Mark {
-                kind: "bandwidth-90",
-                label: format!("90 % of best at bs={}", p.value),
-                x: bw[p.step].0,
-                y: bw[p.step].1,
-            })
-            .collect();
-        out.push(Chart {
-            id: "bandwidth-bs",
-            title: "Bandwidth against I/O size".into(),
-            x: axis("I/O size (KiB, log scale)", true),
-            y: axis("MB/s", false),
-            series: vec![Series {
-                name: "MB/s".into(),
-                points: bw,
-            }],
-            marks,
-            limit: None,
-        });
+        out.push(bandwidth_chart(s));
     }
     out
+}
+
+/// A block-size sweep's bandwidth against I/O size, with 90 % of the best marked.
+fn bandwidth_chart(s: &SweepResult) -> Chart {
+    let bw: Vec<(f64, f64)> = s
+        .steps
+        .iter()
+        .map(|r| {
+            (
+                r.job.bs.first().map_or(0, |b| b.size) as f64 / 1024.0,
+                r.total_mb_s(),
+            )
+        })
+        .collect();
+    let marks = s
+        .bandwidth_90
+        .iter()
+        .filter(|p| p.step < bw.len())
+        .map(|p| Mark {
+            kind: "bandwidth-90",
+            label: format!("90 % of best at bs={}", p.value),
+            x: bw[p.step].0,
+            y: bw[p.step].1,
+        })
+        .collect();
+    Chart {
+        id: "bandwidth-bs",
+        title: "Bandwidth against I/O size".into(),
+        x: axis("I/O size (KiB, log scale)", true),
+        y: axis("MB/s", false),
+        series: vec![Series {
+            name: "MB/s".into(),
+            points: bw,
+        }],
+        marks,
+        limit: None,
+    }
 }
 
 /// The charts of two runs overlaid: each direction's latency histogram and percentile

@@ -8,7 +8,8 @@ mod db;
 pub mod svg;
 
 use crate::item::{warnings, Item, Result};
-use crate::text::{burst_line, describe_job, describe_spec, describe_target, steady_line, us};
+use crate::text::{burst_line, describe_job, describe_spec, describe_target, steady_line};
+use crate::units::us;
 use charts::{directions, mean_p99_us, run_charts, sweep_charts};
 use dbio_model::sweep::SweepResult;
 use dbio_model::units::format_size;

@@ -196,6 +196,28 @@ fn tick_anchor(x: f64, label: &str) -> (f64, &'static str) {
 
 /// Renders the chart as an inline `<svg>` that scales to its container's width.
 pub fn render(c: &Chart) -> String {
+    let (sx, sy) = scales(c);
+    let mut o = String::new();
+    let _ = write!(
+        o,
+        r#"<figure><svg data-chart="{}" viewBox="0 0 {W} {H}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg">"#,
+        c.id,
+        esc(&c.title)
+    );
+    let _ = write!(
+        o,
+        r#"<text class="title" x="{LEFT}" y="18">{}</text>"#,
+        esc(&c.title)
+    );
+    grid(&mut o, c, &sx, &sy);
+    series(&mut o, c, &sx, &sy);
+    marks(&mut o, c, &sx, &sy);
+    o += "</svg></figure>\n";
+    o
+}
+
+/// The x and y scales of the chart's points (and its limit), x widened to its own ticks.
+fn scales(c: &Chart) -> (Scale, Scale) {
     let xs = c.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let ys = c
         .series
@@ -210,18 +232,11 @@ pub fn render(c: &Chart) -> String {
             sx.hi = sx.hi.max(last.0);
         }
     }
-    let mut o = String::new();
-    let _ = write!(
-        o,
-        r#"<figure><svg data-chart="{}" viewBox="0 0 {W} {H}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg">"#,
-        c.id,
-        esc(&c.title)
-    );
-    let _ = write!(
-        o,
-        r#"<text class="title" x="{LEFT}" y="18">{}</text>"#,
-        esc(&c.title)
-    );
+    (sx, sy)
+}
+
+/// The grid with its tick labels, the frame and the axis titles.
+fn grid(o: &mut String, c: &Chart, sx: &Scale, sy: &Scale) {
     // Grid and tick labels.
     let xt = if c.x.ticks.is_empty() {
         sx.ticks()
@@ -269,6 +284,10 @@ pub fn render(c: &Chart) -> String {
         (TOP + H - BOTTOM) / 2.0,
         esc(&c.y.title)
     );
+}
+
+/// Each series as a line (with its points when few) and its legend entry, then the limit.
+fn series(o: &mut String, c: &Chart, sx: &Scale, sy: &Scale) {
     // Legend entries in a row under the title, each as wide as its name.
     let mut lx = LEFT;
     let mut legend_at = |name: &str| {
@@ -322,6 +341,10 @@ pub fn render(c: &Chart) -> String {
             esc(label)
         );
     }
+}
+
+/// The marked points with their labels.
+fn marks(o: &mut String, c: &Chart, sx: &Scale, sy: &Scale) {
     for m in &c.marks {
         let (x, y) = (sx.at(m.x), sy.at(m.y));
         // Labels of points in the right half run leftwards, so they stay inside the chart.
@@ -338,8 +361,6 @@ pub fn render(c: &Chart) -> String {
             esc(&m.label)
         );
     }
-    o += "</svg></figure>\n";
-    o
 }
 
 #[cfg(test)]

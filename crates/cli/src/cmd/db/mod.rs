@@ -3,18 +3,20 @@
 //! driven through it, and results go to the history and JSON as any run's.
 
 use crate::db_args::{DbCmd, DbDropArgs, DbRunArgs, DbSetupArgs, DbSweepArgs};
-use crate::exit::Exit;
+use crate::deliver::{html, keep_and_write, Delivery};
+use crate::exit::{Exit, Ran};
 use crate::history;
-use crate::output::{check_outputs, emit_json, Transcript};
+use crate::output::{check_outputs, Transcript};
 use crate::progress::Progress;
+use crate::prologue::prologue;
 use crate::signals::stop_flag;
 use dbio_db::slob::run::RunOpts;
 use dbio_db::slob::setup::{drop, setup, SetupOpts};
 use dbio_db::url::redact;
 use dbio_model::units::{parse_duration, parse_size};
-use dbio_orchestrate::db::{job, DbExec};
-use dbio_orchestrate::executor::Executor;
-use dbio_orchestrate::sweep::SweepPlan;
+use dbio_orchestrate::db::{self, job, DbExec};
+use dbio_orchestrate::executor::Plan;
+use dbio_orchestrate::run_one;
 use dbio_report::item::Item;
 use std::sync::atomic::Ordering;
 
@@ -157,51 +159,43 @@ fn opts(a: &DbRunArgs) -> Result<RunOpts, String> {
     })
 }
 
+/// Runs `dbio db run`: one run through the database executor, its report said, then kept.
 fn run_cmd(a: DbRunArgs) -> Exit {
-    let o = match opts(&a) {
-        Ok(o) => o,
-        Err(m) => return Exit::usage(format!("dbio db run: {m}")),
+    const CMD: &str = "dbio db run";
+    let none: [&str; 0] = [];
+    let ready = match prologue(CMD, &[], &none, &a.store, || opts(&a)) {
+        Ok(r) => r,
+        Err(exit) => return exit,
     };
-    let store = match history::store_unless(&a.store) {
-        Ok(s) => s,
-        Err(m) => return Exit::usage(format!("dbio db run: {m}")),
-    };
-    let stop = stop_flag();
+    let o = ready.work;
+    let stop = ready.stop.flag();
     let mut exec = DbExec {
         url: a.url.clone(),
         opts: o,
     };
     let job = job(&o, &redact(&a.url));
     let mut p = Progress::new(a.out.quiet);
-    let r = exec.run(&job, &stop, &mut |ev| p.on(ev));
+    let r = run_one(&mut exec, &Plan::job(&job), &stop, &mut |ev| p.on(ev));
     p.finish();
     let mut r = match r {
         Ok(r) => r,
-        Err(dbio_runner::RunError::Interrupted) => {
-            return Exit::Interrupted.with("dbio db run: interrupted before measuring began")
-        }
-        Err(e) => return Exit::Failure.with(format!("dbio db run: {e}")),
+        Err(e) => return Exit::no_result(&e, Ran::Db, CMD),
     };
     r.label = a.store.label.clone();
     let transcript = Transcript::new(a.out.quiet, a.out.json.as_deref());
     transcript.say(&dbio_report::db::report(&r).unwrap_or_default());
     let json = dbio_report::json::to_json(&r);
-    if let Some(store) = &store {
-        let entry = history::run_entry(&r, &json, &transcript.text(), a.store.label.as_deref());
-        history::keep(store, &entry, a.out.quiet, "dbio db run");
+    let d = Delivery {
+        json: a.out.json.as_deref(),
+        html: None,
+        label: a.store.label.as_deref(),
+        quiet: a.out.quiet,
+    };
+    let entry = || history::run_entry(&r, &json, &transcript.text(), d.label);
+    if let Err(exit) = keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD) {
+        return exit;
     }
-    if let Some(path) = a.out.json.as_deref() {
-        if let Err(e) = emit_json(path, &json) {
-            return Exit::Failure.with(format!(
-                "dbio db run: cannot write the JSON result to {path}: {e}"
-            ));
-        }
-    }
-    match &r.outcome {
-        dbio_model::Outcome::Complete => Exit::Ok,
-        dbio_model::Outcome::Interrupted => Exit::Interrupted,
-        dbio_model::Outcome::IoError(m) => Exit::Failure.with(format!("dbio db run: {m}")),
-    }
+    Exit::of_db_run(&r, CMD)
 }
 
 /// The steps of a database sweep, each a job of its own number of sessions, all checked
@@ -212,48 +206,27 @@ fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), Str
         ("--html", a.html.as_deref()),
     ];
     check_outputs(&outputs, &crate::cmd::run::measured(&[], &a.run.store))?;
-    let vary = crate::vary::parse_vary(&a.vary)?;
-    if vary.key != "sessions" {
-        return Err(format!(
-            "--vary {}: a database sweep varies sessions (sessions=1,4,8,16)",
-            vary.key
-        ));
-    }
+    let vary = dbio_spec::vary_flag::parse_vary(&a.vary)?;
+    db::varies_sessions(vary.key).map_err(|e| e.to_string())?;
     let o = opts(&a.run)?;
-    let mut specs = Vec::new();
-    for v in &vary.values {
-        let mut step = o;
-        step.sessions = match v.parse() {
-            Ok(n) if n > 0 && n <= 4096 => n,
-            _ => return Err(format!("--vary sessions={v}: use 1 to 4096")),
-        };
-        specs.push(job(&step, &redact(&a.run.url)));
-    }
+    let steps = db::sweep_plan(&o, &redact(&a.run.url), vary.values).map_err(|e| e.to_string())?;
     let plan = crate::cmd::sweep::Plan {
         knee_hint: false,
-        steps: SweepPlan {
-            key: vary.key,
-            values: vary.values,
-            specs,
-            slo_text: None,
-            slo: None,
-            search: false,
-        },
+        steps,
     };
     Ok((plan, o))
 }
 
+/// Runs `dbio sweep db`: the ordinary sweep through the database executor.
 fn sweep_cmd(a: DbSweepArgs) -> Exit {
     const CMD: &str = "dbio sweep db";
-    let (plan, o) = match sweep_plan(&a) {
-        Ok(p) => p,
-        Err(m) => return Exit::usage(format!("{CMD}: {m}")),
+    let none: [&str; 0] = [];
+    let ready = match prologue(CMD, &[], &none, &a.run.store, || sweep_plan(&a)) {
+        Ok(r) => r,
+        Err(exit) => return exit,
     };
-    let store = match history::store_unless(&a.run.store) {
-        Ok(s) => s,
-        Err(m) => return Exit::usage(format!("{CMD}: {m}")),
-    };
-    let stop = stop_flag();
+    let (plan, o) = ready.work;
+    let stop = ready.stop.flag();
     let transcript = Transcript::new(a.run.out.quiet, a.run.out.json.as_deref());
     let say = |s: &str| transcript.say(s);
     let mut exec = DbExec {
@@ -266,35 +239,24 @@ fn sweep_cmd(a: DbSweepArgs) -> Exit {
     };
     say(&dbio_report::db::sweep_views(&sweep).unwrap_or_default());
     let json = dbio_report::json::to_json(&sweep);
-    if let Some(store) = &store {
-        let entry = history::sweep_entry(
-            &sweep,
-            &json,
-            &transcript.text(),
-            a.run.store.label.as_deref(),
-        );
-        history::keep(store, &entry, a.run.out.quiet, CMD);
+    let d = Delivery {
+        json: a.run.out.json.as_deref(),
+        html: a.html.as_deref(),
+        label: a.run.store.label.as_deref(),
+        quiet: a.run.out.quiet,
+    };
+    let entry = || history::sweep_entry(&sweep, &json, &transcript.text(), d.label);
+    if let Err(exit) = keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD) {
+        return exit;
     }
-    if let Some(path) = a.run.out.json.as_deref() {
-        if let Err(e) = emit_json(path, &json) {
-            return Exit::Failure.with(format!(
-                "{CMD}: cannot write the JSON result to {path}: {e}"
-            ));
-        }
+    let item = || Item {
+        name: d
+            .label
+            .map_or_else(|| format!("{CMD}, vary {}", sweep.vary), str::to_string),
+        result: dbio_report::item::Result::Sweep(Box::new(sweep.clone())),
+    };
+    if let Err(exit) = html(&d, item, CMD) {
+        return exit;
     }
-    if let Some(path) = a.html.as_deref() {
-        let name = a.run.store.label.clone();
-        let item = Item {
-            name: name.unwrap_or_else(|| format!("{CMD}, vary {}", sweep.vary)),
-            result: dbio_report::item::Result::Sweep(Box::new(sweep.clone())),
-        };
-        if let Err(m) = crate::cmd::report::write_html(path, item) {
-            return Exit::Failure.with(format!("{CMD}: {m}"));
-        }
-    }
-    match (sweep.partial, stop.load(Ordering::Relaxed)) {
-        (_, true) => Exit::Interrupted,
-        (true, false) => Exit::Failure,
-        _ => Exit::Ok,
-    }
+    Exit::ended(sweep.partial, stop.load(Ordering::Relaxed))
 }

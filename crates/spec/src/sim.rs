@@ -1,7 +1,8 @@
 //! The `--engine sim` flags: the modelled device (`--sim`), what a simulated run refuses,
 //! and its default length.
 
-use crate::args::RunArgs;
+use crate::error::SpecError;
+use crate::raw::RawJob;
 use dbio_model::{EngineKind, SimDevice, StopAfter, SyncMode};
 
 /// I/Os a simulated run measures when the command line gives no --duration, --ops or
@@ -9,19 +10,21 @@ use dbio_model::{EngineKind, SimDevice, StopAfter, SyncMode};
 pub const DEFAULT_OPS: u64 = 200_000;
 
 /// The simulated device of the run (None for real engines), or why the flags do not fit.
-pub fn check(a: &RunArgs, engine: EngineKind) -> Result<Option<SimDevice>, String> {
+pub fn check(a: &RawJob, engine: EngineKind) -> Result<Option<SimDevice>, SpecError> {
     if engine != EngineKind::Sim {
         return match &a.sim {
             Some(v) => Err(format!(
                 "--sim {v}: describes the simulated device; add --engine sim, or leave --sim out"
-            )),
+            )
+            .into()),
             None => Ok(None),
         };
     }
     if let Some(t) = a.targets.first() {
         return Err(format!(
             "--target {t}: --engine sim models a device and touches no file; leave --target out"
-        ));
+        )
+        .into());
     }
     if a.sync.is_some() {
         return Err("--sync: the simulated device has no cache to flush; leave --sync out with --engine sim".into());
@@ -32,7 +35,7 @@ pub fn check(a: &RunArgs, engine: EngineKind) -> Result<Option<SimDevice>, Strin
     match &a.sim {
         Some(v) => SimDevice::parse(v)
             .map(Some)
-            .map_err(|e| format!("--sim {v}: {e}")),
+            .map_err(|e| format!("--sim {v}: {e}").into()),
         None => Ok(Some(SimDevice::default())),
     }
 }
@@ -49,7 +52,7 @@ pub fn sync(engine: EngineKind, merged: SyncMode) -> SyncMode {
 
 /// The run's length: a simulated run takes --duration, --ops or --bytes only from the command
 /// line, and otherwise measures [`DEFAULT_OPS`] I/Os.
-pub fn stop(a: &RunArgs, engine: EngineKind, merged: StopAfter) -> StopAfter {
+pub fn stop(a: &RawJob, engine: EngineKind, merged: StopAfter) -> StopAfter {
     if engine == EngineKind::Sim && a.duration.is_none() && a.ops.is_none() && a.bytes.is_none() {
         StopAfter::Ops(DEFAULT_OPS)
     } else {

@@ -1,34 +1,31 @@
-//! Turns `dbio run` flags into one validated JobSpec; bad input stops here with a
-//! one-line message naming the flag, the value and what to do.
+//! Turns the flags of a run, over its profile, into one validated JobSpec in one pass; bad
+//! input stops here with a one-line message naming the flag, the value and what to do.
 
-use crate::args::RunArgs;
+use crate::error::SpecError;
 use crate::phases::{parse_burst, parse_steady};
 use crate::profiles;
+use crate::raw::RawJob;
+use crate::rules::MAX_BS;
+use crate::session::session_job;
+use crate::verify::{verify_spec, Verified};
 use dbio_model::profile::Profile;
 use dbio_model::units::{parse_duration, parse_size};
 use dbio_model::*;
-use dbio_orchestrate::job::MAX_BS;
 
 /// Default measuring time when neither --duration, --ops nor --bytes is given.
 const DEFAULT_SECS: f64 = 30.0;
-/// Target of a run that names none.
-pub(crate) const DEFAULT_TARGET: &str = "./dbio-testfile";
-
-/// The `--target` values as given, or the default test file when none is.
-pub fn target_values(a: &RunArgs) -> Vec<String> {
-    if a.targets.is_empty() {
-        vec![DEFAULT_TARGET.to_string()]
-    } else {
-        a.targets.clone()
-    }
-}
-
+/// A size flag's value in bytes; Err names the flag.
 fn size(flag: &str, v: &str) -> Result<u64, String> {
     parse_size(v).map_err(|e| format!("--{flag}: {e}"))
 }
 
 /// Parses `8k` or `8k:70,64k:20,256k:10`.
-pub fn parse_bs(v: &str) -> Result<Vec<BsWeight>, String> {
+pub fn parse_bs(v: &str) -> Result<Vec<BsWeight>, SpecError> {
+    bs(v).map_err(SpecError::Invalid)
+}
+
+/// [`parse_bs`], its message as text.
+fn bs(v: &str) -> Result<Vec<BsWeight>, String> {
     let mut out = Vec::new();
     for part in v.split(',') {
         let (s, w) = match part.split_once(':') {
@@ -63,7 +60,12 @@ pub fn parse_bs(v: &str) -> Result<Vec<BsWeight>, String> {
 }
 
 /// Parses `uniform`, `zipf:THETA`, `pareto:H` or `hotspot:IO/REGION`.
-pub fn parse_skew(v: &str) -> Result<Skew, String> {
+pub fn parse_skew(v: &str) -> Result<Skew, SpecError> {
+    skew(v).map_err(SpecError::Invalid)
+}
+
+/// [`parse_skew`], its message as text.
+fn skew(v: &str) -> Result<Skew, String> {
     let bad = |why: &str| {
         format!("--skew {v}: {why}; use uniform, zipf:1.2, pareto:0.2 or hotspot:90/10")
     };
@@ -100,7 +102,12 @@ pub fn parse_skew(v: &str) -> Result<Skew, String> {
 }
 
 /// Parses `dsync`, `fdatasync[:N]` or `fsync[:N]`.
-pub fn parse_sync(v: &str) -> Result<SyncMode, String> {
+pub fn parse_sync(v: &str) -> Result<SyncMode, SpecError> {
+    sync(v).map_err(SpecError::Invalid)
+}
+
+/// [`parse_sync`], its message as text.
+fn sync(v: &str) -> Result<SyncMode, String> {
     let (mode, n) = match v.split_once(':') {
         Some((m, n)) => (m, Some(n)),
         None => (v, None),
@@ -127,24 +134,17 @@ pub fn parse_sync(v: &str) -> Result<SyncMode, String> {
     }
 }
 
-/// Validates every flag of `dbio run`, over its profile, into a JobSpec. A bad value that
-/// came from the profile is reported with the profile's name and key instead of the flag.
-pub fn job_spec(a: &RunArgs) -> Result<JobSpec, String> {
-    let (name, p) = load_profile(a)?;
-    crate::streams::single_stream(a, &name, &p)?;
-    spec_of(a, &name, &p)
-}
-
 /// The JobSpec of profile `p` (named `name`) under the flags of `a`.
-pub fn spec_of(a: &RunArgs, name: &str, p: &Profile) -> Result<JobSpec, String> {
+pub fn spec_of(a: &RawJob, name: &str, p: &Profile) -> Result<JobSpec, SpecError> {
     let s = settings(a, name, p.clone())?;
     validate(a, &s).map_err(|e| {
+        let e = e.to_string();
         match s.from_profile.iter().find(|k| {
             e.strip_prefix(&format!("--{}", k.replace('_', "-")))
                 .is_some_and(|rest| !rest.starts_with(|c: char| c == '-' || c.is_alphanumeric()))
         }) {
-            Some(k) => format!("profile {}: {k}{}", s.profile, &e[k.len() + 2..]),
-            None => e,
+            Some(k) => format!("profile {}: {k}{}", s.profile, &e[k.len() + 2..]).into(),
+            None => e.into(),
         }
     })
 }
@@ -176,19 +176,8 @@ struct Settings {
     from_profile: Vec<&'static str>,
 }
 
-/// The profile the run starts from (named, from a file, or the default) and its name.
-pub fn load_profile(a: &RunArgs) -> Result<(String, Profile), String> {
-    Ok(match (&a.profile, &a.profile_file) {
-        (Some(n), _) => (n.clone(), profiles::builtin(n)?),
-        (None, Some(f)) => (f.clone(), profiles::from_file(f)?),
-        (None, None) => (
-            profiles::DEFAULT.to_string(),
-            profiles::builtin(profiles::DEFAULT)?,
-        ),
-    })
-}
-
-fn settings(a: &RunArgs, name: &str, p: Profile) -> Result<Settings, String> {
+/// The settings of a run: flags over profile `p` (named `name`) over the default profile.
+fn settings(a: &RawJob, name: &str, p: Profile) -> Result<Settings, SpecError> {
     let base = profiles::builtin(profiles::DEFAULT)?;
     let flags = Profile {
         description: None,
@@ -270,7 +259,104 @@ fn settings(a: &RunArgs, name: &str, p: Profile) -> Result<Settings, String> {
     })
 }
 
-fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
+/// The job of merged settings `s` under the flags `a`, every value checked, built in one
+/// pass (session mode and verification decided before the job is made).
+fn validate(a: &RawJob, s: &Settings) -> Result<JobSpec, SpecError> {
+    let (rw, read_pct) = pattern(a, s)?;
+    let bs = bs(&s.bs)?;
+    let min_bs = bs.iter().map(|b| b.size).min().unwrap_or(0);
+    let align = match &s.align {
+        Some(v) => size("align", v)?,
+        None => min_bs,
+    };
+    let file_size = s.size.as_deref().map(|v| size("size", v)).transpose()?;
+    let stop = stop_after(a, s)?;
+    let ramp_secs = parse_duration(&s.ramp)
+        .map_err(|e| format!("--ramp: {e}"))?
+        .as_secs_f64();
+    let offset = size("offset", &s.offset)?;
+    let range = s.range.as_deref().map(|v| size("range", v)).transpose()?;
+    let (sync, skew) = sync_and_skew(s, rw)?;
+    let engine = engine(a)?;
+    let (steady, burst) = phases(s)?;
+    let sim = crate::sim::check(a, engine)?;
+    let stop = crate::sim::stop(a, engine, stop);
+    let sync = crate::sim::sync(engine, sync);
+    let arrivals = if a.arrivals == "poisson" {
+        Arrivals::Poisson
+    } else {
+        Arrivals::Uniform
+    };
+    let targets = targets(a, engine)?;
+    let split = crate::region::explicit_split(a.split_region.as_deref(), a.on_hosts)?;
+    let data = crate::data::parse_data(&s.data)?;
+    let session = session_job(&s.session, a, engine, &bs, &targets, &stop)?;
+    let verify = verify_spec(
+        a,
+        &Verified {
+            engine,
+            session: session.is_some(),
+            rw,
+            bs: &bs,
+            align,
+            offset,
+            data: &data,
+            targets: &targets,
+        },
+    )?;
+    // Session mode decides the loop itself: one synchronous thread per session, no sync,
+    // no rate, no steady-state or burst phases.
+    let in_session = session.is_some();
+    let (rw, read_pct, threads, qd, targets, session) = match session {
+        Some(j) => (j.rw, j.read_pct, j.threads, j.qd, j.targets, Some(j.spec)),
+        None => (rw, read_pct, s.threads, s.qd, targets, None),
+    };
+    let spec = JobSpec {
+        profile: s.profile.clone(),
+        targets,
+        file_size,
+        rw,
+        read_pct,
+        bs,
+        align,
+        qd,
+        threads,
+        ramp_secs,
+        stop,
+        region: Region {
+            offset,
+            range,
+            split,
+        },
+        skew,
+        sync: if in_session { SyncMode::None } else { sync },
+        rate: s.rate.filter(|_| !in_session),
+        engine,
+        direct: !a.buffered,
+        hipri: a.hipri,
+        sqpoll: a.sqpoll,
+        cpu_idle: if a.cpu_idle == "allow" {
+            CpuIdle::Allow
+        } else {
+            CpuIdle::Poll
+        },
+        data,
+        destroy_data: a.destroy_data,
+        seed: a.seed,
+        session,
+        steady: steady.filter(|_| !in_session),
+        burst: burst.filter(|_| !in_session),
+        arrivals,
+        sim,
+        verify,
+    };
+    // The rules between the job's values, as every sweep step is checked again.
+    crate::rules::check(&spec)?;
+    Ok(spec)
+}
+
+/// The access pattern and its read share.
+fn pattern(a: &RawJob, s: &Settings) -> Result<(Rw, u8), SpecError> {
     // --rw is checked by its parser; a profile's rw arrives here as written.
     let rw = match s.rw.as_str() {
         "read" => Rw::Read,
@@ -282,34 +368,30 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
             return Err(format!(
                 "rw = \"{other}\" in profile {}: not an access pattern; use read, write, randread, randwrite or randrw",
                 s.profile
-            ))
+            ).into())
         }
     };
     if s.mix > 100 {
-        return Err(format!(
-            "--mix {}: the read share is a percentage, 0 to 100",
-            s.mix
-        ));
+        return Err(format!("--mix {}: the read share is a percentage, 0 to 100", s.mix).into());
     }
     if a.mix.is_some() && rw != Rw::RandRw {
         return Err(format!(
             "--mix applies to --rw randrw (the read share of a mixed run); --rw {} has none",
             s.rw
-        ));
+        )
+        .into());
     }
     let read_pct = match rw {
         Rw::Read | Rw::RandRead => 100,
         Rw::Write | Rw::RandWrite => 0,
         Rw::RandRw => s.mix as u8,
     };
-    let bs = parse_bs(&s.bs)?;
-    let min_bs = bs.iter().map(|b| b.size).min().unwrap_or(0);
-    let align = match &s.align {
-        Some(v) => size("align", v)?,
-        None => min_bs,
-    };
-    let file_size = s.size.as_deref().map(|v| size("size", v)).transpose()?;
-    let stop = match (&s.duration, a.ops, &a.bytes) {
+    Ok((rw, read_pct))
+}
+
+/// When the run stops: after --ops, --bytes, --duration, or the default time.
+fn stop_after(a: &RawJob, s: &Settings) -> Result<StopAfter, SpecError> {
+    Ok(match (&s.duration, a.ops, &a.bytes) {
         (_, Some(0), _) => return Err("--ops 0: give at least 1 I/O".into()),
         (_, Some(n), _) => StopAfter::Ops(n),
         (_, None, Some(b)) => match size("bytes", b)? {
@@ -326,41 +408,43 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
                 return Err(format!(
                     "--duration {}: too short to measure; give 10ms or more (a few seconds for figures that mean something)",
                     s.duration.as_deref().unwrap_or_default()
-                ));
+                ).into());
             }
             StopAfter::Seconds(d.as_secs_f64())
         }
         (None, None, None) => StopAfter::Seconds(DEFAULT_SECS),
-    };
-    let ramp_secs = parse_duration(&s.ramp)
-        .map_err(|e| format!("--ramp: {e}"))?
-        .as_secs_f64();
-    let offset = size("offset", &s.offset)?;
-    let range = s.range.as_deref().map(|v| size("range", v)).transpose()?;
-    let sync = s
+    })
+}
+
+/// The sync mode and the skew, each checked against the access pattern.
+fn sync_and_skew(s: &Settings, rw: Rw) -> Result<(SyncMode, Skew), SpecError> {
+    let sync_mode = s
         .sync
         .as_deref()
-        .map(parse_sync)
+        .map(sync)
         .transpose()?
         .unwrap_or(SyncMode::None);
-    if sync != SyncMode::None && !rw.writes() {
-        return Err(format!(
-            "--sync applies to writes, and --rw {} does not write",
-            s.rw
-        ));
+    if sync_mode != SyncMode::None && !rw.writes() {
+        return Err(format!("--sync applies to writes, and --rw {} does not write", s.rw).into());
     }
     let skew = s
         .skew
         .as_deref()
-        .map(parse_skew)
+        .map(skew)
         .transpose()?
         .unwrap_or(Skew::Uniform);
     if skew != Skew::Uniform && !rw.is_random() {
         return Err(format!(
             "--skew applies to random patterns, and --rw {} is sequential",
             s.rw
-        ));
+        )
+        .into());
     }
+    Ok((sync_mode, skew))
+}
+
+/// The engine, and the flags only io_uring has.
+fn engine(a: &RawJob) -> Result<EngineKind, SpecError> {
     let engine = match a.engine.as_str() {
         "psync" => EngineKind::Psync,
         "null" => EngineKind::Null,
@@ -370,6 +454,11 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
     if (a.hipri || a.sqpoll) && engine != EngineKind::Uring {
         return Err("--hipri and --sqpoll need --engine uring".into());
     }
+    Ok(engine)
+}
+
+/// The steady-state criterion and the bursts, if any.
+fn phases(s: &Settings) -> Result<(Option<Steady>, Option<Burst>), SpecError> {
     let steady = match &s.steady {
         Some(v) => Some(parse_steady(
             v,
@@ -384,70 +473,25 @@ fn validate(a: &RunArgs, s: &Settings) -> Result<JobSpec, String> {
         None => None,
     };
     let burst = s.burst.as_deref().map(parse_burst).transpose()?;
-    let sim = crate::sim::check(a, engine)?;
-    let stop = crate::sim::stop(a, engine, stop);
-    let sync = crate::sim::sync(engine, sync);
-    let arrivals = if a.arrivals == "poisson" {
-        Arrivals::Poisson
-    } else {
-        Arrivals::Uniform
-    };
+    Ok((steady, burst))
+}
+
+/// The targets of a real engine, each given once (none for the simulated device).
+fn targets(a: &RawJob, engine: EngineKind) -> Result<Vec<String>, SpecError> {
     let targets = match engine {
         EngineKind::Sim => Vec::new(),
-        _ => target_values(a),
+        _ => a.target_values(),
     };
     for (i, t) in targets.iter().enumerate() {
         crate::targets::check_value(t)?;
         if targets[..i].contains(t) {
             return Err(format!(
                 "--target {t}: given twice; each target is measured once, so give it once"
-            ));
+            )
+            .into());
         }
     }
-    let mut spec = JobSpec {
-        profile: s.profile.clone(),
-        targets,
-        file_size,
-        rw,
-        read_pct,
-        bs,
-        align,
-        qd: s.qd,
-        threads: s.threads,
-        ramp_secs,
-        stop,
-        region: Region {
-            offset,
-            range,
-            split: crate::cmd::fleet::explicit_split(&a.fleet)?,
-        },
-        skew,
-        sync,
-        rate: s.rate,
-        engine,
-        direct: !a.buffered,
-        hipri: a.hipri,
-        sqpoll: a.sqpoll,
-        cpu_idle: if a.cpu_idle == "allow" {
-            CpuIdle::Allow
-        } else {
-            CpuIdle::Poll
-        },
-        data: crate::data::parse_data(&s.data)?,
-        destroy_data: a.destroy_data,
-        seed: a.seed,
-        session: None,
-        steady,
-        burst,
-        arrivals,
-        sim,
-        verify: None,
-    };
-    crate::session::apply(&s.session, a, &mut spec)?;
-    crate::verify_args::apply(a, &mut spec)?;
-    // The rules between the job's values, as every sweep step is checked again.
-    dbio_orchestrate::job::check(&spec)?;
-    Ok(spec)
+    Ok(targets)
 }
 
 #[cfg(test)]
@@ -465,11 +509,14 @@ mod tests {
                 weight: 20
             }
         );
-        assert!(parse_bs("8k:x").unwrap_err().contains("weight"));
+        assert!(parse_bs("8k:x").unwrap_err().to_string().contains("weight"));
         assert!(parse_bs("0").is_err());
-        assert!(parse_bs("8q").unwrap_err().contains("unknown unit"));
+        assert!(parse_bs("8q")
+            .unwrap_err()
+            .to_string()
+            .contains("unknown unit"));
         // Found by the `flags` fuzz target: one size's weights summed past u32 panicked.
-        let e = parse_bs("8k:4294967295,8k:1").unwrap_err();
+        let e = parse_bs("8k:4294967295,8k:1").unwrap_err().to_string();
         assert!(e.contains("add up to more than 4294967295"), "{e}");
         assert_eq!(parse_bs("8k:2,8k:3").unwrap()[0].weight, 5);
     }
@@ -494,7 +541,7 @@ mod tests {
             "lumpy",
             "zipf:x",
         ] {
-            let e = parse_skew(bad).unwrap_err();
+            let e = parse_skew(bad).unwrap_err().to_string();
             assert!(e.starts_with(&format!("--skew {bad}: ")), "{e}");
         }
     }

@@ -1,5 +1,6 @@
 //! `--target ROLE=PATH`: which file or device each target role (e.g. "data", "log") uses.
 
+use crate::error::SpecError;
 use dbio_model::streams::is_role;
 
 /// Splits `ROLE=PATH` into its role and path; None for a plain path (a path such as
@@ -11,7 +12,12 @@ pub fn split_role(value: &str) -> Option<(&str, &str)> {
 
 /// Refuses a `--target` value that names a role but no path (`data=`), which would otherwise
 /// become a file of that name.
-pub fn check_value(value: &str) -> Result<(), String> {
+pub fn check_value(value: &str) -> Result<(), SpecError> {
+    check_value_text(value).map_err(SpecError::Invalid)
+}
+
+/// [`check_value`], its message as text.
+fn check_value_text(value: &str) -> Result<(), String> {
     match value.strip_suffix('=').filter(|r| is_role(r)) {
         Some(role) => Err(format!(
             "--target {value}: no path after '{role}='; write --target {role}=PATH"
@@ -32,13 +38,18 @@ pub struct RoleTargets {
 /// several); plain paths go to the first role, and every role left without a target then
 /// gets `PATH.<role>` beside the first plain path. A role the profile does not have, or a
 /// role still without a target, is refused with a message listing the roles.
-pub fn role_targets(values: &[String], roles: &[&str]) -> Result<RoleTargets, String> {
+pub fn role_targets(values: &[String], roles: &[&str]) -> Result<RoleTargets, SpecError> {
+    role_targets_text(values, roles).map_err(SpecError::Invalid)
+}
+
+/// [`role_targets`], its message as text.
+fn role_targets_text(values: &[String], roles: &[&str]) -> Result<RoleTargets, String> {
     let list = roles.join(", ");
     let mut paths: Vec<(String, Vec<String>)> =
         roles.iter().map(|r| (r.to_string(), Vec::new())).collect();
     let mut plain = Vec::new();
     for v in values {
-        check_value(v)?;
+        check_value_text(v)?;
         match split_role(v) {
             Some((role, path)) => match paths.iter_mut().find(|(r, _)| r == role) {
                 Some((_, p)) => p.push(path.to_string()),
@@ -112,19 +123,27 @@ mod tests {
     #[test]
     fn unknown_or_missing_roles_are_refused_with_the_list() {
         let roles = ["data", "log"];
-        let e = role_targets(&v(&["redo=/r"]), &roles).unwrap_err();
+        let e = role_targets(&v(&["redo=/r"]), &roles)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("no role 'redo'") && e.contains("data, log"),
             "{e}"
         );
-        let e = role_targets(&v(&["data=/d"]), &roles).unwrap_err();
+        let e = role_targets(&v(&["data=/d"]), &roles)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("no target for role log") && e.contains("--target log=PATH"),
             "{e}"
         );
-        let e = role_targets(&v(&["data=/d", "/p"]), &roles).unwrap_err();
+        let e = role_targets(&v(&["data=/d", "/p"]), &roles)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("role data already has"), "{e}");
-        let e = role_targets(&v(&["data=/d", "log=/d"]), &roles).unwrap_err();
+        let e = role_targets(&v(&["data=/d", "log=/d"]), &roles)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("--target /d: named for two roles"), "{e}");
     }
 }

@@ -2,21 +2,26 @@
 //! whether it came from flags, a profile, or another job with one setting changed (a sweep's
 //! step). The messages name the flag that sets the value, as the CLI's own do.
 
+use crate::error::SpecError;
 use dbio_model::units::format_size;
 use dbio_model::{Arrivals, DataKind, EngineKind, JobSpec, Rw};
 
 /// Largest block size dbio accepts.
 pub const MAX_BS: u64 = 256 << 20;
-/// Most outstanding I/Os per thread: io_uring rings hold at most 32768 entries, and each I/O
-/// keeps room for its flush.
-pub const MAX_QD: u32 = 16_384;
+/// Most outstanding I/Os per thread: as many as the engine's io_uring ring has slots for.
+pub const MAX_QD: u32 = dbio_engine::uring::MAX_SLOTS;
 /// Most worker threads (and sessions).
 pub const MAX_THREADS: u32 = 4096;
 /// Verification checks blocks of this size.
 const VERIFY_UNIT: u64 = dbio_model::verify::VERIFY_UNIT;
 
 /// Checks the rules between a job's values; Err is one message naming the flag and what to do.
-pub fn check(j: &JobSpec) -> Result<(), String> {
+pub fn check(j: &JobSpec) -> Result<(), SpecError> {
+    check_text(j).map_err(SpecError::Invalid)
+}
+
+/// [`check`], its message as text.
+fn check_text(j: &JobSpec) -> Result<(), String> {
     // Session mode first: its threads are its sessions, and the message names those.
     check_session(j)?;
     if j.qd == 0 || j.qd > MAX_QD {

@@ -1,6 +1,7 @@
 //! Parsing of the flags that shape a run's timeline: `--steady` (with `--steady-window` and
 //! `--steady-max`) and `--burst ON/PERIOD`.
 
+use crate::error::SpecError;
 use dbio_model::units::parse_duration;
 use dbio_model::{Burst, Steady, SteadyMetric, SteadyTest};
 
@@ -12,7 +13,12 @@ pub const DEFAULT_MAX_SECS: u32 = 120;
 const STEADY_HELP: &str = "use iops:X%, iops_slope:X%, bw:X% or bw_slope:X%, e.g. iops:2%";
 
 /// Parses `iops:2%`, `iops_slope:0.3%`, `bw:5%` or `bw_slope:1%` with the window and cap.
-pub fn parse_steady(v: &str, window: Option<&str>, max: Option<&str>) -> Result<Steady, String> {
+pub fn parse_steady(v: &str, window: Option<&str>, max: Option<&str>) -> Result<Steady, SpecError> {
+    parse_steady_text(v, window, max).map_err(SpecError::Invalid)
+}
+
+/// [`parse_steady`], its message as text.
+fn parse_steady_text(v: &str, window: Option<&str>, max: Option<&str>) -> Result<Steady, String> {
     let bad = |why: &str| format!("--steady {v}: {why}; {STEADY_HELP}");
     let (kind, limit) = v.split_once(':').ok_or_else(|| bad("no limit"))?;
     let (metric, test) = match kind {
@@ -64,7 +70,12 @@ pub fn parse_steady(v: &str, window: Option<&str>, max: Option<&str>) -> Result<
 }
 
 /// Parses `ON/PERIOD`, e.g. `2s/10s`: I/O during the first ON of every PERIOD.
-pub fn parse_burst(v: &str) -> Result<Burst, String> {
+pub fn parse_burst(v: &str) -> Result<Burst, SpecError> {
+    parse_burst_text(v).map_err(SpecError::Invalid)
+}
+
+/// [`parse_burst`], its message as text.
+fn parse_burst_text(v: &str) -> Result<Burst, String> {
     let bad = |why: String| format!("--burst {v}: {why}; write ON/PERIOD, e.g. 2s/10s");
     let (on, period) = v.split_once('/').ok_or_else(|| bad("no period".into()))?;
     let secs = |x: &str| {
@@ -114,7 +125,7 @@ mod tests {
             ("iops:2%", Some("30s"), Some("20s"), "--steady-window 30s "),
             ("iops:2%", None, Some("soon"), "--steady-max: "),
         ] {
-            let e = parse_steady(v, w, m).unwrap_err();
+            let e = parse_steady(v, w, m).unwrap_err().to_string();
             assert!(e.starts_with(starts), "{e}");
             assert!(!e.contains('\n'), "{e}");
         }
@@ -127,7 +138,7 @@ mod tests {
         let b = parse_burst("500ms/3s").unwrap();
         assert_eq!((b.on_secs, b.period_secs), (0.5, 3.0));
         for bad in ["3s/3s", "4s/3s", "0/3s", "2x/10s", "2s", "2s/10q"] {
-            let e = parse_burst(bad).unwrap_err();
+            let e = parse_burst(bad).unwrap_err().to_string();
             assert!(e.starts_with(&format!("--burst {bad}: ")), "{e}");
         }
     }

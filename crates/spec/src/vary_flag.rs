@@ -1,11 +1,17 @@
 //! `--vary KEY=VALUES` of `dbio sweep`: the setting a sweep changes and its values, as a
 //! list (`qd=1,2,4,8`) or a geometric range (`qd=1..128x2`, `bs=8k..1mx2`).
 
+use crate::error::SpecError;
+use crate::vary::{Vary, Varying, KEYS};
 use dbio_model::units::parse_size;
-use dbio_orchestrate::vary::{Vary, Varying, KEYS};
 
 /// Parses `KEY=V1,V2,…` or `KEY=FROM..TOxFACTOR` into the typed changes of a sweep's steps.
-pub fn parse_vary(v: &str) -> Result<Varying, String> {
+pub fn parse_vary(v: &str) -> Result<Varying, SpecError> {
+    parse_vary_text(v).map_err(SpecError::Invalid)
+}
+
+/// [`parse_vary`], its message as text.
+fn parse_vary_text(v: &str) -> Result<Varying, String> {
     let bad = |why: String| format!("--vary {v}: {why}");
     let (key, list) = v
         .split_once('=')
@@ -69,7 +75,7 @@ pub fn parse_vary(v: &str) -> Result<Varying, String> {
     }
     let steps = nums
         .iter()
-        .map(|n| Vary::of(key, *n).map_err(&bad))
+        .map(|n| Vary::of(key, *n).map_err(|e| bad(e.to_string())))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Varying { key, values, steps })
 }
@@ -117,7 +123,7 @@ mod tests {
             ("qd", "KEY=VALUES"),
             ("qd=1,99999999999", "too large"),
         ] {
-            let e = parse_vary(bad).unwrap_err();
+            let e = parse_vary(bad).unwrap_err().to_string();
             assert!(
                 e.starts_with(&format!("--vary {bad}: ")) && e.contains(why),
                 "{e}"

@@ -1,5 +1,6 @@
 //! The built-in workload profiles (TOML embedded in the binary) and loading a user's own.
 
+use crate::error::SpecError;
 use dbio_model::profile::Profile;
 
 /// Name and TOML of every built-in profile, in the order `dbio profiles` lists them.
@@ -48,7 +49,12 @@ pub fn builtin_text(name: &str) -> Option<&'static str> {
 }
 
 /// Parses a built-in profile, or says which ones exist.
-pub fn builtin(name: &str) -> Result<Profile, String> {
+pub fn builtin(name: &str) -> Result<Profile, SpecError> {
+    profile_text(name).map_err(SpecError::Profile)
+}
+
+/// [`builtin`], its message as text.
+fn profile_text(name: &str) -> Result<Profile, String> {
     let text = builtin_text(name).ok_or_else(|| {
         let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
         // A file given where a profile name goes was meant as --profile FILE.
@@ -66,7 +72,12 @@ pub fn builtin(name: &str) -> Result<Profile, String> {
 }
 
 /// Reads and parses a profile file.
-pub fn from_file(path: &str) -> Result<Profile, String> {
+pub fn from_file(path: &str) -> Result<Profile, SpecError> {
+    from_file_text(path).map_err(SpecError::Profile)
+}
+
+/// [`from_file`], its message as text.
+fn from_file_text(path: &str) -> Result<Profile, String> {
     let text =
         crate::input::read_text(path).map_err(|e| format!("cannot read profile {path}: {e}"))?;
     Profile::parse(&text, path)
@@ -102,7 +113,7 @@ mod tests {
 
     #[test]
     fn an_unknown_name_lists_the_known_ones() {
-        let e = builtin("oltpp").unwrap_err();
+        let e = builtin("oltpp").unwrap_err().to_string();
         assert!(
             e.contains("'oltpp'") && e.contains("oltp-read") && e.contains("log"),
             "{e}"

@@ -1,6 +1,7 @@
 //! `--data`: random, zeros, pattern:0xHH…, or dedupe:R,compress:C[,unit:SIZE]; and the
 //! rule that reducible data is written in whole dedupe units.
 
+use crate::error::SpecError;
 use dbio_model::units::parse_size;
 use dbio_model::{DataKind, Reducibility};
 
@@ -16,7 +17,12 @@ const FORMS: &str =
     "use random, zeros, pattern:0xDEADBEEF or dedupe:R,compress:C[,unit:SIZE], e.g. dedupe:3,compress:2";
 
 /// Parses a `--data` value.
-pub fn parse_data(v: &str) -> Result<DataKind, String> {
+pub fn parse_data(v: &str) -> Result<DataKind, SpecError> {
+    parse_data_text(v).map_err(SpecError::Invalid)
+}
+
+/// [`parse_data`], its message as text.
+fn parse_data_text(v: &str) -> Result<DataKind, String> {
     let bad = |why: String| format!("--data {v}: {why}");
     match v {
         "random" => return Ok(DataKind::Random),
@@ -142,7 +148,7 @@ mod tests {
             "dedupe:x",
             "dedupe:2,dedupe:3",
         ] {
-            let e = parse_data(bad).unwrap_err();
+            let e = parse_data(bad).unwrap_err().to_string();
             assert!(e.starts_with(&format!("--data {bad}: ")), "{e}");
             assert!(!e.contains('\n'), "{e}");
         }

@@ -3,12 +3,15 @@
 //! stated difference, or refused with the reason). The flags are then validated by the same
 //! code as `dbio run`'s own.
 
-pub mod diskspd;
-pub mod diskspd_xml;
-pub mod fio_ini;
-pub mod fio_job;
-pub mod fio_opts;
-pub mod sqlio;
+mod diskspd;
+mod diskspd_xml;
+mod fio_ini;
+mod fio_job;
+mod fio_opts;
+mod sqlio;
+pub mod tool;
+
+use crate::raw::RawJob;
 
 /// What became of one option of the other tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -117,6 +120,47 @@ impl RunFlags {
             v.push("--hipri".into());
         }
         v
+    }
+}
+
+impl RunFlags {
+    /// The flags as the raw description of a `dbio run` (what [`RunFlags::args`] says,
+    /// without a command line to parse; the label is not part of a job).
+    pub fn raw(&self) -> RawJob {
+        let d = RawJob::default();
+        RawJob {
+            rw: self.rw.map(str::to_string),
+            mix: self.mix,
+            bs: self.bs.clone(),
+            align: self.align.map(size),
+            qd: self.qd,
+            threads: self.threads,
+            duration: self.duration.clone(),
+            ramp: self.ramp.clone(),
+            ops: self.ops,
+            bytes: self.bytes.map(size),
+            size: self.size.map(size),
+            offset: self.offset.map(size),
+            range: self.range.map(size),
+            skew: self.skew.clone(),
+            sync: self.sync.clone(),
+            rate: self.rate,
+            arrivals: if self.poisson {
+                "poisson".into()
+            } else {
+                d.arrivals.clone()
+            },
+            engine: self.engine.map_or(d.engine.clone(), str::to_string),
+            data: self.data.clone(),
+            steady: self.steady.clone(),
+            steady_window: self.steady_window.clone(),
+            steady_max: self.steady_max.clone(),
+            seed: self.seed.unwrap_or(d.seed),
+            targets: self.targets.clone(),
+            buffered: self.buffered,
+            hipri: self.hipri,
+            ..d
+        }
     }
 }
 

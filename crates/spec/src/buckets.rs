@@ -1,6 +1,7 @@
 //! `--buckets`: the sizes an array rounds compressed blocks up to, as a preset, a list or a
 //! range in steps of its start.
 
+use crate::error::SpecError;
 use dbio_model::units::parse_size;
 
 /// Named bucket sets (approximations from reference.md "Data reduction").
@@ -10,7 +11,12 @@ pub const PRESETS: [(&str, &str); 2] = [
 ];
 
 /// The name to show and the ascending sizes of `spec`, or a one-line message.
-pub fn parse(spec: &str) -> Result<(String, Vec<u64>), String> {
+pub fn parse(spec: &str) -> Result<(String, Vec<u64>), SpecError> {
+    parse_text(spec).map_err(SpecError::Invalid)
+}
+
+/// [`parse`], its message as text.
+fn parse_text(spec: &str) -> Result<(String, Vec<u64>), String> {
     let err = |what: String| {
         format!("--buckets {spec}: {what}; give a preset (xtremio, pure-like), a list like 2k,4k,8k or a range like 1k..16k")
     };
@@ -59,7 +65,10 @@ mod tests {
         let (name, x) = parse("xtremio").unwrap();
         assert_eq!((name.as_str(), x[4], x.len()), ("xtremio", 5120, 128));
         assert_eq!(parse("pure-like").unwrap().1[..2], [512, 1024]);
-        assert!(parse("4k..1k").unwrap_err().contains("--buckets 4k..1k"));
+        assert!(parse("4k..1k")
+            .unwrap_err()
+            .to_string()
+            .contains("--buckets 4k..1k"));
         assert!(parse("lots").is_err());
     }
 }

@@ -1,7 +1,8 @@
 //! A sweep's steps as values: the validated job with one setting changed ([`Vary`]) and
 //! checked again as a job. A local sweep and a fleet sweep step through the same jobs.
 
-use crate::job::check;
+use crate::error::SpecError;
+use crate::rules::check;
 use dbio_model::{BsWeight, JobSpec, Rw};
 
 /// The settings a sweep can vary, as `--vary` names them.
@@ -27,7 +28,12 @@ pub enum Vary {
 impl Vary {
     /// The value of setting `key` (one of [`KEYS`]) as a typed change; Err names the key
     /// or the value that does not fit.
-    pub fn of(key: &str, n: u64) -> Result<Vary, String> {
+    pub fn of(key: &str, n: u64) -> Result<Vary, SpecError> {
+        Vary::of_text(key, n).map_err(SpecError::Invalid)
+    }
+
+    /// [`Vary::of`], its message as text.
+    fn of_text(key: &str, n: u64) -> Result<Vary, String> {
         let small = || {
             u32::try_from(n)
                 .map_err(|_| format!("{key}={n}: too large for {key}; use a smaller value"))
@@ -73,14 +79,14 @@ impl Vary {
 
     /// `job` with this setting changed, checked again as a job; Err says why this value
     /// cannot apply to this job.
-    pub fn apply(&self, job: &JobSpec) -> Result<JobSpec, String> {
+    pub fn apply(&self, job: &JobSpec) -> Result<JobSpec, SpecError> {
         let mut j = job.clone();
         let key = self.key();
-        let no_session = |why: &str| -> Result<(), String> {
+        let no_session = |why: &str| -> Result<(), SpecError> {
             match job.session {
-                Some(_) => Err(format!(
-                    "--vary {key}: does not apply to session mode: {why}"
-                )),
+                Some(_) => {
+                    Err(format!("--vary {key}: does not apply to session mode: {why}").into())
+                }
                 None => Ok(()),
             }
         };
@@ -115,8 +121,9 @@ impl Vary {
                 if j.rw != Rw::RandRw {
                     return Err(format!(
                         "--vary mix: mix is the read share of --rw randrw, and this job is --rw {}; add --rw randrw",
-                        crate::job::rw_name(j.rw)
-                    ));
+                        crate::rules::rw_name(j.rw)
+                    )
+                    .into());
                 }
                 j.read_pct = u8::try_from(pct)
                     .ok()
@@ -158,13 +165,13 @@ impl Varying {
 
     /// The job of every step: `base` with the setting changed, each checked as a job. Err
     /// names the first step that is not a valid job, and why.
-    pub fn jobs(&self, base: &JobSpec) -> Result<Vec<JobSpec>, String> {
+    pub fn jobs(&self, base: &JobSpec) -> Result<Vec<JobSpec>, SpecError> {
         self.steps
             .iter()
             .zip(&self.values)
             .map(|(v, text)| {
                 v.apply(base)
-                    .map_err(|m| format!("step {}={text}: {m}", self.key))
+                    .map_err(|m| m.map(|m| format!("step {}={text}: {m}", self.key)))
             })
             .collect()
     }
