@@ -180,7 +180,7 @@ fn mistakes_name_the_file_hop_and_key() {
         ),
         ("[workload]\nio_size = \"64k\"\n", vec!["no [[hop]]"]),
     ] {
-        let e = Topology::parse(toml, "t.toml").unwrap_err();
+        let e = Topology::parse(toml, "t.toml").unwrap_err().to_string();
         assert!(e.starts_with("topology t.toml"), "{e}");
         for n in needles {
             assert!(e.contains(n), "{e} lacks {n}");
@@ -219,7 +219,7 @@ fn zero_and_absurd_figures_are_refused_naming_the_hop_and_key() {
         ("kind = \"memory\"\nmts = 0", "mts"),
     ] {
         let text = format!("[workload]\nio_size = \"8KiB\"\n[[hop]]\nname = \"h\"\n{hop}\n");
-        let e = Topology::parse(&text, "t.toml").unwrap_err();
+        let e = Topology::parse(&text, "t.toml").unwrap_err().to_string();
         assert!(
             e.contains(&format!("key {key}")) && e.contains("above 0"),
             "{hop}: {e}"

@@ -2,8 +2,8 @@
 //! fail (containers, overlayfs, tmpfs have no block device): a fact that cannot be read is
 //! left out or "unknown", never a panic.
 
-use crate::target::sys::{sector_size, sysfs_block_dir};
-use crate::target::{OpenTarget, TargetKind};
+use crate::device::sys::{sector_size, sysfs_block_dir};
+use crate::device::{OpenTarget, TargetKind};
 use dbio_model::{HostFacts, TargetFacts};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -173,7 +173,7 @@ pub fn logical_block_size(t: &OpenTarget) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::{open_target, TargetOptions};
+    use crate::device::{open_target, TargetOptions};
 
     #[test]
     fn finds_the_pcie_link_of_the_nearest_controller() {
@@ -238,7 +238,7 @@ mod tests {
         assert_eq!(f.size_bytes, 65536);
         assert_eq!(f.path, t.path);
         let dev = std::fs::metadata(dir.path()).unwrap().dev();
-        let (major, minor) = crate::target::sys::split_dev(dev);
+        let (major, minor) = crate::device::sys::split_dev(dev);
         if !Path::new(&format!("/sys/dev/block/{major}:{minor}")).exists() {
             // tmpfs, overlayfs, btrfs subvolumes: no block device to describe.
             eprintln!(

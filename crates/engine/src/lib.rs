@@ -1,7 +1,9 @@
 //! dbio's I/O engines, aligned buffers and target handling (open, create, prefill,
 //! safety checks, sysfs facts). The only dbio crate allowed `unsafe`; each block says why.
 
+pub mod any;
 pub mod buffer;
+pub mod device;
 pub mod engine;
 pub mod error;
 pub mod facts;
@@ -9,9 +11,9 @@ pub mod medium;
 pub mod memlock;
 pub mod sync;
 pub mod sys;
-pub mod target;
 pub mod uring;
 
+pub use any::{open_engine, AnyEngine};
 pub use buffer::{AlignedBuf, SlotBuffers};
-pub use engine::{open_engine, Engine, EngineSetup, Op, OpKind};
+pub use engine::{Engine, EngineSetup, Op, OpKind};
 pub use error::IoError;

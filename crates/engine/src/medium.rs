@@ -3,8 +3,8 @@
 //! system, loop or device-mapper device stacked on those. Found from statfs and sysfs; what
 //! cannot be read counts as not in memory (never a panic).
 
-use crate::target::sys::{fs_name, parse_dev, sysfs_block_dir};
-use crate::target::{OpenTarget, TargetKind};
+use crate::device::sys::{fs_name, parse_dev, sysfs_block_dir};
+use crate::device::{OpenTarget, TargetKind};
 use dbio_model::TargetMedium;
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
@@ -126,7 +126,7 @@ fn loop_backing(name: &str, backing: &str, depth: u32) -> Option<(String, String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::{open_target, TargetOptions};
+    use crate::device::{open_target, TargetOptions};
 
     /// The statfs type of `dir` as coreutils' `stat -f` names it.
     fn fs_type(dir: &Path) -> Option<String> {

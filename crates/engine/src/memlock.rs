@@ -8,13 +8,50 @@ pub struct LockedMemory {
     len: usize,
 }
 
+/// Why memory could not be locked: the size, the cause and what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    /// The host has not that much available beyond what it keeps for itself.
+    #[error(
+        "cannot lock {} MiB: the host has {} MiB available and keeps {} MiB for itself; give a smaller size",
+        *bytes >> 20,
+        *avail >> 20,
+        LEAVE >> 20
+    )]
+    NoRoom {
+        /// Bytes asked for.
+        bytes: u64,
+        /// Bytes the host has available.
+        avail: u64,
+    },
+    /// The anonymous mapping could not be made.
+    #[error("cannot map {} MiB to lock: {source}", *bytes >> 20)]
+    Map {
+        /// Bytes asked for.
+        bytes: u64,
+        /// The OS error of mmap.
+        source: std::io::Error,
+    },
+    /// mlock refused (most often the locked-memory limit).
+    #[error(
+        "cannot lock {} MiB: {source}; raise the locked-memory limit (ulimit -l, LimitMEMLOCK) or run with CAP_IPC_LOCK",
+        *bytes >> 20
+    )]
+    Lock {
+        /// Bytes asked for.
+        bytes: u64,
+        /// The OS error of mlock.
+        source: std::io::Error,
+    },
+}
+
 /// Bytes left available to the host when asked to lock more (the rest of the host needs room).
 const LEAVE: u64 = 256 << 20;
 
 impl LockedMemory {
     /// Locks `bytes` of memory; an error naming the cause and what to do when the host has not
     /// that much available or the lock is refused.
-    pub fn lock(bytes: u64) -> Result<LockedMemory, String> {
+    pub fn lock(bytes: u64) -> Result<LockedMemory, LockError> {
         room_for(bytes, crate::facts::mem_available())?;
         let len = bytes as usize;
         // SAFETY: a new private anonymous mapping (no file, no address given): it aliases
@@ -30,20 +67,18 @@ impl LockedMemory {
             )
         };
         if ptr == libc::MAP_FAILED {
-            return Err(format!(
-                "cannot map {} MiB to lock: {}",
-                bytes >> 20,
-                std::io::Error::last_os_error()
-            ));
+            return Err(LockError::Map {
+                bytes,
+                source: std::io::Error::last_os_error(),
+            });
         }
         let held = LockedMemory { ptr, len };
         // SAFETY: ptr..ptr+len is exactly the mapping made above, still mapped (held owns it).
         if unsafe { libc::mlock(held.ptr, held.len) } != 0 {
-            return Err(format!(
-                "cannot lock {} MiB: {}; raise the locked-memory limit (ulimit -l, LimitMEMLOCK) or run with CAP_IPC_LOCK",
-                bytes >> 20,
-                std::io::Error::last_os_error()
-            ));
+            return Err(LockError::Lock {
+                bytes,
+                source: std::io::Error::last_os_error(),
+            });
         }
         Ok(held)
     }
@@ -65,14 +100,11 @@ impl Drop for LockedMemory {
 
 /// Refuses to lock `bytes` when the host has not that much available (`avail`, bytes) beyond
 /// the [`LEAVE`] it keeps for itself; when availability is unknown, mlock decides.
-fn room_for(bytes: u64, avail: Option<u64>) -> Result<(), String> {
+fn room_for(bytes: u64, avail: Option<u64>) -> Result<(), LockError> {
     match avail {
-        Some(avail) if bytes.saturating_add(LEAVE) > avail => Err(format!(
-            "cannot lock {} MiB: the host has {} MiB available and keeps {} MiB for itself; give a smaller size",
-            bytes >> 20,
-            avail >> 20,
-            LEAVE >> 20
-        )),
+        Some(avail) if bytes.saturating_add(LEAVE) > avail => {
+            Err(LockError::NoRoom { bytes, avail })
+        }
         _ => Ok(()),
     }
 }
@@ -103,13 +135,13 @@ mod tests {
 
     #[test]
     fn refuses_more_than_the_host_has_available() {
-        let e = room_for(1 << 30, Some(1 << 30)).unwrap_err();
+        let e = room_for(1 << 30, Some(1 << 30)).unwrap_err().to_string();
         assert!(
             e.contains("cannot lock 1024 MiB") && e.contains("1024 MiB available"),
             "{e}"
         );
-        assert_eq!(room_for(1 << 30, Some((1 << 30) + LEAVE)), Ok(()));
-        assert_eq!(room_for(u64::MAX, None), Ok(()));
+        assert!(room_for(1 << 30, Some((1 << 30) + LEAVE)).is_ok());
+        assert!(room_for(u64::MAX, None).is_ok());
         // Through lock itself, whether /proc/meminfo is readable or not: no host maps this.
         assert!(LockedMemory::lock(u64::MAX >> 2).is_err());
     }
@@ -126,7 +158,7 @@ mod tests {
             Ok(m) => m,
             Err(e) => {
                 assert!(!root, "as root a 4 MiB lock must succeed: {e}");
-                assert!(e.contains("ulimit -l"), "{e}");
+                assert!(e.to_string().contains("ulimit -l"), "{e}");
                 return;
             }
         };

@@ -83,7 +83,7 @@ pub fn return_freed_memory() {
 /// by statvfs: no process is started (as `df` would be), so it is cheap enough to check
 /// every second of a run.
 pub fn fs_space(path: &std::path::Path) -> std::io::Result<(u64, u64)> {
-    crate::target::sys::space(&std::fs::File::open(path)?)
+    crate::device::sys::space(&std::fs::File::open(path)?)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! A run through a real database (`dbio db run`): the SLOB method in PostgreSQL or MariaDB,
 //! and three views of the same reads: the database's count, the device's and the client's.
 
-use crate::histogram::LatencySummary;
+use crate::histogram::latency::LatencySummary;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -5,6 +5,7 @@
 pub mod advise;
 pub mod cluster;
 pub mod db;
+pub mod facts;
 pub mod histogram;
 pub mod job;
 pub mod path;
@@ -14,6 +15,7 @@ pub mod result;
 pub mod session;
 pub mod sim;
 pub mod spill;
+pub mod stats;
 pub mod streams;
 pub mod suite;
 pub mod sweep;

@@ -120,6 +120,67 @@ impl HopKind {
     }
 }
 
+/// Why a topology file could not be read; each names the file, the hop or table, the key and
+/// what to write.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TopologyError {
+    /// Not TOML, or TOML of the wrong shape.
+    #[error("topology {origin}{}: {message}", line.map_or(String::new(), |n| format!(", line {n}")))]
+    Toml {
+        /// The file as given.
+        origin: String,
+        /// The line of the mistake, when TOML names one.
+        line: Option<usize>,
+        /// What TOML says is wrong.
+        message: String,
+    },
+    /// A key of a table is missing, unknown or has a value that will not do.
+    #[error("{at}, key {key}: {why}")]
+    Key {
+        /// Where: "topology FILE", its `[workload]` or one of its hops.
+        at: String,
+        /// The key.
+        key: String,
+        /// What is wrong and what to write.
+        why: String,
+    },
+    /// The file has no `[[hop]]` tables.
+    #[error("topology {origin}: no [[hop]] tables; a path needs at least one hop")]
+    NoHops {
+        /// The file as given.
+        origin: String,
+    },
+    /// An entry of `hop` is not a table.
+    #[error("topology {origin}: hop {hop} is not a table")]
+    HopNotTable {
+        /// The file as given.
+        origin: String,
+        /// The hop's number, from 1.
+        hop: usize,
+    },
+}
+
+/// Why a rate such as "3.2GB/s" could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RateError {
+    /// No number in front.
+    #[error("'{value}' is not a rate; write e.g. 3.2GB/s or 800MB/s")]
+    NotARate {
+        /// The rate as given.
+        value: String,
+    },
+    /// A unit that is not a rate's.
+    #[error(
+        "unknown unit '{unit}' in '{value}'; use B/s, kB/s, MB/s, GB/s, KiB/s, MiB/s or GiB/s"
+    )]
+    UnknownUnit {
+        /// The unit as given.
+        unit: String,
+        /// The rate as given.
+        value: String,
+    },
+}
+
 /// The keys of one hop table, taken one by one so that what is left over can be refused.
 struct Keys<'a> {
     table: Table,
@@ -127,13 +188,17 @@ struct Keys<'a> {
 }
 
 impl Keys<'_> {
-    fn err(&self, key: &str, why: impl std::fmt::Display) -> String {
-        format!("{}, key {key}: {why}", self.at)
+    fn err(&self, key: &str, why: impl std::fmt::Display) -> TopologyError {
+        TopologyError::Key {
+            at: self.at.to_string(),
+            key: key.to_string(),
+            why: why.to_string(),
+        }
     }
     fn take(&mut self, key: &str) -> Option<Value> {
         self.table.remove(key)
     }
-    fn str(&mut self, key: &str) -> Result<Option<String>, String> {
+    fn str(&mut self, key: &str) -> Result<Option<String>, TopologyError> {
         match self.take(key) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
@@ -144,7 +209,7 @@ impl Keys<'_> {
     }
     /// A figure of a hop: above zero (a ceiling of 0 is no path) and below 10^15 (beyond any
     /// hardware, and where the sums would lose their meaning).
-    fn num(&mut self, key: &str) -> Result<Option<f64>, String> {
+    fn num(&mut self, key: &str) -> Result<Option<f64>, TopologyError> {
         let ok = |x: f64| x > 0.0 && x < 1e15;
         match self.take(key) {
             None => Ok(None),
@@ -153,19 +218,31 @@ impl Keys<'_> {
             Some(v) => Err(self.err(key, format!("{v}: give a number above 0"))),
         }
     }
-    fn need(&mut self, key: &str, kind: &str) -> Result<f64, String> {
+    fn need(&mut self, key: &str, kind: &str) -> Result<f64, TopologyError> {
         self.num(key)?
             .ok_or_else(|| self.err(key, format!("a {kind} hop needs it")))
     }
-    fn whole(&mut self, key: &str, lo: u32, hi: u32) -> Result<Option<u32>, String> {
+    fn whole(&mut self, key: &str, lo: u32, hi: u32) -> Result<Option<u32>, TopologyError> {
         match self.num(key)? {
             None => Ok(None),
             Some(x) if x.fract() == 0.0 && x >= lo as f64 && x <= hi as f64 => Ok(Some(x as u32)),
             Some(x) => Err(self.err(key, format!("{x}: use a whole number from {lo} to {hi}"))),
         }
     }
+    /// A link speed such as "8G", "16GFC" or "10GbE", in Gb/s.
+    fn speed(&mut self, key: &str) -> Result<Option<f64>, TopologyError> {
+        match self.str(key)? {
+            Some(v) => gbit(&v).map(Some).ok_or_else(|| {
+                self.err(
+                    key,
+                    format!("'{v}' is not a link speed; write e.g. 8G, 16G or 10G"),
+                )
+            }),
+            None => Ok(None),
+        }
+    }
     /// A rate such as "3.2GB/s", "800MB/s", "1.5GiB/s" or "400MiB/s", in bytes per second.
-    fn rate(&mut self, key: &str) -> Result<Option<f64>, String> {
+    fn rate(&mut self, key: &str) -> Result<Option<f64>, TopologyError> {
         let Some(v) = self.str(key)? else {
             return Ok(None);
         };
@@ -178,14 +255,14 @@ impl Keys<'_> {
 }
 
 /// Parses "3.2GB/s" (10^9), "800MB/s", "1.5GiB/s" (2^30), "400MiB/s", "100kB/s" into bytes/s.
-pub fn parse_rate(v: &str) -> Result<f64, String> {
+pub fn parse_rate(v: &str) -> Result<f64, RateError> {
     let s = v.trim();
     let num_end = s
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(s.len());
-    let n: f64 = s[..num_end]
-        .parse()
-        .map_err(|_| format!("'{v}' is not a rate; write e.g. 3.2GB/s or 800MB/s"))?;
+    let n: f64 = s[..num_end].parse().map_err(|_| RateError::NotARate {
+        value: v.to_string(),
+    })?;
     let mult = match s[num_end..].trim() {
         "B/s" => 1.0,
         "kB/s" | "KB/s" => 1e3,
@@ -195,9 +272,10 @@ pub fn parse_rate(v: &str) -> Result<f64, String> {
         "MiB/s" => 1048576.0,
         "GiB/s" => 1073741824.0,
         u => {
-            return Err(format!(
-                "unknown unit '{u}' in '{v}'; use B/s, kB/s, MB/s, GB/s, KiB/s, MiB/s or GiB/s"
-            ))
+            return Err(RateError::UnknownUnit {
+                unit: u.to_string(),
+                value: v.to_string(),
+            })
         }
     };
     Ok(n * mult)
@@ -227,12 +305,11 @@ pub const FC_QUOTED: [(u32, f64); 8] = [
 
 impl Topology {
     /// Parses topology TOML; every error names `origin`, the hop and the key.
-    pub fn parse(text: &str, origin: &str) -> Result<Topology, String> {
-        let doc: Table = toml::from_str(text).map_err(|e| {
-            let line = e.span().map_or(String::new(), |s| {
-                format!(", line {}", text[..s.start].matches('\n').count() + 1)
-            });
-            format!("topology {origin}{line}: {}", e.message().trim())
+    pub fn parse(text: &str, origin: &str) -> Result<Topology, TopologyError> {
+        let doc: Table = toml::from_str(text).map_err(|e| TopologyError::Toml {
+            origin: origin.to_string(),
+            line: e.span().map(|s| text[..s.start].matches('\n').count() + 1),
+            message: e.message().trim().to_string(),
         })?;
         let mut doc = Keys {
             table: doc,
@@ -264,9 +341,9 @@ impl Topology {
         let hops = match doc.take("hop") {
             Some(Value::Array(a)) => a,
             None => {
-                return Err(format!(
-                    "topology {origin}: no [[hop]] tables; a path needs at least one hop"
-                ))
+                return Err(TopologyError::NoHops {
+                    origin: origin.to_string(),
+                })
             }
             Some(_) => return Err(doc.err("hop", "write hops as [[hop]] tables")),
         };
@@ -281,14 +358,18 @@ impl Topology {
             .enumerate()
             .map(|(i, h)| match h {
                 Value::Table(t) => parse_hop(t, origin, i),
-                _ => Err(format!("topology {origin}: hop {} is not a table", i + 1)),
+                _ => Err(TopologyError::HopNotTable {
+                    origin: origin.to_string(),
+                    hop: i + 1,
+                }),
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Topology { workload, hops })
     }
 }
 
-fn parse_hop(t: Table, origin: &str, i: usize) -> Result<Hop, String> {
+/// One `[[hop]]` table (number `i`, from 0): its name, kind, count and figures.
+fn parse_hop(t: Table, origin: &str, i: usize) -> Result<Hop, TopologyError> {
     let name = match t.get("name") {
         Some(Value::String(s)) => s.clone(),
         _ => format!("hop {}", i + 1),
@@ -315,126 +396,7 @@ fn parse_hop(t: Table, origin: &str, i: usize) -> Result<Hop, String> {
         ),
         None => None,
     };
-    let speed = |k: &mut Keys, key: &str| -> Result<Option<f64>, String> {
-        match k.str(key)? {
-            Some(v) => gbit(&v).map(Some).ok_or_else(|| {
-                k.err(
-                    key,
-                    format!("'{v}' is not a link speed; write e.g. 8G, 16G or 10G"),
-                )
-            }),
-            None => Ok(None),
-        }
-    };
-    let kind = match kind_name.as_str() {
-        "cpu" => HopKind::Cpu {
-            cores: k.whole("cores", 1, 1_000_000)?.ok_or_else(|| k.err("cores", "a cpu hop needs it"))?,
-            iops_per_core: k.num("iops_per_core")?,
-        },
-        "pcie" | "nvme" => {
-            let gen = k.whole("gen", 1, 6)?.ok_or_else(|| k.err("gen", "give the PCIe generation, 1 to 6"))? as u8;
-            let lanes = match k.whole("lanes", 1, 16)? {
-                Some(l) if [1, 2, 4, 8, 12, 16].contains(&l) => l as u8,
-                Some(l) => return Err(k.err("lanes", format!("{l}: a PCIe link has 1, 2, 4, 8, 12 or 16 lanes"))),
-                None if kind_name == "nvme" => 4,
-                None => return Err(k.err("lanes", "give the link width: 1, 2, 4, 8, 12 or 16")),
-            };
-            if kind_name == "nvme" {
-                HopKind::Nvme { gen, lanes }
-            } else {
-                let tlp = k.num("tlp_efficiency")?.unwrap_or(1.0);
-                if !(0.5..=1.0).contains(&tlp) {
-                    return Err(k.err("tlp_efficiency", format!("{tlp}: a share from 0.5 to 1 (0.92 for 256-byte payloads)")));
-                }
-                HopKind::Pcie { gen, lanes, tlp_efficiency: tlp }
-            }
-        }
-        "fc" => {
-            let s = speed(&mut k, "speed")?.ok_or_else(|| k.err("speed", "an fc hop needs it: 1G to 128G"))?;
-            if !FC_QUOTED.iter().any(|(g, _)| *g as f64 == s) {
-                return Err(k.err("speed", format!("{s}G: Fibre Channel comes in 1, 2, 4, 8, 16, 32, 64 and 128G")));
-            }
-            let net = match k.str("figure")?.as_deref() {
-                None | Some("quoted") => false,
-                Some("net") => true,
-                Some(o) => return Err(k.err("figure", format!("'{o}': use quoted or net"))),
-            };
-            HopKind::Fc { speed: s as u32, net }
-        }
-        "ethernet" => {
-            let g = speed(&mut k, "speed")?.ok_or_else(|| k.err("speed", "an ethernet hop needs it, e.g. 10G"))?;
-            let protocol = k.str("protocol")?.unwrap_or_else(|| "tcp".into());
-            if !["iscsi", "nvme-tcp", "tcp"].contains(&protocol.as_str()) {
-                return Err(k.err("protocol", format!("'{protocol}': use iscsi, nvme-tcp or tcp")));
-            }
-            let mtu = k.whole("mtu", 576, 9216)?.unwrap_or(1500);
-            HopKind::Ethernet { gbit: g, protocol, mtu }
-        }
-        "infiniband" => {
-            let rate = k.str("rate")?.ok_or_else(|| k.err("rate", "SDR, DDR, QDR, FDR10, FDR, EDR, HDR or NDR"))?.to_uppercase();
-            if crate::path::ib_gbit(&rate).is_none() {
-                return Err(k.err("rate", format!("'{rate}': use SDR, DDR, QDR, FDR10, FDR, EDR, HDR or NDR")));
-            }
-            let width = match k.whole("width", 1, 12)?.unwrap_or(4) {
-                w @ (1 | 4 | 8 | 12) => w as u8,
-                w => return Err(k.err("width", format!("{w}: an InfiniBand port is 1x, 4x, 8x or 12x"))),
-            };
-            HopKind::Infiniband { rate, width }
-        }
-        "sas" => {
-            let g = speed(&mut k, "speed")?.ok_or_else(|| k.err("speed", "3G, 6G, 12G or 24G"))?;
-            if ![3.0, 6.0, 12.0, 24.0].contains(&g) {
-                return Err(k.err("speed", format!("{g}G: SAS comes in 3, 6, 12 and 24G")));
-            }
-            HopKind::Sas { gbit: g, lanes: k.whole("lanes", 1, 16)?.unwrap_or(1) as u8 }
-        }
-        "sata" => {
-            let g = speed(&mut k, "speed")?.ok_or_else(|| k.err("speed", "1.5G, 3G or 6G"))?;
-            if ![1.5, 3.0, 6.0].contains(&g) {
-                return Err(k.err("speed", format!("{g}G: SATA comes in 1.5, 3 and 6G")));
-            }
-            HopKind::Sata { gbit: g }
-        }
-        "hdd" => HopKind::Hdd {
-            rpm: k.whole("rpm", 3600, 20_000)?.ok_or_else(|| k.err("rpm", "an hdd hop needs it, e.g. 15000"))?,
-            seek_ms: k.need("seek_ms", "hdd")?,
-        },
-        "ssd" => HopKind::Ssd,
-        "memory" => HopKind::Memory {
-            mts: k.need("mts", "memory")?,
-            channels: k.whole("channels", 1, 64)?.unwrap_or(1),
-        },
-        "switch" => {
-            let port = speed(&mut k, "speed")?.ok_or_else(|| k.err("speed", "the port speed, e.g. 4G (FC) or 10G (Ethernet)"))?;
-            let fabric = k.str("fabric")?.unwrap_or_else(|| "fc".into());
-            let bw = |g: f64| -> Result<f64, String> {
-                match fabric.as_str() {
-                    "fc" => FC_QUOTED
-                        .iter()
-                        .find(|(s, _)| *s as f64 == g)
-                        .map(|(_, mb)| mb * 1e6)
-                        .ok_or_else(|| format!("{g}G is not a Fibre Channel speed")),
-                    "ethernet" => Ok(g * 1e9 / 8.0),
-                    o => Err(format!("fabric '{o}': use fc or ethernet")),
-                }
-            };
-            let port_bw = bw(port).map_err(|e| k.err("speed", e))?;
-            let ports = k.whole("ports", 1, 100_000)?.unwrap_or(1);
-            let isl_bw = match (speed(&mut k, "isl_speed")?, k.whole("isls", 1, 1000)?) {
-                (Some(s), n) => Some(bw(s).map_err(|e| k.err("isl_speed", e))? * n.unwrap_or(1) as f64),
-                (None, Some(_)) => return Err(k.err("isls", "give isl_speed too")),
-                (None, None) => None,
-            };
-            HopKind::Switch { port_bw, ports, isl_bw }
-        }
-        "array" => HopKind::Array,
-        other => {
-            return Err(k.err(
-                "kind",
-                format!("unknown kind '{other}'; use cpu, pcie, fc, ethernet, infiniband, sas, sata, nvme, hdd, ssd, memory, switch or array"),
-            ))
-        }
-    };
+    let kind = hop_kind(&mut k, &kind_name)?;
     if let Some(key) = k.table.keys().next() {
         return Err(k.err(key, format!("unknown key for a {kind_name} hop")));
     }
@@ -449,6 +411,195 @@ fn parse_hop(t: Table, origin: &str, i: usize) -> Result<Hop, String> {
         read_iops,
         write_iops,
         latency_us,
+    })
+}
+
+/// The kind of a hop named `kind_name`, with the parameters its ceiling needs, taken from `k`.
+fn hop_kind(k: &mut Keys, kind_name: &str) -> Result<HopKind, TopologyError> {
+    Ok(match kind_name {
+        "cpu" => HopKind::Cpu {
+            cores: k.whole("cores", 1, 1_000_000)?.ok_or_else(|| k.err("cores", "a cpu hop needs it"))?,
+            iops_per_core: k.num("iops_per_core")?,
+        },
+        "pcie" | "nvme" => pcie_hop(k, kind_name)?,
+        "fc" => fc_hop(k)?,
+        "ethernet" => ethernet_hop(k)?,
+        "infiniband" => infiniband_hop(k)?,
+        "sas" => sas_hop(k)?,
+        "sata" => sata_hop(k)?,
+        "hdd" => HopKind::Hdd {
+            rpm: k.whole("rpm", 3600, 20_000)?.ok_or_else(|| k.err("rpm", "an hdd hop needs it, e.g. 15000"))?,
+            seek_ms: k.need("seek_ms", "hdd")?,
+        },
+        "ssd" => HopKind::Ssd,
+        "memory" => HopKind::Memory {
+            mts: k.need("mts", "memory")?,
+            channels: k.whole("channels", 1, 64)?.unwrap_or(1),
+        },
+        "switch" => switch_hop(k)?,
+        "array" => HopKind::Array,
+        other => {
+            return Err(k.err(
+                "kind",
+                format!("unknown kind '{other}'; use cpu, pcie, fc, ethernet, infiniband, sas, sata, nvme, hdd, ssd, memory, switch or array"),
+            ))
+        }
+    })
+}
+
+/// A PCIe link or an NVMe device (x4 unless `lanes` says otherwise).
+fn pcie_hop(k: &mut Keys, kind_name: &str) -> Result<HopKind, TopologyError> {
+    let gen = k
+        .whole("gen", 1, 6)?
+        .ok_or_else(|| k.err("gen", "give the PCIe generation, 1 to 6"))? as u8;
+    let lanes = match k.whole("lanes", 1, 16)? {
+        Some(l) if [1, 2, 4, 8, 12, 16].contains(&l) => l as u8,
+        Some(l) => {
+            return Err(k.err(
+                "lanes",
+                format!("{l}: a PCIe link has 1, 2, 4, 8, 12 or 16 lanes"),
+            ))
+        }
+        None if kind_name == "nvme" => 4,
+        None => return Err(k.err("lanes", "give the link width: 1, 2, 4, 8, 12 or 16")),
+    };
+    if kind_name == "nvme" {
+        Ok(HopKind::Nvme { gen, lanes })
+    } else {
+        let tlp = k.num("tlp_efficiency")?.unwrap_or(1.0);
+        if !(0.5..=1.0).contains(&tlp) {
+            return Err(k.err(
+                "tlp_efficiency",
+                format!("{tlp}: a share from 0.5 to 1 (0.92 for 256-byte payloads)"),
+            ));
+        }
+        Ok(HopKind::Pcie {
+            gen,
+            lanes,
+            tlp_efficiency: tlp,
+        })
+    }
+}
+
+/// A Fibre Channel link at one of its quoted speeds.
+fn fc_hop(k: &mut Keys) -> Result<HopKind, TopologyError> {
+    let s = k
+        .speed("speed")?
+        .ok_or_else(|| k.err("speed", "an fc hop needs it: 1G to 128G"))?;
+    if !FC_QUOTED.iter().any(|(g, _)| *g as f64 == s) {
+        return Err(k.err(
+            "speed",
+            format!("{s}G: Fibre Channel comes in 1, 2, 4, 8, 16, 32, 64 and 128G"),
+        ));
+    }
+    let net = match k.str("figure")?.as_deref() {
+        None | Some("quoted") => false,
+        Some("net") => true,
+        Some(o) => return Err(k.err("figure", format!("'{o}': use quoted or net"))),
+    };
+    Ok(HopKind::Fc {
+        speed: s as u32,
+        net,
+    })
+}
+
+/// An Ethernet link and the storage protocol over it.
+fn ethernet_hop(k: &mut Keys) -> Result<HopKind, TopologyError> {
+    let g = k
+        .speed("speed")?
+        .ok_or_else(|| k.err("speed", "an ethernet hop needs it, e.g. 10G"))?;
+    let protocol = k.str("protocol")?.unwrap_or_else(|| "tcp".into());
+    if !["iscsi", "nvme-tcp", "tcp"].contains(&protocol.as_str()) {
+        return Err(k.err(
+            "protocol",
+            format!("'{protocol}': use iscsi, nvme-tcp or tcp"),
+        ));
+    }
+    let mtu = k.whole("mtu", 576, 9216)?.unwrap_or(1500);
+    Ok(HopKind::Ethernet {
+        gbit: g,
+        protocol,
+        mtu,
+    })
+}
+
+/// An InfiniBand port: its data rate and width.
+fn infiniband_hop(k: &mut Keys) -> Result<HopKind, TopologyError> {
+    let rate = k
+        .str("rate")?
+        .ok_or_else(|| k.err("rate", "SDR, DDR, QDR, FDR10, FDR, EDR, HDR or NDR"))?
+        .to_uppercase();
+    if crate::path::ib_gbit(&rate).is_none() {
+        return Err(k.err(
+            "rate",
+            format!("'{rate}': use SDR, DDR, QDR, FDR10, FDR, EDR, HDR or NDR"),
+        ));
+    }
+    let width = match k.whole("width", 1, 12)?.unwrap_or(4) {
+        w @ (1 | 4 | 8 | 12) => w as u8,
+        w => {
+            return Err(k.err(
+                "width",
+                format!("{w}: an InfiniBand port is 1x, 4x, 8x or 12x"),
+            ))
+        }
+    };
+    Ok(HopKind::Infiniband { rate, width })
+}
+
+/// A SAS link: its speed and lanes.
+fn sas_hop(k: &mut Keys) -> Result<HopKind, TopologyError> {
+    let g = k
+        .speed("speed")?
+        .ok_or_else(|| k.err("speed", "3G, 6G, 12G or 24G"))?;
+    if ![3.0, 6.0, 12.0, 24.0].contains(&g) {
+        return Err(k.err("speed", format!("{g}G: SAS comes in 3, 6, 12 and 24G")));
+    }
+    Ok(HopKind::Sas {
+        gbit: g,
+        lanes: k.whole("lanes", 1, 16)?.unwrap_or(1) as u8,
+    })
+}
+
+/// A SATA link.
+fn sata_hop(k: &mut Keys) -> Result<HopKind, TopologyError> {
+    let g = k
+        .speed("speed")?
+        .ok_or_else(|| k.err("speed", "1.5G, 3G or 6G"))?;
+    if ![1.5, 3.0, 6.0].contains(&g) {
+        return Err(k.err("speed", format!("{g}G: SATA comes in 1.5, 3 and 6G")));
+    }
+    Ok(HopKind::Sata { gbit: g })
+}
+
+/// A switch: its port speed and fabric, its ports and its inter-switch links.
+fn switch_hop(k: &mut Keys) -> Result<HopKind, TopologyError> {
+    let port = k
+        .speed("speed")?
+        .ok_or_else(|| k.err("speed", "the port speed, e.g. 4G (FC) or 10G (Ethernet)"))?;
+    let fabric = k.str("fabric")?.unwrap_or_else(|| "fc".into());
+    let bw = |g: f64| -> Result<f64, String> {
+        match fabric.as_str() {
+            "fc" => FC_QUOTED
+                .iter()
+                .find(|(s, _)| *s as f64 == g)
+                .map(|(_, mb)| mb * 1e6)
+                .ok_or_else(|| format!("{g}G is not a Fibre Channel speed")),
+            "ethernet" => Ok(g * 1e9 / 8.0),
+            o => Err(format!("fabric '{o}': use fc or ethernet")),
+        }
+    };
+    let port_bw = bw(port).map_err(|e| k.err("speed", e))?;
+    let ports = k.whole("ports", 1, 100_000)?.unwrap_or(1);
+    let isl_bw = match (k.speed("isl_speed")?, k.whole("isls", 1, 1000)?) {
+        (Some(s), n) => Some(bw(s).map_err(|e| k.err("isl_speed", e))? * n.unwrap_or(1) as f64),
+        (None, Some(_)) => return Err(k.err("isls", "give isl_speed too")),
+        (None, None) => None,
+    };
+    Ok(HopKind::Switch {
+        port_bw,
+        ports,
+        isl_bw,
     })
 }
 

@@ -3,6 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
+mod error;
+mod parse;
+mod stream_tables;
+
+pub use error::{ProfileError, StreamsError};
+
 /// A profile as written in TOML. Values are strings and numbers exactly as on the command
 /// line (`bs = "8k:70,64k:30"`, `duration = "30s"`), validated the same way as the flags.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -50,23 +56,6 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// Parses profile TOML; an error names `origin`, the line and what is wrong with it.
-    pub fn parse(text: &str, origin: &str) -> Result<Profile, String> {
-        let p: Profile = toml::from_str(text).map_err(|e| {
-            let Some(span) = e.span() else {
-                return format!("profile {origin}: {}", e.message());
-            };
-            let line_no = text[..span.start].matches('\n').count() + 1;
-            let line = text.lines().nth(line_no - 1).unwrap_or("").trim();
-            format!(
-                "profile {origin}, line {line_no} (`{line}`): {}",
-                e.message().trim()
-            )
-        })?;
-        crate::streams::check_streams(&p).map_err(|e| format!("profile {origin}: {e}"))?;
-        Ok(p)
-    }
-
     /// The keys this profile sets, in file order of the struct.
     pub fn keys(&self) -> Vec<&'static str> {
         let mut k = Vec::new();
@@ -102,26 +91,5 @@ impl Profile {
         add(self.steady_max.is_some(), "steady_max");
         add(self.burst.is_some(), "burst");
         k
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_keys_and_names_the_line_of_a_mistake() {
-        let p = Profile::parse("rw = \"randread\"\nbs = \"8k\"\nqd = 16\n", "t.toml").unwrap();
-        assert_eq!(p.qd, Some(16));
-        assert_eq!(p.keys(), vec!["rw", "bs", "qd"]);
-        let e = Profile::parse("rw = \"randread\"\nqueue = 4\n", "t.toml").unwrap_err();
-        assert!(
-            e.starts_with("profile t.toml, line 2 (`queue = 4`): "),
-            "{e}"
-        );
-        assert!(e.contains("unknown field `queue`"), "{e}");
-        let e = Profile::parse("qd = \"deep\"\n", "t.toml").unwrap_err();
-        assert!(e.contains("line 1 (`qd = \"deep\"`)"), "{e}");
-        assert!(!e.contains('\n'), "one line: {e}");
     }
 }

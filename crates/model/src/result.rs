@@ -1,9 +1,13 @@
 //! The result of one run, as written to JSON (schema `schema/run-result.v1.json`).
 
-use crate::histogram::{LatencyHistogram, LatencySummary, SecondHist};
+use crate::histogram::SecondHist;
 use crate::job::JobSpec;
+use crate::stats::data_dirs;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+pub use crate::facts::{HostFacts, TargetFacts, TargetMedium};
+pub use crate::stats::DirStats;
 
 /// Identifier and version of the run-result JSON format.
 pub const RUN_SCHEMA: &str = "dbio.run/1";
@@ -67,14 +71,6 @@ pub struct RunResult {
     /// latency per operation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub db: Option<crate::db::DbReport>,
-}
-
-/// The read and write figures that are there (flushes are not I/Os of their own).
-pub(crate) fn data_dirs<'a>(
-    read: &'a Option<DirStats>,
-    write: &'a Option<DirStats>,
-) -> impl Iterator<Item = &'a DirStats> {
-    [read, write].into_iter().flatten()
 }
 
 impl RunResult {
@@ -198,21 +194,6 @@ pub struct ContentSample {
     pub reduction: f64,
 }
 
-/// Totals and latency of one direction (read, write or flush).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct DirStats {
-    pub ios: u64,
-    pub bytes: u64,
-    pub iops: f64,
-    /// 10^6 bytes per second.
-    pub mb_s: f64,
-    /// 2^20 bytes per second.
-    pub mib_s: f64,
-    /// Latency in nanoseconds from the HDR histogram.
-    pub latency_ns: LatencySummary,
-    pub histogram: LatencyHistogram,
-}
-
 /// One second of the measured window.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TimePoint {
@@ -257,62 +238,6 @@ pub struct WorkerCpu {
     /// (user + sys) / wall time, percent.
     pub busy_pct: f64,
     pub ios: u64,
-}
-
-/// Facts of the machine that ran the workload.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
-pub struct HostFacts {
-    pub hostname: String,
-    pub cpu_model: String,
-    pub cpus: u32,
-    pub memory_bytes: u64,
-    pub kernel: String,
-}
-
-/// Facts of one target and the block device under it, from sysfs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
-pub struct TargetFacts {
-    pub path: String,
-    /// "file" or "block".
-    pub kind: String,
-    pub size_bytes: u64,
-    /// Block device holding the target (the device itself for "block"), e.g. "nvme0n1".
-    pub device: Option<String>,
-    pub logical_block_size: Option<u64>,
-    pub physical_block_size: Option<u64>,
-    pub rotational: Option<bool>,
-    /// Active I/O scheduler, e.g. "none" or "mq-deadline".
-    pub scheduler: Option<String>,
-    pub nr_requests: Option<u64>,
-    /// "write back" or "write through".
-    pub write_cache: Option<String>,
-    /// PCIe link of the device's controller, when sysfs shows one: generation and lanes.
-    #[serde(default)]
-    pub pcie_gen: Option<u8>,
-    #[serde(default)]
-    pub pcie_lanes: Option<u8>,
-    /// What holds the target's data when dbio can tell it is not storage (a file on tmpfs,
-    /// a zram device, a loop device over a file in memory); null otherwise.
-    #[serde(default)]
-    pub medium: Option<TargetMedium>,
-}
-
-/// What holds a target's data, and how dbio knows.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct TargetMedium {
-    /// "memory".
-    pub kind: String,
-    /// What keeps it there: "tmpfs", "ramfs", "zram" or "brd" (a RAM disk).
-    pub via: String,
-    /// The evidence, e.g. "loop3's backing file /dev/shm/disk.img is on tmpfs (statfs)".
-    pub reason: String,
-}
-
-impl TargetMedium {
-    /// The medium in a few words: "memory (tmpfs)".
-    pub fn describe(&self) -> String {
-        format!("{} ({})", self.kind, self.via)
-    }
 }
 
 /// Something the reader of a result must know; `code` is stable, `message` says what to try.

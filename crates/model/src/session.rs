@@ -1,7 +1,7 @@
 //! Session mode (the SLOB method without a database): the settings of a session run and
 //! its AWR-like report of wait events and load profile.
 
-use crate::histogram::{LatencyHistogram, LatencySummary};
+use crate::histogram::latency::{LatencyHistogram, LatencySummary};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,7 @@
 //! The simulated device of `--engine sim`: its parameters, the named presets, and the
 //! `--sim PRESET[,KEY=VALUE...]` text that sets them.
 
-use crate::units::parse_latency;
+use crate::units::{parse_latency, UnitError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -157,6 +157,74 @@ impl Default for SimDevice {
     }
 }
 
+/// Why a `--sim` description could not be read: the setting, its value and what to write.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimError {
+    /// The first word is no preset's name.
+    #[error("unknown preset '{preset}'; use one of {names}, or KEY=VALUE settings")]
+    UnknownPreset {
+        /// The word given.
+        preset: String,
+        /// The presets' names, comma-separated.
+        names: String,
+    },
+    /// A setting after the first is not KEY=VALUE.
+    #[error("'{part}' is not KEY=VALUE; a preset name may only come first")]
+    NotKeyValue {
+        /// The setting as given.
+        part: String,
+    },
+    /// A service or link time is not a latency.
+    #[error("{key}: {why}")]
+    Time {
+        /// read, write, service or link.
+        key: String,
+        /// Why the value is not a latency.
+        why: UnitError,
+    },
+    /// A service or link time over 10 s.
+    #[error("{key}={value}: at most 10 s per I/O")]
+    TooLong {
+        /// read, write, service or link.
+        key: String,
+        /// The value given.
+        value: String,
+    },
+    /// `channels` is not a whole number from 1 to 65536.
+    #[error("channels={value}: give a whole number from 1 to 65536")]
+    Channels {
+        /// The value given.
+        value: String,
+    },
+    /// `dist` names no distribution.
+    #[error("dist={value}: use exp, const or lognormal")]
+    Dist {
+        /// The value given.
+        value: String,
+    },
+    /// `bw` is not a rate.
+    #[error("bw={value}: write a rate like 3.2GB/s, 550MB/s or 800MiB/s, or none")]
+    Bandwidth {
+        /// The value given.
+        value: String,
+    },
+    /// `bw` under 1 MB/s.
+    #[error("bw={value}: at least 1MB/s (or bw=none); slower links make virtual time, and the run, grow without bound")]
+    SlowLink {
+        /// The value given.
+        value: String,
+    },
+    /// A key the simulated device does not have.
+    #[error("unknown key '{key}'; use channels, read, write, service, dist, bw or link")]
+    UnknownKey {
+        /// The key given.
+        key: String,
+    },
+    /// A read or write service time of zero.
+    #[error("read and write service times must be above zero, e.g. read=100us")]
+    ZeroService,
+}
+
 impl SimDevice {
     /// The preset called `name`.
     pub fn preset(name: &str) -> Option<SimDevice> {
@@ -166,7 +234,7 @@ impl SimDevice {
     /// Parses `PRESET`, `PRESET,KEY=VALUE,...` or `KEY=VALUE,...` (over the default preset).
     /// Keys: channels, read, write, service (both), dist (exp|const|lognormal), bw (e.g.
     /// 3.2GB/s, 800MiB/s, none), link. The error says what was wrong and what to write.
-    pub fn parse(text: &str) -> Result<SimDevice, String> {
+    pub fn parse(text: &str) -> Result<SimDevice, SimError> {
         let names = PRESETS
             .iter()
             .map(|p| p.name)
@@ -175,8 +243,9 @@ impl SimDevice {
         let mut parts = text.split(',').map(str::trim).peekable();
         let mut dev = match parts.peek() {
             Some(first) if !first.contains('=') => {
-                let d = SimDevice::preset(first).ok_or_else(|| {
-                    format!("unknown preset '{first}'; use one of {names}, or KEY=VALUE settings")
+                let d = SimDevice::preset(first).ok_or_else(|| SimError::UnknownPreset {
+                    preset: first.to_string(),
+                    names: names.clone(),
                 })?;
                 parts.next();
                 d
@@ -187,14 +256,20 @@ impl SimDevice {
             },
         };
         for part in parts {
-            let (key, value) = part.split_once('=').ok_or_else(|| {
-                format!("'{part}' is not KEY=VALUE; a preset name may only come first")
+            let (key, value) = part.split_once('=').ok_or_else(|| SimError::NotKeyValue {
+                part: part.to_string(),
             })?;
-            let time = |v: &str| -> Result<u64, String> {
-                let d = parse_latency(v).map_err(|e| format!("{key}: {e}"))?;
+            let time = |v: &str| -> Result<u64, SimError> {
+                let d = parse_latency(v).map_err(|why| SimError::Time {
+                    key: key.to_string(),
+                    why,
+                })?;
                 // Virtual time grows with it, and with it the run's time and memory.
                 if d > std::time::Duration::from_secs(10) {
-                    return Err(format!("{key}={v}: at most 10 s per I/O"));
+                    return Err(SimError::TooLong {
+                        key: key.to_string(),
+                        value: v.to_string(),
+                    });
                 }
                 Ok(d.as_nanos() as u64)
             };
@@ -204,8 +279,8 @@ impl SimDevice {
                         .parse()
                         .ok()
                         .filter(|c| (1..=65_536).contains(c))
-                        .ok_or_else(|| {
-                            format!("channels={value}: give a whole number from 1 to 65536")
+                        .ok_or_else(|| SimError::Channels {
+                            value: value.to_string(),
                         })?
                 }
                 "read" => dev.read_ns = time(value)?,
@@ -217,26 +292,30 @@ impl SimDevice {
                         "exp" => ServiceDist::Exp,
                         "const" => ServiceDist::Const,
                         "lognormal" => ServiceDist::Lognormal,
-                        _ => return Err(format!("dist={value}: use exp, const or lognormal")),
+                        _ => {
+                            return Err(SimError::Dist {
+                                value: value.to_string(),
+                            })
+                        }
                     }
                 }
                 "bw" => {
                     dev.bw_bytes_s = parse_bandwidth(value)?;
                     if dev.bw_bytes_s.is_some_and(|b| b < 1_000_000) {
-                        return Err(format!(
-                            "bw={value}: at least 1MB/s (or bw=none); slower links make virtual time, and the run, grow without bound"
-                        ));
+                        return Err(SimError::SlowLink {
+                            value: value.to_string(),
+                        });
                     }
                 }
                 _ => {
-                    return Err(format!(
-                        "unknown key '{key}'; use channels, read, write, service, dist, bw or link"
-                    ))
+                    return Err(SimError::UnknownKey {
+                        key: key.to_string(),
+                    })
                 }
             }
         }
         if dev.read_ns == 0 || dev.write_ns == 0 {
-            return Err("read and write service times must be above zero, e.g. read=100us".into());
+            return Err(SimError::ZeroService);
         }
         if text.contains('=') && dev.name != "custom" {
             dev.name = format!("{} (modified)", dev.name);
@@ -280,11 +359,13 @@ impl SimDevice {
 }
 
 /// Parses a bandwidth: `3.2GB/s`, `550MB/s` (powers of 10), `800MiB/s` (powers of 2), `none`.
-fn parse_bandwidth(v: &str) -> Result<Option<u64>, String> {
+fn parse_bandwidth(v: &str) -> Result<Option<u64>, SimError> {
     if v == "none" {
         return Ok(None);
     }
-    let bad = || format!("bw={v}: write a rate like 3.2GB/s, 550MB/s or 800MiB/s, or none");
+    let bad = || SimError::Bandwidth {
+        value: v.to_string(),
+    };
     let split = v
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(v.len());
@@ -362,7 +443,7 @@ mod tests {
             ("service=20s", "at most 10 s"),
             ("bw=100B/s", "at least 1MB/s"),
         ] {
-            let e = SimDevice::parse(bad).unwrap_err();
+            let e = SimDevice::parse(bad).unwrap_err().to_string();
             assert!(e.contains(needle), "{bad}: {e}");
         }
     }

@@ -1,126 +1,55 @@
-//! The process's spill file: an unlinked temporary file where what a long run or sweep has
+//! Spill files ([`Spill`]): unlinked temporary files where what a long run or sweep has
 //! finished with (seconds' histograms, a sweep's earlier steps) waits until its result is
 //! written, so that memory does not grow with the run's length.
 
-use crate::histogram::second::Repr;
-use crate::histogram::SecondHist;
+pub mod file;
+
+pub use file::Spill;
+
 use crate::result::RunResult;
-use serde::{Deserialize, Serialize};
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::os::unix::fs::FileExt;
-use std::sync::{Mutex, OnceLock};
+use file::Span;
+use std::io::Write;
 
-/// `len` bytes at `at` in the spill file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Span {
-    pub at: u64,
-    pub len: u32,
-}
-
-/// The file and where its next write goes; it goes when the process does.
-struct Spill {
-    file: File,
-    end: Mutex<u64>,
-}
-
-/// The process's spill file, made on first use; None when no temporary file can be made.
-fn spill() -> Option<&'static Spill> {
-    static SPILL: OnceLock<Option<Spill>> = OnceLock::new();
-    SPILL
-        .get_or_init(|| {
-            tempfile::tempfile().ok().map(|file| Spill {
-                file,
-                end: Mutex::new(0),
-            })
-        })
-        .as_ref()
-}
-
-/// Appends `bytes` to the spill file; None when there is none, the write fails or `bytes`
-/// is 4 GiB or more (the caller then keeps them in memory).
-pub(crate) fn put(bytes: &[u8]) -> Option<Span> {
-    append(|at| at.write_all(bytes))
-}
-
-/// Appends what `write` writes to the spill file, through a small buffer (so that a large
-/// value is never whole in memory); None as for [`put`].
-pub(crate) fn put_with(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Option<Span> {
-    append(|at| {
-        let mut w = BufWriter::with_capacity(64 << 10, at);
-        write(&mut w)?;
-        w.flush()
-    })
-}
-
-/// Appends what `write` writes at the end of the spill file, which it holds meanwhile; the
-/// end moves only when the whole of it was written and is under 4 GiB.
-fn append(write: impl FnOnce(&mut At) -> io::Result<()>) -> Option<Span> {
-    let s = spill()?;
-    let mut end = s.end.lock().unwrap_or_else(|e| e.into_inner());
-    let mut at = At {
-        file: &s.file,
-        pos: *end,
-    };
-    write(&mut at).ok()?;
-    let len = u32::try_from(at.pos - *end).ok()?;
-    let span = Span { at: *end, len };
-    *end = at.pos;
-    Some(span)
-}
-
-/// A writer at a position of the spill file.
-struct At<'a> {
-    file: &'a File,
-    pos: u64,
-}
-
-impl Write for At<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.file.write_all_at(buf, self.pos)?;
-        self.pos += buf.len() as u64;
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// The bytes `put` kept at `span`.
-pub(crate) fn get(span: Span) -> Result<Vec<u8>, String> {
-    let s = spill().ok_or("no spill file")?;
-    let mut buf = vec![0; span.len as usize];
-    s.file
-        .read_exact_at(&mut buf, span.at)
-        .map_err(|e| format!("reading back from the temporary spill file: {e}"))?;
-    Ok(buf)
-}
-
-/// A finished run kept in the spill file (a sweep's earlier steps), read back by
+/// A finished run kept in a spill file (a sweep's earlier steps), read back by
 /// [`SpilledRun::load`]; in memory when there is no spill file.
 pub struct SpilledRun(Kept);
 
+/// Where a [`SpilledRun`] is: in memory, or in a spill file.
 enum Kept {
     Memory(Box<RunResult>),
-    Spilled(Span),
+    /// The run without its seconds' histograms, at a place in `spill`; the histograms, which
+    /// are places in their own spill file, stay beside it.
+    Spilled {
+        spill: Spill,
+        span: Span,
+        seconds: Vec<Option<crate::histogram::SecondHist>>,
+    },
 }
 
 impl SpilledRun {
-    /// Moves `r` to the spill file (or keeps it in memory if it cannot). Its seconds'
-    /// histograms, already in the spill file, go as references: their text is not copied.
+    /// Moves `r` to a spill file (the one its seconds' histograms are in, or a new one), or
+    /// keeps it in memory if it cannot. Its seconds' histograms, already in a spill file,
+    /// stay where they are: their text is not copied.
     pub fn new(mut r: RunResult) -> Self {
-        let seconds: Vec<Option<Repr>> = r
+        let spill = r
             .timeseries
-            .iter_mut()
-            .map(|p| p.hist.take().map(|h| h.0))
-            .collect();
-        let json = |w: &mut dyn Write| Ok(serde_json::to_writer(w, &(&r, &seconds))?);
-        match put_with(json) {
-            Some(span) => SpilledRun(Kept::Spilled(span)),
+            .iter()
+            .find_map(|p| p.hist.as_ref().and_then(|h| h.spill()))
+            .or_else(Spill::new);
+        let Some(spill) = spill else {
+            return SpilledRun(Kept::Memory(Box::new(r)));
+        };
+        let seconds: Vec<_> = r.timeseries.iter_mut().map(|p| p.hist.take()).collect();
+        let json = |w: &mut dyn Write| Ok(serde_json::to_writer(w, &r)?);
+        match spill.put_with(json) {
+            Some(span) => SpilledRun(Kept::Spilled {
+                spill,
+                span,
+                seconds,
+            }),
             None => {
                 for (p, h) in r.timeseries.iter_mut().zip(seconds) {
-                    p.hist = h.map(SecondHist);
+                    p.hist = h;
                 }
                 SpilledRun(Kept::Memory(Box::new(r)))
             }
@@ -129,15 +58,18 @@ impl SpilledRun {
 
     /// The run as it was given to [`SpilledRun::new`].
     pub fn load(self) -> Result<RunResult, String> {
-        let span = match self.0 {
+        let (spill, span, seconds) = match self.0 {
             Kept::Memory(r) => return Ok(*r),
-            Kept::Spilled(span) => span,
+            Kept::Spilled {
+                spill,
+                span,
+                seconds,
+            } => (spill, span, seconds),
         };
-        let (mut run, seconds): (RunResult, Vec<Option<Repr>>) =
-            serde_json::from_slice(&get(span)?)
-                .map_err(|e| format!("reading a spilled run back: {e}"))?;
+        let mut run: RunResult = serde_json::from_slice(&spill.get(span)?)
+            .map_err(|e| format!("reading a spilled run back: {e}"))?;
         for (p, h) in run.timeseries.iter_mut().zip(seconds) {
-            p.hist = h.map(SecondHist);
+            p.hist = h;
         }
         Ok(run)
     }
@@ -147,7 +79,9 @@ impl std::fmt::Debug for SpilledRun {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.0 {
             Kept::Memory(_) => write!(f, "SpilledRun(in memory)"),
-            Kept::Spilled(s) => write!(f, "SpilledRun({} bytes at {})", s.len, s.at),
+            Kept::Spilled { span, .. } => {
+                write!(f, "SpilledRun({} bytes at {})", span.len, span.at)
+            }
         }
     }
 }
@@ -155,6 +89,7 @@ impl std::fmt::Debug for SpilledRun {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::histogram::SecondHist;
     use crate::result::TimePoint;
 
     /// A spilled run loads as it was given, and its spilled seconds come back as places in
@@ -164,8 +99,9 @@ mod tests {
         let mut r: RunResult =
             serde_json::from_str(include_str!("../../report/tests/fixtures/run.json")).unwrap();
         let p = r.timeseries[0].clone();
+        let spill = Spill::new().unwrap();
         let second = |i: usize| match i {
-            0 | 1 => Some(SecondHist::spilled(format!("second {i}"))),
+            0 | 1 => Some(SecondHist::spilled(format!("second {i}"), &spill)),
             2 => Some(SecondHist::new(format!("second {i} in memory"))),
             _ => None,
         };
@@ -177,13 +113,13 @@ mod tests {
             })
             .collect();
         let kept = SpilledRun::new(r.clone());
-        assert!(matches!(kept.0, Kept::Spilled(_)), "{kept:?}");
+        assert!(matches!(kept.0, Kept::Spilled { .. }), "{kept:?}");
         let back = kept.load().unwrap();
         assert_eq!(back, r);
-        let repr = |i: usize| back.timeseries[i].hist.as_ref().map(|h| &h.0);
-        assert!(matches!(repr(0), Some(Repr::Spilled(_))));
-        assert!(matches!(repr(1), Some(Repr::Spilled(_))));
-        assert!(matches!(repr(2), Some(Repr::Text(_))));
-        assert!(repr(3).is_none());
+        let spilled = |i: usize| back.timeseries[i].hist.as_ref().map(|h| h.is_spilled());
+        assert_eq!(spilled(0), Some(true));
+        assert_eq!(spilled(1), Some(true));
+        assert_eq!(spilled(2), Some(false));
+        assert_eq!(spilled(3), None);
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::result::RunResult;
 use crate::sweep::SweepResult;
+use crate::units::UnitError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -101,26 +102,82 @@ struct ThresholdsFile {
     dss_mb_s: Option<f64>,
 }
 
+/// Why a thresholds file could not be read: the file, the line or key, and what to write.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ThresholdsError {
+    /// Not TOML, or an unknown key.
+    #[error("thresholds {origin}{}: {message}", line.map_or(String::new(), |n| format!(", line {n}")))]
+    Toml {
+        /// The file as given.
+        origin: String,
+        /// The line of the mistake, when TOML names one.
+        line: Option<usize>,
+        /// What TOML says is wrong.
+        message: String,
+    },
+    /// A latency key whose value is not a latency.
+    #[error("thresholds {origin}: {key}: {why}")]
+    Latency {
+        /// The file as given.
+        origin: String,
+        /// The key.
+        key: &'static str,
+        /// Why the value is not a latency.
+        why: UnitError,
+    },
+    /// A latency of zero, which can never be met.
+    #[error("thresholds {origin}: {key} = \"{value}\": give a latency above zero")]
+    ZeroLatency {
+        /// The file as given.
+        origin: String,
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// A figure that is not a finite number above 0.
+    #[error("thresholds {origin}: {key} = {value}: give a finite number above 0")]
+    NotPositive {
+        /// The file as given.
+        origin: String,
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: f64,
+    },
+}
+
+impl From<ThresholdsError> for String {
+    /// The message, for callers that still pass errors on as text.
+    fn from(e: ThresholdsError) -> String {
+        e.to_string()
+    }
+}
+
 impl Thresholds {
     /// The defaults overridden by the TOML `text` of file `origin`; an error names the file,
     /// the line and the key.
-    pub fn from_toml(text: &str, origin: &str) -> Result<Thresholds, String> {
-        let f: ThresholdsFile = toml::from_str(text).map_err(|e| {
-            let line = e.span().map_or(String::new(), |s| {
-                format!(", line {}", text[..s.start].matches('\n').count() + 1)
-            });
-            format!("thresholds {origin}{line}: {}", e.message().trim())
+    pub fn from_toml(text: &str, origin: &str) -> Result<Thresholds, ThresholdsError> {
+        let f: ThresholdsFile = toml::from_str(text).map_err(|e| ThresholdsError::Toml {
+            origin: origin.to_string(),
+            line: e.span().map(|s| text[..s.start].matches('\n').count() + 1),
+            message: e.message().trim().to_string(),
         })?;
         let mut t = Thresholds::default();
-        let us = |key: &str, v: &Option<String>, into: &mut f64| -> Result<(), String> {
+        let us = |key: &'static str, v: &Option<String>, into: &mut f64| {
             if let Some(v) = v {
-                let d = crate::units::parse_latency(v)
-                    .map_err(|e| format!("thresholds {origin}: {key}: {e}"))?;
+                let d = crate::units::parse_latency(v).map_err(|why| ThresholdsError::Latency {
+                    origin: origin.to_string(),
+                    key,
+                    why,
+                })?;
                 // Zero can never be met.
                 if d.is_zero() {
-                    return Err(format!(
-                        "thresholds {origin}: {key} = \"{v}\": give a latency above zero"
-                    ));
+                    return Err(ThresholdsError::ZeroLatency {
+                        origin: origin.to_string(),
+                        key,
+                        value: v.clone(),
+                    });
                 }
                 *into = d.as_secs_f64() * 1e6;
             }
@@ -140,9 +197,11 @@ impl Thresholds {
         ] {
             match v {
                 Some(x) if !x.is_finite() || x <= 0.0 => {
-                    return Err(format!(
-                        "thresholds {origin}: {key} = {x}: give a finite number above 0"
-                    ))
+                    return Err(ThresholdsError::NotPositive {
+                        origin: origin.to_string(),
+                        key,
+                        value: x,
+                    })
                 }
                 Some(x) => *into = x,
                 None => {}
@@ -166,17 +225,23 @@ mod tests {
             ("tempdb_p99 = \"0us\"", "above zero"),
             ("dss_mb_s = inf", "finite"),
         ] {
-            let e = Thresholds::from_toml(bad, "t.toml").unwrap_err();
+            let e = Thresholds::from_toml(bad, "t.toml")
+                .unwrap_err()
+                .to_string();
             assert!(e.contains("t.toml") && e.contains(says), "{bad}: {e}");
         }
         assert_eq!((t.log_write_p99_us, t.knee_iops), (500.0, 50_000.0));
         assert_eq!(t.data_read_p99_us, Thresholds::default().data_read_p99_us);
-        let e = Thresholds::from_toml("knee_iops = 1\nlog_p99 = \"1ms\"\n", "t.toml").unwrap_err();
+        let e = Thresholds::from_toml("knee_iops = 1\nlog_p99 = \"1ms\"\n", "t.toml")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("thresholds t.toml, line 2: ") && e.contains("log_p99"),
             "{e}"
         );
-        let e = Thresholds::from_toml("tempdb_p99 = \"fast\"\n", "t.toml").unwrap_err();
+        let e = Thresholds::from_toml("tempdb_p99 = \"fast\"\n", "t.toml")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("tempdb_p99"), "{e}");
     }
 }

@@ -3,7 +3,7 @@
 use thiserror::Error;
 
 /// A size or duration string dbio could not read.
-#[derive(Debug, Error, PartialEq, Eq)]
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
 #[error("{what} '{input}': {why}")]
 pub struct UnitError {
     pub what: &'static str,

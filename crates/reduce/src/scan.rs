@@ -93,15 +93,10 @@ struct UnitState {
     bottom: Option<BottomK>,
 }
 
-/// Reads every source once, calling `progress` with the bytes read so far.
-pub fn scan(
-    plan: &ScanPlan,
-    list: &[Source],
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(u64),
-) -> std::io::Result<ScanOutput> {
-    let states: Vec<UnitState> = plan
-        .units
+/// The empty state of each unit of `plan`: its fingerprint shards, and its compression
+/// sample when the plan samples.
+fn unit_states(plan: &ScanPlan, list: &[Source]) -> Vec<UnitState> {
+    plan.units
         .iter()
         .map(|&unit| UnitState {
             unit,
@@ -113,7 +108,17 @@ pub fn scan(
                 BottomK::new(k, blocks, list.iter().map(|s| s.size).sum())
             }),
         })
-        .collect();
+        .collect()
+}
+
+/// Reads every source once, calling `progress` with the bytes read so far.
+pub fn scan(
+    plan: &ScanPlan,
+    list: &[Source],
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(u64),
+) -> std::io::Result<ScanOutput> {
+    let states = unit_states(plan, list);
     let max_unit = plan.units.iter().copied().max().unwrap_or(4096);
     let threads = plan.threads.max(1);
     let cursor = Cursor::new(list, plan.buffered, CHUNK);

@@ -2,6 +2,7 @@
 
 use crate::worker::Interval;
 use dbio_model::histogram::{new_histogram, Encoder, SecondHist};
+use dbio_model::spill::Spill;
 use dbio_model::TimePoint;
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
@@ -42,17 +43,20 @@ pub struct Collector {
     /// The two latest seconds, kept to fold a short tail into the second before it.
     recent: Vec<(u32, Pending)>,
     encoder: Encoder,
+    /// Where the seconds' histograms wait until the result is written (None: in memory).
+    spill: Option<Spill>,
 }
 
 impl Collector {
-    /// A collector for `workers` workers.
-    pub fn new(workers: u32) -> Self {
+    /// A collector for `workers` workers whose seconds' histograms go to `spill`.
+    pub fn new(workers: u32, spill: Option<Spill>) -> Self {
         Collector {
             workers,
             pending: BTreeMap::new(),
             points: Vec::new(),
             recent: Vec::new(),
             encoder: Encoder::default(),
+            spill,
         }
     }
 
@@ -78,7 +82,7 @@ impl Collector {
 
     /// Makes second `index` a point, keeping it among the recent ones.
     fn complete(&mut self, index: u32, p: Pending) -> TimePoint {
-        let point = to_point(index, &p, &mut self.encoder);
+        let point = to_point(index, &p, &mut self.encoder, self.spill.as_ref());
         self.points.push((index, point.clone()));
         self.recent.push((index, p));
         self.recent.sort_by_key(|(i, _)| *i);
@@ -100,8 +104,10 @@ impl Collector {
                 merged.secs += tail.secs;
                 merged.add_counts(tail.read_ios, tail.write_ios, tail.bytes, &tail.hist);
                 self.points.retain(|(k, _)| *k != i && *k != j);
-                self.points
-                    .push((j, to_point(j, &merged, &mut self.encoder)));
+                self.points.push((
+                    j,
+                    to_point(j, &merged, &mut self.encoder, self.spill.as_ref()),
+                ));
             }
         }
         let mut points: Vec<TimePoint> = self.points.into_iter().map(|(_, p)| p).collect();
@@ -110,25 +116,28 @@ impl Collector {
     }
 }
 
-fn to_point(index: u32, p: &Pending, encoder: &mut Encoder) -> TimePoint {
+/// The point of second `index` gathered in `p`.
+fn to_point(index: u32, p: &Pending, encoder: &mut Encoder, spill: Option<&Spill>) -> TimePoint {
     point(
         index,
         p.secs,
         (p.read_ios, p.write_ios, p.bytes),
         &p.hist,
         encoder,
+        spill,
     )
 }
 
 /// The point of second `index` (`secs` long; 0 counts as 1) from its read and write counts,
 /// bytes, and the latency histogram of its completions; `encoder` is kept from second to
-/// second.
+/// second; the histogram's text goes to `spill` (None: it stays in memory).
 pub fn point(
     index: u32,
     secs: f64,
     (reads, writes, bytes): (u64, u64, u64),
     hist: &Histogram<u64>,
     encoder: &mut Encoder,
+    spill: Option<&Spill>,
 ) -> TimePoint {
     let secs = if secs > 0.0 { secs } else { 1.0 };
     TimePoint {
@@ -142,7 +151,13 @@ pub fn point(
             hist.value_at_quantile(0.99) as f64 / 1000.0
         },
         // Out of memory until the result is written: an hour of seconds is megabytes of text.
-        hist: (!hist.is_empty()).then(|| SecondHist::spilled(encoder.encode_second(hist))),
+        hist: (!hist.is_empty()).then(|| {
+            let text = encoder.encode_second(hist);
+            match spill {
+                Some(spill) => SecondHist::spilled(text, spill),
+                None => SecondHist::new(text),
+            }
+        }),
     }
 }
 
@@ -169,7 +184,7 @@ mod tests {
 
     #[test]
     fn a_second_is_complete_when_every_worker_reported() {
-        let mut c = Collector::new(2);
+        let mut c = Collector::new(2, None);
         assert!(c.add(iv(0, 0, 1000, 100_000)).is_none());
         let p = c.add(iv(1, 0, 3000, 200_000)).unwrap();
         assert_eq!(p.read_iops, 4000.0);
@@ -188,7 +203,7 @@ mod tests {
             secs,
             ..iv(0, 2, reads, 100_000)
         };
-        let mut c = Collector::new(1);
+        let mut c = Collector::new(1, None);
         c.add(iv(0, 0, 4000, 100_000));
         c.add(iv(0, 1, 4000, 100_000));
         // 32 drained I/Os in 4 ms would read as 8,000 IOPS on their own.
@@ -197,7 +212,7 @@ mod tests {
         assert_eq!(all.len(), 2, "{all:?}");
         assert!((all[1].t - 2.004).abs() < 1e-9);
         assert!((all[1].read_iops - 4032.0 / 1.004).abs() < 1e-6);
-        let mut c = Collector::new(1);
+        let mut c = Collector::new(1, None);
         c.add(iv(0, 0, 4000, 100_000));
         c.add(iv(0, 1, 4000, 100_000));
         c.add(tail(0.6, 2400));

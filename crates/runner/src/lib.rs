@@ -2,22 +2,32 @@
 //! latency recording, phases. The CLI (and later the agent) drive it through [`run`].
 #![forbid(unsafe_code)]
 
+pub mod assemble;
 pub mod burst;
 pub mod collect;
 pub mod data;
 pub mod datagen;
+pub mod error;
+pub mod event;
 pub mod hostcpu;
+pub mod measure;
 pub mod pattern;
+pub mod prepare;
 pub mod run;
 pub mod sample;
 pub mod session;
 pub mod sim;
 pub mod spawn;
+pub mod start_at;
 pub mod steady;
 pub mod streams;
+pub mod timeline;
 pub mod verify;
 pub mod warn;
+pub mod window;
 pub mod worker;
 
-pub use run::{run, run_at, run_local, run_session, run_sim, Event, RunError};
+pub use error::RunError;
+pub use event::Event;
+pub use run::{run, run_at, run_local, run_session, run_sim};
 pub use streams::run_streams;

@@ -4,7 +4,7 @@
 //! content for less, which flatters the figures.
 
 use dbio_engine::buffer::AlignedBuf;
-use dbio_engine::target::OpenTarget;
+use dbio_engine::device::OpenTarget;
 use dbio_model::{ContentSample, JobSpec, Warning};
 use dbio_reduce::block::{classify, CompressSpec, Compressors, Kind};
 use std::os::unix::fs::FileExt;
@@ -81,7 +81,7 @@ pub fn check_targets(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dbio_engine::target::{open_target, TargetOptions};
+    use dbio_engine::device::{open_target, TargetOptions};
 
     fn sample_of(content: &[u8]) -> ContentSample {
         let dir = tempfile::tempdir().unwrap();

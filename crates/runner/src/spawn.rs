@@ -5,68 +5,20 @@
 use crate::data::run_nonce;
 use crate::datagen::WriteData;
 use crate::pattern::Pattern;
+use crate::timeline::{MeasureStart, Timeline};
 use crate::verify::{Checker, StreamVerify};
 use crate::worker::{
     prepare_buffers, run_worker, run_worker_with, Interval, MonotonicClock, Quota, WorkerPlan,
     WorkerReport,
 };
-use dbio_engine::engine::AnyEngine;
+use dbio_engine::AnyEngine;
 use dbio_engine::{open_engine, EngineSetup};
 use dbio_model::{Arrivals, EngineKind, JobSpec, StopAfter};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Barrier, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-/// When the workers measure; the same for all of them.
-#[derive(Debug, Clone)]
-pub struct Timeline {
-    /// When the clock started: the start of the ramp.
-    pub origin: Instant,
-    /// Start of the measured window and of the per-second intervals.
-    pub start: MeasureStart,
-    /// With `--steady`: end of the ramp, where settling samples begin.
-    pub settle_from: Option<Instant>,
-}
-
-/// The start of measuring, shared by the workers and the runner: fixed at the end of the
-/// ramp, or (with `--steady`) set once by the runner when the I/O has settled.
-#[derive(Debug, Clone)]
-pub struct MeasureStart {
-    origin: Instant,
-    /// Nanoseconds after `origin`; `UNSET` until known.
-    nanos: Arc<AtomicU64>,
-}
-
-const UNSET: u64 = u64::MAX;
-
-impl MeasureStart {
-    pub(crate) fn new(origin: Instant, at: Option<Instant>) -> Self {
-        let nanos = at.map_or(UNSET, |a| a.duration_since(origin).as_nanos() as u64);
-        MeasureStart {
-            origin,
-            nanos: Arc::new(AtomicU64::new(nanos)),
-        }
-    }
-
-    /// The start of measuring, once known.
-    pub fn get(&self) -> Option<Instant> {
-        match self.nanos.load(Ordering::Acquire) {
-            UNSET => None,
-            n => Some(self.origin + Duration::from_nanos(n)),
-        }
-    }
-
-    /// Sets the start of measuring unless it is already set; returns the start in force.
-    pub fn set(&self, at: Instant) -> Instant {
-        let n = at.saturating_duration_since(self.origin).as_nanos() as u64;
-        let _ = self
-            .nanos
-            .compare_exchange(UNSET, n, Ordering::AcqRel, Ordering::Acquire);
-        self.get().expect("set just now or before")
-    }
-}
 
 /// Running workers.
 pub struct Workers {

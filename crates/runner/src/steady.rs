@@ -3,7 +3,7 @@
 //! of samples meets the criterion, or at the cap.
 
 use crate::collect::Collector;
-use crate::spawn::MeasureStart;
+use crate::timeline::MeasureStart;
 use crate::worker::Interval;
 use dbio_model::{Steady, SteadyMetric, SteadyState, SteadyTest};
 use std::collections::VecDeque;
@@ -82,7 +82,8 @@ impl Settler {
             start,
             settle_from,
             cap: settle_from + Duration::from_secs(steady.max_secs as u64),
-            collector: Collector::new(workers),
+            // Settling seconds are judged and dropped: their histograms need no spill file.
+            collector: Collector::new(workers, None),
             window: VecDeque::new(),
             settled: false,
         }

@@ -2,9 +2,11 @@
 //! on one timeline with their own workers, rings and targets, and one stop flag ends them
 //! all. The result holds each stream on its own and the totals over all of them.
 
-use crate::run::{
-    assemble, dir_totals, directions, measure, prepare, wall_secs, Assembly, Event, RunError,
-};
+use crate::assemble::{assemble, dir_totals, directions, wall_secs, Assembly};
+use crate::error::RunError;
+use crate::event::Event;
+use crate::measure::measure;
+use crate::prepare::prepare;
 use crate::worker::WorkerReport;
 use dbio_engine::facts::target_facts;
 use dbio_model::*;
@@ -93,6 +95,6 @@ pub fn run_streams(
     r.warnings.extend(behind);
     r.streams = results;
     r.verify = m.verify;
-    crate::run::fail_verify(&mut r, m.verify_failure, m.aborted);
+    crate::assemble::fail_verify(&mut r, m.verify_failure, m.aborted);
     Ok(r)
 }

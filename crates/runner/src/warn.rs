@@ -1,7 +1,7 @@
 //! Warnings a result carries: each says what happened and what to try.
 
 use dbio_analyze::verdict::{BUSY, MIN_JUDGED_SECS};
-use dbio_engine::target::{OpenTarget, TargetKind};
+use dbio_engine::device::{OpenTarget, TargetKind};
 use dbio_model::*;
 
 fn w(code: &str, message: String) -> Warning {

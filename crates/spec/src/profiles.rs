@@ -68,7 +68,7 @@ fn profile_text(name: &str) -> Result<Profile, String> {
             names.join(", ")
         )
     })?;
-    Profile::parse(text, name)
+    Profile::parse(text, name).map_err(|e| e.to_string())
 }
 
 /// Reads and parses a profile file.
@@ -80,7 +80,7 @@ pub fn from_file(path: &str) -> Result<Profile, SpecError> {
 fn from_file_text(path: &str) -> Result<Profile, String> {
     let text =
         crate::input::read_text(path).map_err(|e| format!("cannot read profile {path}: {e}"))?;
-    Profile::parse(&text, path)
+    Profile::parse(&text, path).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

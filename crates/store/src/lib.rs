@@ -2,50 +2,19 @@
 //! as printed) in a SQLite database, with the headline figures beside it for listing.
 #![forbid(unsafe_code)]
 
+mod error;
 pub mod lookup;
 pub mod run_files;
 mod schema;
 pub mod since;
 
-use rusqlite::{params, Connection, ErrorCode, OptionalExtension};
+use error::is_busy;
+use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub use error::StoreError;
 pub use schema::CURRENT_VERSION;
-
-/// Why the history could not be used; its Display is one line naming the file.
-#[derive(Debug)]
-pub enum StoreError {
-    /// The file (or its folder) cannot be created, opened or read.
-    Io { path: PathBuf, why: String },
-    /// The file is not a dbio history (another SQLite database, or not SQLite at all).
-    NotHistory { path: PathBuf, why: String },
-    /// Written by a newer dbio: left untouched.
-    Newer { path: PathBuf, found: u32 },
-    /// Any other database error.
-    Sql { path: PathBuf, why: String },
-}
-
-impl std::fmt::Display for StoreError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StoreError::Io { path, why } => write!(f, "history {}: {why}", path.display()),
-            StoreError::NotHistory { path, why } => write!(
-                f,
-                "history {}: not a dbio history database ({why}); it was left as it is: give another file with --db, or move it away",
-                path.display()
-            ),
-            StoreError::Newer { path, found } => write!(
-                f,
-                "history {}: written by a newer dbio (schema version {found}; this dbio knows up to {CURRENT_VERSION}); it was left as it is: use the newer dbio, or another file with --db",
-                path.display()
-            ),
-            StoreError::Sql { path, why } => write!(f, "history {}: {why}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for StoreError {}
 
 /// What is stored for one result.
 #[derive(Debug, Clone, Default)]
@@ -105,12 +74,6 @@ pub struct Store {
 
 /// How long a writer waits for another process holding the database.
 const BUSY_WAIT: Duration = Duration::from_secs(30);
-
-/// True when another connection's lock refused the statement (worth trying again).
-pub(crate) fn is_busy(e: &rusqlite::Error) -> bool {
-    matches!(e, rusqlite::Error::SqliteFailure(f, _)
-        if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked))
-}
 
 impl Store {
     /// The default file: `$XDG_DATA_HOME/dbio/history.db`, else `~/.local/share/dbio/history.db`.

@@ -3,7 +3,7 @@
 //! up inside a write transaction, so two processes opening a new file at once cannot both
 //! apply it.
 
-use crate::StoreError;
+use crate::error::{is_busy, StoreError};
 use rusqlite::{Connection, ErrorCode};
 use std::path::Path;
 
@@ -76,7 +76,7 @@ fn migrate_once(conn: &Connection, path: &Path) -> Result<(), Failed> {
         })
     };
     let sql = |e: rusqlite::Error| {
-        if crate::is_busy(&e) {
+        if is_busy(&e) {
             Failed::Busy(e)
         } else {
             Failed::Store(StoreError::Sql {
@@ -115,6 +115,7 @@ fn migrate_once(conn: &Connection, path: &Path) -> Result<(), Failed> {
         return Err(Failed::Store(StoreError::Newer {
             path: path.to_path_buf(),
             found: version as u32,
+            knows: CURRENT_VERSION,
         }));
     }
     if version < CURRENT_VERSION as i64 {

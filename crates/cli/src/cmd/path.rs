@@ -27,7 +27,7 @@ pub fn run(a: PathArgs) -> Exit {
     };
     let t = match Topology::parse(&text, &a.topology) {
         Ok(t) => t,
-        Err(m) => return fail(m),
+        Err(m) => return fail(m.to_string()),
     };
     let mut sizes = Vec::new();
     if let Some(list) = &a.io_size {

@@ -1,22 +1,21 @@
 //! A second's latency histogram as a result carries it: the interval-log text, held in memory
-//! or, while a run goes on, in the process's spill file ([`crate::spill`]), so that a run's
+//! or, while a run goes on, in the run's spill file ([`crate::spill::Spill`]), so that a run's
 //! memory does not grow with its seconds (an hour of them is megabytes of text).
 
-use crate::spill::{self, Span};
+use crate::spill::file::{Span, Spill};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 
 /// One second's histogram in HdrHistogram's interval-log encoding (see
 /// [`super::Encoder::encode_second`]); serialized as that text wherever it is kept.
 #[derive(Clone)]
-pub struct SecondHist(pub(crate) Repr);
+pub struct SecondHist(Repr);
 
-/// Where the text is: in memory, or in the process's spill file (a spilled run keeps the
-/// place, see [`crate::spill::SpilledRun`]).
-#[derive(Clone, Serialize, Deserialize)]
-pub(crate) enum Repr {
+/// Where the text is: in memory, or at a place in a spill file.
+#[derive(Clone)]
+enum Repr {
     Text(String),
-    Spilled(Span),
+    Spilled(Spill, Span),
 }
 
 impl SecondHist {
@@ -25,20 +24,33 @@ impl SecondHist {
         SecondHist(Repr::Text(text))
     }
 
-    /// `text` moved to the spill file; kept in memory when there is none or the write fails
-    /// (the result is the same, only the memory differs).
-    pub fn spilled(text: String) -> Self {
-        match spill::put(text.as_bytes()) {
-            Some(span) => SecondHist(Repr::Spilled(span)),
+    /// `text` moved to the spill file `spill`; kept in memory when the write fails (the
+    /// result is the same, only the memory differs).
+    pub fn spilled(text: String, spill: &Spill) -> Self {
+        match spill.put(text.as_bytes()) {
+            Some(span) => SecondHist(Repr::Spilled(spill.clone(), span)),
             None => Self::new(text),
         }
+    }
+
+    /// The spill file the text is in, if it is in one.
+    pub fn spill(&self) -> Option<Spill> {
+        match &self.0 {
+            Repr::Spilled(spill, _) => Some(spill.clone()),
+            Repr::Text(_) => None,
+        }
+    }
+
+    /// The text is in a spill file (not in memory).
+    pub fn is_spilled(&self) -> bool {
+        matches!(self.0, Repr::Spilled(..))
     }
 
     /// The text, read back from the spill file if it is there.
     pub fn text(&self) -> Result<Cow<'_, str>, String> {
         match &self.0 {
             Repr::Text(t) => Ok(Cow::Borrowed(t)),
-            Repr::Spilled(span) => String::from_utf8(spill::get(*span)?)
+            Repr::Spilled(spill, span) => String::from_utf8(spill.get(*span)?)
                 .map(Cow::Owned)
                 .map_err(|_| "a second's histogram in the spill file is not text".into()),
         }
@@ -87,8 +99,12 @@ mod tests {
     #[test]
     fn a_spilled_second_is_its_text() {
         let texts = ["HISTFAAAA", "second two", ""].map(String::from);
-        let spilled: Vec<SecondHist> = texts.iter().cloned().map(SecondHist::spilled).collect();
-        assert!(spilled.iter().all(|h| matches!(h.0, Repr::Spilled(_))));
+        let spill = Spill::new().unwrap();
+        let spilled: Vec<SecondHist> = texts
+            .iter()
+            .map(|t| SecondHist::spilled(t.clone(), &spill))
+            .collect();
+        assert!(spilled.iter().all(SecondHist::is_spilled));
         for (h, t) in spilled.iter().zip(&texts) {
             assert_eq!(h.text().unwrap(), t.as_str());
             assert_eq!(h, &SecondHist::new(t.clone()));

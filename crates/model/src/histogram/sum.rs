@@ -2,7 +2,8 @@
 //! base64), decoded straight into one array of counts: merging thousands of per-second
 //! histograms costs no full-range histogram per decoded one.
 
-use super::{decode_compact, histogram_of};
+use super::codec::{decode_compact, histogram_of};
+use super::error::HistogramError;
 use base64::Engine;
 use flate2::{Decompress, FlushDecompress, Status};
 use hdrhistogram::Histogram;
@@ -95,11 +96,9 @@ impl HistogramSum {
     /// Adds one histogram encoded by [`super::encode_compact`] or any HdrHistogram interval
     /// log line (V2, deflated or not, base64). Err says what the text is not; the sum is then
     /// unspecified until cleared.
-    pub fn add_compact(&mut self, s: &str) -> Result<(), String> {
+    pub fn add_compact(&mut self, s: &str) -> Result<(), HistogramError> {
         self.base64.clear();
-        base64::engine::general_purpose::STANDARD
-            .decode_vec(s.trim(), &mut self.base64)
-            .map_err(|e| format!("not base64: {e}"))?;
+        base64::engine::general_purpose::STANDARD.decode_vec(s.trim(), &mut self.base64)?;
         let bytes = std::mem::take(&mut self.base64);
         let added = self.add_v2(&bytes, s);
         self.base64 = bytes;
@@ -107,11 +106,11 @@ impl HistogramSum {
     }
 
     /// Adds a V2 histogram (`bytes`, cookie first); `s` is its text for the slow path.
-    fn add_v2(&mut self, bytes: &[u8], s: &str) -> Result<(), String> {
+    fn add_v2(&mut self, bytes: &[u8], s: &str) -> Result<(), HistogramError> {
         let payload = match be_u32(bytes, 0) {
             Some(V2_COMPRESSED_COOKIE) => {
-                let len = be_u32(bytes, 4).ok_or("a truncated HdrHistogram")? as usize;
-                let body = bytes.get(8..8 + len).ok_or("a truncated HdrHistogram")?;
+                let len = be_u32(bytes, 4).ok_or(HistogramError::Truncated)? as usize;
+                let body = bytes.get(8..8 + len).ok_or(HistogramError::Truncated)?;
                 self.inflate_into_payload(body)?;
                 std::mem::take(&mut self.payload)
             }
@@ -121,7 +120,7 @@ impl HistogramSum {
                 p.extend_from_slice(bytes);
                 p
             }
-            _ => return Err("not an HdrHistogram: unknown cookie".into()),
+            _ => return Err(HistogramError::NotHdr("unknown cookie".into())),
         };
         let added = self.add_payload(&payload, s);
         self.payload = payload;
@@ -129,7 +128,7 @@ impl HistogramSum {
     }
 
     /// Inflates a zlib stream into `self.payload`.
-    fn inflate_into_payload(&mut self, body: &[u8]) -> Result<(), String> {
+    fn inflate_into_payload(&mut self, body: &[u8]) -> Result<(), HistogramError> {
         self.inflate.reset(true);
         self.payload.clear();
         loop {
@@ -141,7 +140,7 @@ impl HistogramSum {
             let st = self
                 .inflate
                 .decompress_vec(rest, &mut self.payload, FlushDecompress::Finish)
-                .map_err(|e| format!("not an HdrHistogram: {e}"))?;
+                .map_err(|e| HistogramError::NotHdr(e.to_string()))?;
             if st == Status::StreamEnd {
                 return Ok(());
             }
@@ -149,15 +148,17 @@ impl HistogramSum {
                 && self.inflate.total_out() == out_before
                 && self.payload.capacity() > self.payload.len();
             if stuck {
-                return Err("not an HdrHistogram: the deflated data is truncated".into());
+                return Err(HistogramError::NotHdr(
+                    "the deflated data is truncated".into(),
+                ));
             }
         }
     }
 
     /// Adds an uncompressed V2 histogram (cookie first). Histograms of another lowest value
     /// or precision go through the `hdrhistogram` crate's own decoder and an exact `add`.
-    fn add_payload(&mut self, v2: &[u8], s: &str) -> Result<(), String> {
-        let truncated = || "not an HdrHistogram: truncated".to_string();
+    fn add_payload(&mut self, v2: &[u8], s: &str) -> Result<(), HistogramError> {
+        let truncated = || HistogramError::NotHdr("truncated".into());
         if be_u32(v2, 0) != Some(V2_COOKIE) || v2.len() < 4 + V2_HEADER {
             return Err(truncated());
         }
@@ -174,7 +175,7 @@ impl HistogramSum {
     }
 
     /// Adds the zig-zag LEB128 counts of a V2 payload laid out as dbio's histograms are.
-    fn add_counts(&mut self, body: &[u8]) -> Result<(), String> {
+    fn add_counts(&mut self, body: &[u8]) -> Result<(), HistogramError> {
         let (mut at, mut index) = (0usize, 0usize);
         let (mut first, mut last) = (usize::MAX, 0usize);
         while at < body.len() {
@@ -185,8 +186,8 @@ impl HistogramSum {
                     u64::from(b)
                 }
                 _ => {
-                    let (v, used) =
-                        varint(&body[at..]).ok_or("not an HdrHistogram: a truncated count")?;
+                    let (v, used) = varint(&body[at..])
+                        .ok_or_else(|| HistogramError::NotHdr("a truncated count".into()))?;
                     at += used;
                     v
                 }
@@ -197,13 +198,12 @@ impl HistogramSum {
                 continue;
             }
             if n > 0 {
-                let c = self
-                    .counts
-                    .get_mut(index)
-                    .ok_or("out of range: a latency beyond dbio's one hour")?;
+                let c = self.counts.get_mut(index).ok_or_else(|| {
+                    HistogramError::OutOfRange("a latency beyond dbio's one hour".into())
+                })?;
                 *c = c
                     .checked_add(n as u64)
-                    .ok_or("out of range: count overflow")?;
+                    .ok_or_else(|| HistogramError::OutOfRange("count overflow".into()))?;
                 first = first.min(index);
                 last = index;
             }
@@ -218,7 +218,7 @@ impl HistogramSum {
 
     /// The slow path for histograms of another layout: decoded whole, then added exactly
     /// (a finer histogram's buckets each lie inside one of a coarser one's).
-    fn add_other_layout(&mut self, s: &str) -> Result<(), String> {
+    fn add_other_layout(&mut self, s: &str) -> Result<(), HistogramError> {
         let h = decode_compact(s)?;
         for v in h.iter_recorded() {
             let i = self

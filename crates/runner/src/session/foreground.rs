@@ -7,8 +7,8 @@ use super::meter::{Ev, Meter};
 use super::redo::Redo;
 use super::Layout;
 use crate::pattern::{Deck, PageSpread};
-use dbio_engine::{Engine, Op, OpKind};
-use dbio_model::session::SessionSpec;
+use dbio_engine::{Engine, IoError, Op, OpKind};
+use dbio_model::session::{SessionSpec, Think};
 use fastrand::Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{SyncSender, TrySendError};
@@ -80,77 +80,109 @@ pub fn run_session<E: Engine>(mut engine: E, p: SessionPlan, meter: &mut Meter) 
                 });
             }
         }
-        let result = if s.batch_reads && ops.len() > 1 {
-            let start = Instant::now();
-            let r = run_batch(&mut engine, &ops, &mut done, &target_of);
-            for d in &done[..ops.len()] {
-                meter.io(
-                    false,
-                    s.page,
-                    d.saturating_duration_since(start).as_nanos() as u64,
-                );
-            }
-            let last = done[..ops.len()].iter().max().copied().unwrap_or(start);
-            meter.wait(
-                Ev::ParallelRead,
-                last.saturating_duration_since(start).as_nanos() as u64,
-            );
-            r
-        } else {
-            let mut r = Ok(());
-            for op in &ops {
-                let start = Instant::now();
-                let one = Op { slot: 0, ..*op };
-                r = run_batch(&mut engine, &[one], &mut done, &target_of);
-                if r.is_err() {
-                    break;
-                }
-                let ns = done[0].saturating_duration_since(start).as_nanos() as u64;
-                meter.io(false, s.page, ns);
-                meter.wait(Ev::SequentialRead, ns);
-            }
-            r
-        };
+        let result = read_unit(&mut engine, s, &ops, &mut done, &target_of, meter);
         if let Err(e) = result {
             meter.error = Some(e);
             break;
         }
-        if update.draw(&mut rng) {
-            for &page in &pages {
-                if let Err(TrySendError::Full(page)) = p.dirty.try_send(page) {
-                    // The dirty list is full: the session waits for the data writer.
-                    let start = Instant::now();
-                    if p.dirty.send(page).is_err() {
-                        break;
-                    }
-                    meter.wait(Ev::FreeBufferWait, start.elapsed().as_nanos() as u64);
-                }
-            }
-            let redo = s.work_unit as u64 * s.redo_stress;
-            let start = Instant::now();
-            if p.redo.commit(redo).is_none() {
-                break; // the log writer stopped (an error or the end of the run)
-            }
-            meter.wait(Ev::LogFileSync, start.elapsed().as_nanos() as u64);
-            if measured {
-                meter.updates += 1;
-                meter.redo_bytes += redo;
-            }
+        if update.draw(&mut rng) && !commit_update(&p.dirty, &p.redo, s, &pages, meter, measured) {
+            break; // the log writer stopped (an error or the end of the run)
         }
         if measured {
             meter.ops += 1;
             meter.cache_hits += hits;
         }
         if let Some(t) = s.think {
-            since_think += 1;
-            if since_think >= t.every {
-                since_think = 0;
-                let ns = rng.u64(t.min_ns..=t.max_ns);
-                std::thread::sleep(Duration::from_nanos(ns));
-                if measured {
-                    meter.think_ns += ns;
-                }
+            think(&t, &mut since_think, &mut rng, meter, measured);
+        }
+    }
+}
+
+/// Reads the pages of a work unit that missed the cache (`ops`): as one batch, or one page
+/// at a time; records each read's latency and the wait of the session.
+fn read_unit<E: Engine>(
+    engine: &mut E,
+    s: &SessionSpec,
+    ops: &[Op],
+    done: &mut [Instant],
+    target_of: &dyn Fn(u32) -> String,
+    meter: &mut Meter,
+) -> Result<(), IoError> {
+    if s.batch_reads && ops.len() > 1 {
+        let start = Instant::now();
+        let r = run_batch(engine, ops, done, target_of);
+        for d in &done[..ops.len()] {
+            meter.io(
+                false,
+                s.page,
+                d.saturating_duration_since(start).as_nanos() as u64,
+            );
+        }
+        let last = done[..ops.len()].iter().max().copied().unwrap_or(start);
+        meter.wait(
+            Ev::ParallelRead,
+            last.saturating_duration_since(start).as_nanos() as u64,
+        );
+        r
+    } else {
+        let mut r = Ok(());
+        for op in ops {
+            let start = Instant::now();
+            let one = Op { slot: 0, ..*op };
+            r = run_batch(engine, &[one], done, target_of);
+            if r.is_err() {
+                break;
             }
+            let ns = done[0].saturating_duration_since(start).as_nanos() as u64;
+            meter.io(false, s.page, ns);
+            meter.wait(Ev::SequentialRead, ns);
+        }
+        r
+    }
+}
+
+/// An update: dirties the work unit's `pages` for the data writer (waiting for it when its
+/// list is full) and commits their redo. False when the log writer has stopped.
+fn commit_update(
+    dirty: &SyncSender<(u32, u64)>,
+    redo_log: &Redo,
+    s: &SessionSpec,
+    pages: &[(u32, u64)],
+    meter: &mut Meter,
+    measured: bool,
+) -> bool {
+    for &page in pages {
+        if let Err(TrySendError::Full(page)) = dirty.try_send(page) {
+            // The dirty list is full: the session waits for the data writer.
+            let start = Instant::now();
+            if dirty.send(page).is_err() {
+                break;
+            }
+            meter.wait(Ev::FreeBufferWait, start.elapsed().as_nanos() as u64);
+        }
+    }
+    let redo = s.work_unit as u64 * s.redo_stress;
+    let start = Instant::now();
+    if redo_log.commit(redo).is_none() {
+        return false;
+    }
+    meter.wait(Ev::LogFileSync, start.elapsed().as_nanos() as u64);
+    if measured {
+        meter.updates += 1;
+        meter.redo_bytes += redo;
+    }
+    true
+}
+
+/// Think time (`think` in the session spec): every `t.every` operations, a random pause.
+fn think(t: &Think, since_think: &mut u32, rng: &mut Rng, meter: &mut Meter, measured: bool) {
+    *since_think += 1;
+    if *since_think >= t.every {
+        *since_think = 0;
+        let ns = rng.u64(t.min_ns..=t.max_ns);
+        std::thread::sleep(Duration::from_nanos(ns));
+        if measured {
+            meter.think_ns += ns;
         }
     }
 }

@@ -11,18 +11,19 @@ mod report;
 mod scatter;
 mod writers;
 
+use crate::assemble::{assemble, directions, Assembly};
 use crate::data::run_nonce;
 use crate::datagen::WriteData;
+use crate::error::RunError;
+use crate::event::Event;
 use crate::pattern::PageSpread;
-use crate::run::{
-    assemble, check_fit, directions, gather, hold_cpus, open_targets, pick_engine, prefill_targets,
-    Assembly, Event, RunError,
-};
-use crate::spawn::{MeasureStart, Timeline};
+use crate::prepare::{check_fit, open_targets, pick_engine, prefill_targets};
+use crate::timeline::{MeasureStart, Timeline};
 use crate::warn;
-use crate::worker::{prepare_buffers, WorkerReport};
-use dbio_engine::engine::AnyEngine;
-use dbio_engine::target::{discard_created, open_target, TargetKind, TargetOptions};
+use crate::window::{gather, hold_cpus, Window};
+use crate::worker::{prepare_buffers, Interval, WorkerReport};
+use dbio_engine::device::{discard_created, open_target, OpenTarget, TargetKind, TargetOptions};
+use dbio_engine::AnyEngine;
 use dbio_engine::{open_engine, EngineSetup};
 use dbio_model::session::SessionSpec;
 use dbio_model::*;
@@ -152,7 +153,129 @@ pub fn run_sessions(
 ) -> Result<RunResult, RunError> {
     let ss: SessionSpec = spec.session.clone().expect("a session job");
     let mut warnings = Vec::new();
-    let mut targets = open_targets(spec, &mut warnings)?;
+    let prepared = prepare_sessions(spec, &ss, &stop, on_event, &mut warnings)?;
+    let threads = ss.sessions as usize + 2;
+    let ready = Arc::new(Barrier::new(threads + 1));
+    let clock: Arc<OnceLock<Clock>> = Arc::new(OnceLock::new());
+    let (tx, rx) = mpsc::channel();
+    let redo = Arc::new(Redo::default());
+    let started = start_threads(
+        spec,
+        &ss,
+        &prepared,
+        &stop,
+        &|| (ready.clone(), clock.clone()),
+        tx,
+        &redo,
+    );
+    // As in any run, the CPUs are held awake while the sessions measure: their single-block
+    // reads and the log writer's commits are low-depth I/O, where a CPU's wake-up would count.
+    let (_awake, cpu_idle) = hold_cpus(spec, &mut warnings);
+    let timeline = start_clock(spec, &ready, &clock);
+    on_event(Event::Measuring {
+        planned_secs: match spec.stop {
+            StopAfter::Seconds(s) => Some(s + spec.ramp_secs),
+            _ => None,
+        },
+    });
+    // When every session has gone, nothing more will commit: the log writer may end.
+    let mut poll = || {
+        if started.sessions.iter().all(|h| h.is_finished()) {
+            redo.close();
+        }
+    };
+    let mut window = gather(rx, threads as u32, &timeline, None, on_event, &mut poll);
+    window.cpu_idle = cpu_idle;
+    redo.close();
+    let parts = join_threads(started, prepared.kind)?;
+    let interrupted = stop.load(Ordering::Relaxed);
+    if interrupted && !window.took_start {
+        return Err(RunError::Interrupted);
+    }
+    Ok(assemble_sessions(
+        spec,
+        &ss,
+        prepared,
+        parts,
+        window,
+        interrupted,
+        warnings,
+    ))
+}
+
+/// The targets of a session run, open, checked and prefilled, with its redo log and the
+/// engine its threads use.
+struct SessionTargets {
+    targets: Vec<OpenTarget>,
+    log: OpenTarget,
+    log_file: LogFile,
+    layout: Arc<Layout>,
+    prefilled: Vec<String>,
+    sampled: Vec<ContentSample>,
+    kind: EngineKind,
+    features: Vec<String>,
+}
+
+/// Opens and checks the data targets and the redo log, prefills the data targets, and picks
+/// the engine (a refusal leaves no file it created behind).
+fn prepare_sessions(
+    spec: &JobSpec,
+    ss: &SessionSpec,
+    stop: &AtomicBool,
+    on_event: &mut dyn FnMut(Event),
+    warnings: &mut Vec<Warning>,
+) -> Result<SessionTargets, RunError> {
+    let (targets, region, log) = open_session_targets(spec, ss, warnings)?;
+    let prefilled = match prefill_targets(spec, &targets, stop, on_event) {
+        Ok(p) => p,
+        Err(e) => {
+            // The redo file is not prefilled: one created just now goes again.
+            discard_created(log);
+            return Err(e);
+        }
+    };
+    let sampled = crate::sample::check_targets(spec, &targets, warnings);
+    let (kind, features) = pick_engine(spec, &targets, warnings);
+    let layout = Arc::new(Layout::new(
+        spec.targets.clone(),
+        ss.page,
+        region,
+        spec.seed,
+    ));
+    let log_file = LogFile {
+        name: log.path.clone(),
+        size: log.size / 4096 * 4096,
+        block: dbio_engine::facts::logical_block_size(&log).max(512),
+    };
+    if log_file.size < MAX_LOG_WRITE {
+        return Err(RunError::Invalid(format!(
+            "redo log {}: {} is too small; it needs at least 1 MiB",
+            log.path,
+            units::format_size(log.size)
+        )));
+    }
+    Ok(SessionTargets {
+        targets,
+        log,
+        log_file,
+        layout,
+        prefilled,
+        sampled,
+        kind,
+        features,
+    })
+}
+
+/// The data targets, their region, and the redo log, open.
+type Opened = (Vec<OpenTarget>, (u64, u64), OpenTarget);
+
+/// Opens the data targets (checked against the job: returns the region) and the redo log.
+fn open_session_targets(
+    spec: &JobSpec,
+    ss: &SessionSpec,
+    warnings: &mut Vec<Warning>,
+) -> Result<Opened, RunError> {
+    let targets = open_targets(spec, warnings)?;
     let region = match check_fit(spec, &targets) {
         Ok(r) => r,
         Err(e) => {
@@ -179,54 +302,41 @@ pub fn run_sessions(
     if log.kind == TargetKind::Block || !log.owned {
         warnings.push(warn::destroying(&log));
     }
-    let mut prefilled = match prefill_targets(spec, &targets, &stop, on_event) {
-        Ok(p) => p,
-        Err(e) => {
-            // The redo file is not prefilled: one created just now goes again.
-            discard_created(log);
-            return Err(e);
-        }
-    };
-    let sampled = crate::sample::check_targets(spec, &targets, &mut warnings);
-    let fds: Vec<i32> = targets.iter().map(|t| t.file.as_raw_fd()).collect();
-    let (kind, features) = pick_engine(spec, &targets, &mut warnings);
-    let layout = Arc::new(Layout::new(
-        spec.targets.clone(),
-        ss.page,
-        region,
-        spec.seed,
-    ));
-    let log_file = LogFile {
-        name: log.path.clone(),
-        size: log.size / 4096 * 4096,
-        block: dbio_engine::facts::logical_block_size(&log).max(512),
-    };
-    if log_file.size < MAX_LOG_WRITE {
-        return Err(RunError::Invalid(format!(
-            "redo log {}: {} is too small; it needs at least 1 MiB",
-            log.path,
-            units::format_size(log.size)
-        )));
-    }
-    let log_fd = log.file.as_raw_fd();
+    Ok((targets, region, log))
+}
 
-    let threads = ss.sessions as usize + 2;
-    let ready = Arc::new(Barrier::new(threads + 1));
-    let clock: Arc<OnceLock<Clock>> = Arc::new(OnceLock::new());
-    let sync = || (ready.clone(), clock.clone());
-    let (tx, rx) = mpsc::channel();
+/// The threads of a session run: the sessions, the data writer and the log writer.
+struct Threads {
+    sessions: Vec<JoinHandle<Finished>>,
+    writer: JoinHandle<Finished>,
+    lgwr: JoinHandle<Finished>,
+}
+
+/// What one thread needs to wait for the others and the clock.
+type ThreadSync = (Arc<Barrier>, Arc<OnceLock<Clock>>);
+
+/// Starts every thread of the run; each waits for the clock (see [`start_clock`]).
+fn start_threads(
+    spec: &JobSpec,
+    ss: &SessionSpec,
+    p: &SessionTargets,
+    stop: &Arc<AtomicBool>,
+    sync: &dyn Fn() -> ThreadSync,
+    tx: mpsc::Sender<Interval>,
+    redo: &Arc<Redo>,
+) -> Threads {
+    let fds: Vec<i32> = p.targets.iter().map(|t| t.file.as_raw_fd()).collect();
     let (dirty_tx, dirty_rx) = mpsc::sync_channel(DIRTY_LIST);
-    let redo = Arc::new(Redo::default());
     let data_seed = run_nonce();
     let page = ss.page as usize;
-
+    let kind = p.kind;
     let mut sessions = Vec::new();
     for id in 0..ss.sessions {
         let plan = SessionPlan {
             id,
             spec: ss.clone(),
-            layout: layout.clone(),
-            spread: PageSpread::new(spec.skew, layout.pages(), spec.seed, id),
+            layout: p.layout.clone(),
+            spread: PageSpread::new(spec.skew, p.layout.pages(), spec.seed, id),
             seed: spec.seed,
             until: None,
             quota: match spec.stop {
@@ -261,7 +371,7 @@ pub fn run_sessions(
     }
     drop(dirty_tx);
     let writer = {
-        let (tx, layout, batch) = (tx.clone(), layout.clone(), ss.write_batch);
+        let (tx, layout, batch) = (tx.clone(), p.layout.clone(), ss.write_batch);
         let (data, id) = (spec.data.clone(), ss.sessions);
         start_thread(
             "dbio-dbwr".into(),
@@ -282,32 +392,49 @@ pub fn run_sessions(
             },
         )
     };
-    let lgwr = {
-        let (tx, redo, id) = (tx.clone(), redo.clone(), ss.sessions + 1);
-        let data = crate::datagen::log_data(&spec.data);
-        start_thread(
-            "dbio-lgwr".into(),
-            kind,
-            vec![log_fd],
-            1,
-            MAX_LOG_WRITE as usize,
-            sync(),
-            move |engine, clock| {
-                let mut meter = Meter::new(id, clock.measure_from, tx);
-                let mut data = WriteData::new(&data, data_seed, id);
-                with_engine!(engine, |e| {
-                    let mut e = e;
-                    prepare_buffers(&mut e, 1, &mut data);
-                    log_writer(e, &redo, log_file, MAX_LOG_WRITE, data, &mut meter)
-                });
-                meter.finish()
-            },
-        )
-    };
-    drop(tx);
-    // As in any run, the CPUs are held awake while the sessions measure: their single-block
-    // reads and the log writer's commits are low-depth I/O, where a CPU's wake-up would count.
-    let (_awake, cpu_idle) = hold_cpus(spec, &mut warnings);
+    let lgwr = start_log_writer(spec, ss, p, sync(), tx, redo, data_seed);
+    Threads {
+        sessions,
+        writer,
+        lgwr,
+    }
+}
+
+/// Starts the log writer on the redo log.
+fn start_log_writer(
+    spec: &JobSpec,
+    ss: &SessionSpec,
+    p: &SessionTargets,
+    sync: ThreadSync,
+    tx: mpsc::Sender<Interval>,
+    redo: &Arc<Redo>,
+    data_seed: u64,
+) -> JoinHandle<Finished> {
+    let (redo, id) = (redo.clone(), ss.sessions + 1);
+    let data = crate::datagen::log_data(&spec.data);
+    let log_file = p.log_file.clone();
+    start_thread(
+        "dbio-lgwr".into(),
+        p.kind,
+        vec![p.log.file.as_raw_fd()],
+        1,
+        MAX_LOG_WRITE as usize,
+        sync,
+        move |engine, clock| {
+            let mut meter = Meter::new(id, clock.measure_from, tx);
+            let mut data = WriteData::new(&data, data_seed, id);
+            with_engine!(engine, |e| {
+                let mut e = e;
+                prepare_buffers(&mut e, 1, &mut data);
+                log_writer(e, &redo, log_file, MAX_LOG_WRITE, data, &mut meter)
+            });
+            meter.finish()
+        },
+    )
+}
+
+/// Starts the clock once every thread is ready: the ramp, then the measured time.
+fn start_clock(spec: &JobSpec, ready: &Barrier, clock: &OnceLock<Clock>) -> Timeline {
     ready.wait();
     let origin = Instant::now();
     let measure_from = origin + Duration::from_secs_f64(spec.ramp_secs);
@@ -320,28 +447,22 @@ pub fn run_sessions(
         until,
     });
     ready.wait();
-
-    on_event(Event::Measuring {
-        planned_secs: match spec.stop {
-            StopAfter::Seconds(s) => Some(s + spec.ramp_secs),
-            _ => None,
-        },
-    });
-    // When every session has gone, nothing more will commit: the log writer may end.
-    let mut poll = || {
-        if sessions.iter().all(|h| h.is_finished()) {
-            redo.close();
-        }
-    };
-    let timeline = Timeline {
+    Timeline {
         origin,
         start: MeasureStart::new(origin, Some(measure_from)),
         settle_from: None,
-    };
-    let mut window = gather(rx, threads as u32, &timeline, None, on_event, &mut poll);
-    window.cpu_idle = cpu_idle;
-    redo.close();
+    }
+}
 
+/// What the threads gave back: each session's, the data writer's and the log writer's.
+type Parts = (
+    Vec<(WorkerReport, Meter)>,
+    (WorkerReport, Meter),
+    (WorkerReport, Meter),
+);
+
+/// Joins every thread: their reports, or the error of one that could not set up its engine.
+fn join_threads(t: Threads, kind: EngineKind) -> Result<Parts, RunError> {
     let mut setup_error = None;
     let mut join = |h: JoinHandle<Finished>| match h.join() {
         Ok(Ok(r)) => Some(r),
@@ -355,9 +476,9 @@ pub fn run_sessions(
         }
     };
     let session_parts: Vec<(WorkerReport, Meter)> =
-        sessions.into_iter().filter_map(&mut join).collect();
-    let writer = join(writer);
-    let lgwr = join(lgwr);
+        t.sessions.into_iter().filter_map(&mut join).collect();
+    let writer = join(t.writer);
+    let lgwr = join(t.lgwr);
     let (Some(writer), Some(lgwr), None) = (writer, lgwr, setup_error.take()) else {
         return Err(RunError::Target(
             format!(
@@ -367,10 +488,19 @@ pub fn run_sessions(
             .to_lowercase(),
         ));
     };
-    let interrupted = stop.load(Ordering::Relaxed);
-    if interrupted && !window.took_start {
-        return Err(RunError::Interrupted);
-    }
+    Ok((session_parts, writer, lgwr))
+}
+
+/// The result of a session run, with its AWR-like report.
+fn assemble_sessions(
+    spec: &JobSpec,
+    ss: &SessionSpec,
+    p: SessionTargets,
+    (session_parts, writer, lgwr): Parts,
+    window: Window,
+    interrupted: bool,
+    warnings: Vec<Warning>,
+) -> RunResult {
     let (mut reports, mut meters): (Vec<WorkerReport>, Vec<Meter>) =
         session_parts.into_iter().unzip();
     let (writer_report, writer_meter) = writer;
@@ -384,16 +514,17 @@ pub fn run_sessions(
     } else {
         ss.log_target.clone()
     };
+    let (mut prefilled, mut targets) = (p.prefilled, p.targets);
     prefilled.push("redo log: written by the log writer only".into());
-    targets.push(log);
+    targets.push(p.log);
     let mut result = assemble(Assembly {
         spec,
         dirs: directions(spec),
-        engine_kind: kind,
-        features,
+        engine_kind: p.kind,
+        features: p.features,
         targets: &targets,
         prefilled,
-        sampled,
+        sampled: p.sampled,
         reports,
         window,
         interrupted,
@@ -403,11 +534,11 @@ pub fn run_sessions(
     meters.push(writer_meter);
     meters.push(lgwr_meter);
     result.session = Some(report::build(
-        &ss,
+        ss,
         &result,
         &meters,
         &session_reports,
         redo_note,
     ));
-    Ok(result)
+    result
 }

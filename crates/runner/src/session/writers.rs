@@ -74,6 +74,7 @@ pub fn data_writer<E: Engine>(
 }
 
 /// Where the log writer writes: a file opened for durable writes (O_DSYNC), wrapped around.
+#[derive(Clone)]
 pub struct LogFile {
     pub name: String,
     pub size: u64,

@@ -5,8 +5,9 @@
 
 mod model;
 
-use crate::run::{assemble, directions, Assembly, Window};
+use crate::assemble::{assemble, directions, Assembly};
 use crate::warn;
+use crate::window::Window;
 use crate::worker::{DirTotals, WorkerReport};
 use dbio_engine::sys::CpuTimes;
 use dbio_model::*;

@@ -13,6 +13,7 @@ use crate::steady::{holds, state};
 use crate::worker::{exp_gap, DirTotals};
 use dbio_engine::OpKind;
 use dbio_model::histogram::{new_histogram, Encoder};
+use dbio_model::spill::Spill;
 use dbio_model::{
     Arrivals, JobSpec, ServiceDist, SimDevice, Steady, SteadyMetric, SteadyState, StopAfter,
     TimePoint,
@@ -150,6 +151,8 @@ struct Sim<'a> {
     totals: [DirTotals; 2],
     interval: Histogram<u64>,
     encoder: Encoder,
+    /// Where the seconds' histograms wait until the result is written.
+    spill: Option<Spill>,
     iv_index: u32,
     iv: (u64, u64, u64),
     points: Vec<TimePoint>,
@@ -164,20 +167,50 @@ pub fn simulate(
     region: (u64, u64),
     stop: &AtomicBool,
 ) -> (Measured, Vec<TimePoint>) {
-    let threads = spec.threads;
-    let qd = spec.qd;
+    let mut sim = Sim::new(spec, dev, region);
+    for w in 0..spec.threads {
+        sim.pump(w);
+    }
+    let interrupted = sim.run(stop);
+    sim.outcome(interrupted)
+}
+
+/// Each worker's load: its pattern, free slots and share of the quota.
+fn new_loads(spec: &JobSpec, region: (u64, u64)) -> Vec<Load> {
+    let (threads, qd) = (spec.threads, spec.qd);
     let share = |n: u64, id: u32| n / threads as u64 + u64::from((id as u64) < n % threads as u64);
     let (quota_ios, quota_bytes) = match spec.stop {
         StopAfter::Seconds(_) => (u64::MAX, u64::MAX),
         StopAfter::Ops(n) => (n, u64::MAX),
         StopAfter::Bytes(b) => (u64::MAX, b),
     };
-    let ramp_end = (spec.ramp_secs * NS as f64).round() as u64;
-    let measure_ns = match spec.stop {
-        StopAfter::Seconds(s) => Some((s * NS as f64).round() as u64),
-        _ => None,
-    };
-    let settling = spec.steady.map(|steady| Settling {
+    (0..threads)
+        .map(|id| Load {
+            pattern: Pattern::new(spec, id, 1, region.0, region.1),
+            inflight: 0,
+            free: (id * qd..(id + 1) * qd).rev().collect(),
+            next_due: 0,
+            armed: false,
+            issued: 0,
+            issued_bytes: 0,
+            quota_ios: if quota_ios == u64::MAX {
+                u64::MAX
+            } else {
+                share(quota_ios, id)
+            },
+            quota_bytes: if quota_bytes == u64::MAX {
+                u64::MAX
+            } else {
+                share(quota_bytes, id)
+            },
+            lag_ns: 0,
+        })
+        .collect()
+}
+
+/// Settling to a steady state (`--steady`), from the end of the ramp at `ramp_end`.
+fn new_settling(spec: &JobSpec, ramp_end: u64) -> Option<Settling> {
+    spec.steady.map(|steady| Settling {
         steady,
         from: ramp_end,
         cap: ramp_end + steady.max_secs as u64 * NS,
@@ -186,156 +219,157 @@ pub fn simulate(
         bytes: 0,
         window: VecDeque::with_capacity(steady.window_secs as usize + 1),
         settled: false,
-    });
-    let measure_from = if settling.is_some() {
-        u64::MAX
-    } else {
-        ramp_end
-    };
-    let mut sim = Sim {
-        dev,
-        rng: Rng::with_seed(spec.seed ^ 0x5349_4D55_4C41_5445),
-        now: 0,
-        events: BinaryHeap::with_capacity((threads * qd) as usize * 2 + threads as usize),
-        slab: vec![
-            Io {
-                worker: 0,
-                read: true,
-                len: 0,
-                start: 0,
-                measured: false,
-            };
-            (threads * qd) as usize
-        ],
-        loads: (0..threads)
-            .map(|id| Load {
-                pattern: Pattern::new(spec, id, 1, region.0, region.1),
-                inflight: 0,
-                free: (id * qd..(id + 1) * qd).rev().collect(),
-                next_due: 0,
-                armed: false,
-                issued: 0,
-                issued_bytes: 0,
-                quota_ios: if quota_ios == u64::MAX {
-                    u64::MAX
-                } else {
-                    share(quota_ios, id)
-                },
-                quota_bytes: if quota_bytes == u64::MAX {
-                    u64::MAX
-                } else {
-                    share(quota_bytes, id)
-                },
-                lag_ns: 0,
-            })
-            .collect(),
-        qd,
-        pace: spec
-            .rate
-            .map(|r| Duration::from_secs_f64(threads as f64 / r as f64)),
-        poisson: spec.arrivals == Arrivals::Poisson,
-        free_channels: dev.channels,
-        channel_queue: VecDeque::with_capacity((threads * qd) as usize),
-        link_busy: [false; 2],
-        link_queue: [
-            VecDeque::with_capacity((threads * qd) as usize),
-            VecDeque::with_capacity((threads * qd) as usize),
-        ],
-        measure_from,
-        measure_until: measure_ns
-            .filter(|_| settling.is_none())
-            .map(|n| ramp_end + n),
-        measure_ns,
-        burst: spec.burst.map(|b| {
-            let ns = |s: f64| (s * NS as f64).round() as u64;
-            (ns(b.on_secs), ns(b.period_secs))
-        }),
-        settling,
-        stopping: false,
-        totals: [DirTotals::new(), DirTotals::new()],
-        interval: new_histogram(),
-        encoder: Encoder::default(),
-        iv_index: 0,
-        iv: (0, 0, 0),
-        points: Vec::new(),
-    };
-    for w in 0..threads {
-        sim.pump(w);
+    })
+}
+
+impl<'a> Sim<'a> {
+    /// The simulation of `spec` on `dev` over `region`, at virtual time 0.
+    fn new(spec: &JobSpec, dev: &'a SimDevice, region: (u64, u64)) -> Self {
+        let threads = spec.threads;
+        let qd = spec.qd;
+        let ramp_end = (spec.ramp_secs * NS as f64).round() as u64;
+        let measure_ns = match spec.stop {
+            StopAfter::Seconds(s) => Some((s * NS as f64).round() as u64),
+            _ => None,
+        };
+        let settling = new_settling(spec, ramp_end);
+        let measure_from = if settling.is_some() {
+            u64::MAX
+        } else {
+            ramp_end
+        };
+        Sim {
+            dev,
+            rng: Rng::with_seed(spec.seed ^ 0x5349_4D55_4C41_5445),
+            now: 0,
+            events: BinaryHeap::with_capacity((threads * qd) as usize * 2 + threads as usize),
+            slab: vec![
+                Io {
+                    worker: 0,
+                    read: true,
+                    len: 0,
+                    start: 0,
+                    measured: false,
+                };
+                (threads * qd) as usize
+            ],
+            loads: new_loads(spec, region),
+            qd,
+            pace: spec
+                .rate
+                .map(|r| Duration::from_secs_f64(threads as f64 / r as f64)),
+            poisson: spec.arrivals == Arrivals::Poisson,
+            free_channels: dev.channels,
+            channel_queue: VecDeque::with_capacity((threads * qd) as usize),
+            link_busy: [false; 2],
+            link_queue: [
+                VecDeque::with_capacity((threads * qd) as usize),
+                VecDeque::with_capacity((threads * qd) as usize),
+            ],
+            measure_from,
+            measure_until: measure_ns
+                .filter(|_| settling.is_none())
+                .map(|n| ramp_end + n),
+            measure_ns,
+            burst: spec.burst.map(|b| {
+                let ns = |s: f64| (s * NS as f64).round() as u64;
+                (ns(b.on_secs), ns(b.period_secs))
+            }),
+            settling,
+            stopping: false,
+            totals: [DirTotals::new(), DirTotals::new()],
+            interval: new_histogram(),
+            encoder: Encoder::default(),
+            spill: Spill::new(),
+            iv_index: 0,
+            iv: (0, 0, 0),
+            points: Vec::new(),
+        }
     }
-    let mut interrupted = false;
-    let mut steps = 0u32;
-    while let Some(Reverse(k)) = sim.events.pop() {
-        let (t, what) = unkey(k);
-        sim.settle_until(t);
-        sim.now = t;
-        if sim.measure_until.is_some_and(|u| t >= u) {
-            sim.stopping = true;
-        }
-        steps = steps.wrapping_add(1);
-        if steps.is_multiple_of(1 << 16) && stop.load(Ordering::Relaxed) {
-            (sim.stopping, interrupted) = (true, true);
-        }
-        match what {
-            What::Arrival(w) => {
-                sim.loads[w as usize].armed = false;
-                sim.pump(w);
+
+    /// Runs the events to the end (all I/O done, or stopped); true when `stop` ended it.
+    fn run(&mut self, stop: &AtomicBool) -> bool {
+        let sim = self;
+        let dev = sim.dev;
+        let mut interrupted = false;
+        let mut steps = 0u32;
+        while let Some(Reverse(k)) = sim.events.pop() {
+            let (t, what) = unkey(k);
+            sim.settle_until(t);
+            sim.now = t;
+            if sim.measure_until.is_some_and(|u| t >= u) {
+                sim.stopping = true;
             }
-            What::Served(io) => {
-                sim.release_channel();
-                if sim.slab[io as usize].read && dev.bw_bytes_s.is_some() {
-                    sim.enter_link(io);
-                } else {
-                    sim.finish(io);
+            steps = steps.wrapping_add(1);
+            if steps.is_multiple_of(1 << 16) && stop.load(Ordering::Relaxed) {
+                (sim.stopping, interrupted) = (true, true);
+            }
+            match what {
+                What::Arrival(w) => {
+                    sim.loads[w as usize].armed = false;
+                    sim.pump(w);
                 }
-            }
-            What::Carried(io) => {
-                sim.release_link(usize::from(!sim.slab[io as usize].read));
-                if sim.slab[io as usize].read {
-                    sim.finish(io);
-                } else {
-                    sim.enter_channel(io);
+                What::Served(io) => {
+                    sim.release_channel();
+                    if sim.slab[io as usize].read && dev.bw_bytes_s.is_some() {
+                        sim.enter_link(io);
+                    } else {
+                        sim.finish(io);
+                    }
                 }
+                What::Carried(io) => {
+                    sim.release_link(usize::from(!sim.slab[io as usize].read));
+                    if sim.slab[io as usize].read {
+                        sim.finish(io);
+                    } else {
+                        sim.enter_channel(io);
+                    }
+                }
+                What::Done(io) => sim.complete(io),
             }
-            What::Done(io) => sim.complete(io),
         }
+        interrupted
     }
-    if sim.measure_from == u64::MAX {
-        // Stopped while settling: nothing was measured.
-        sim.measure_from = sim.now;
+
+    /// The outcome and time series once the events have run out.
+    fn outcome(mut self, interrupted: bool) -> (Measured, Vec<TimePoint>) {
+        if self.measure_from == u64::MAX {
+            // Stopped while settling: nothing was measured.
+            self.measure_from = self.now;
+        }
+        let measure_from = self.measure_from;
+        let end = self.now.max(measure_from);
+        // Whole seconds with no completion in them (between bursts) are in the series too.
+        while measure_from + (self.iv_index as u64 + 1) * NS <= end {
+            self.send_interval(1.0);
+        }
+        let base = measure_from + self.iv_index as u64 * NS;
+        let last_secs = end.saturating_sub(base) as f64 / NS as f64;
+        if last_secs > 0.0 || self.iv.0 + self.iv.1 > 0 {
+            self.send_interval(last_secs.min(1.0));
+        }
+        let wall = end - measure_from;
+        let behind = self.pace.is_some()
+            && self.loads.iter().any(|l| {
+                l.lag_ns as f64 > wall as f64 * 0.01 + self.pace.unwrap().as_nanos() as f64
+            });
+        let steady = self.settling.take().map(|s| {
+            let settle_secs = measure_from.saturating_sub(s.from) as f64 / NS as f64;
+            let mut window = s.window;
+            state(&s.steady, s.settled, settle_secs, window.make_contiguous())
+        });
+        let [read, write] = self.totals;
+        let outcome = Measured {
+            read,
+            write,
+            wall_s: wall as f64 / NS as f64,
+            issued: self.loads.iter().map(|l| l.issued).sum(),
+            behind,
+            interrupted,
+            steady,
+        };
+        (outcome, self.points)
     }
-    let measure_from = sim.measure_from;
-    let end = sim.now.max(measure_from);
-    // Whole seconds with no completion in them (between bursts) are in the series too.
-    while measure_from + (sim.iv_index as u64 + 1) * NS <= end {
-        sim.send_interval(1.0);
-    }
-    let base = measure_from + sim.iv_index as u64 * NS;
-    let last_secs = end.saturating_sub(base) as f64 / NS as f64;
-    if last_secs > 0.0 || sim.iv.0 + sim.iv.1 > 0 {
-        sim.send_interval(last_secs.min(1.0));
-    }
-    let wall = end - measure_from;
-    let behind = sim.pace.is_some()
-        && sim
-            .loads
-            .iter()
-            .any(|l| l.lag_ns as f64 > wall as f64 * 0.01 + sim.pace.unwrap().as_nanos() as f64);
-    let steady = sim.settling.take().map(|s| {
-        let settle_secs = measure_from.saturating_sub(s.from) as f64 / NS as f64;
-        let mut window = s.window;
-        state(&s.steady, s.settled, settle_secs, window.make_contiguous())
-    });
-    let [read, write] = sim.totals;
-    let outcome = Measured {
-        read,
-        write,
-        wall_s: wall as f64 / NS as f64,
-        issued: sim.loads.iter().map(|l| l.issued).sum(),
-        behind,
-        interrupted,
-        steady,
-    };
-    (outcome, sim.points)
 }
 
 impl Sim<'_> {
@@ -591,6 +625,7 @@ impl Sim<'_> {
             counts,
             &self.interval,
             &mut self.encoder,
+            self.spill.as_ref(),
         ));
         self.interval.reset();
         self.iv_index += 1;

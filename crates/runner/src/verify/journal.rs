@@ -11,8 +11,9 @@
 //! so a page half-updated by a power cut holds nothing false. A journal the run could not
 //! write has its magic replaced by `DBIOJNL!` (incomplete), which `dbio verify` refuses.
 
+use super::error::{CheckError, JournalError, KeepError};
 use super::pass::Expected;
-use super::{bad_kind, StreamVerify, BUSY, SEQ, SKIP};
+use super::table::{bad_kind, StreamVerify, BUSY, SEQ, SKIP};
 use dbio_model::verify::{JournalHeader, JournalTarget, JOURNAL_FORMAT, VERIFY_UNIT};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -36,7 +37,7 @@ const MAX_HEADER: usize = 1 << 20;
 pub struct JournalWriter {
     path: String,
     stop: Arc<AtomicBool>,
-    thread: JoinHandle<Result<(), String>>,
+    thread: JoinHandle<Result<(), KeepError>>,
 }
 
 fn page_up(n: u64) -> u64 {
@@ -53,17 +54,18 @@ impl JournalWriter {
         run: u64,
         streams: &[Arc<StreamVerify>],
         run_abort: Arc<AtomicBool>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, JournalError> {
         let file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .create_new(true)
             .open(path)
             .map_err(|e| match e.kind() {
-                std::io::ErrorKind::AlreadyExists => format!(
-                    "--verify-journal {path}: the file exists (a journal of an earlier run? check it with dbio verify --journal {path}); remove it or give another name"
-                ),
-                _ => format!("--verify-journal {path}: cannot create it: {e}"),
+                std::io::ErrorKind::AlreadyExists => JournalError::Exists { path: path.into() },
+                _ => JournalError::Create {
+                    path: path.into(),
+                    source: e,
+                },
             })?;
         let (header, at) = journal_header(run, streams);
         let mut head = MAGIC.to_vec();
@@ -72,7 +74,10 @@ impl JournalWriter {
         head.extend(json);
         let fail = |e: std::io::Error| {
             let _ = std::fs::remove_file(path);
-            format!("--verify-journal {path}: {e}")
+            JournalError::Header {
+                path: path.into(),
+                source: e,
+            }
         };
         file.set_len(at).map_err(fail)?;
         file.write_all_at(&head, 0).map_err(fail)?;
@@ -105,7 +110,10 @@ impl JournalWriter {
                 }
                 kept
             })
-            .map_err(|e| format!("--verify-journal {path}: cannot start its thread: {e}"))?;
+            .map_err(|e| JournalError::Thread {
+                path: path.into(),
+                source: e,
+            })?;
         Ok(JournalWriter {
             path: path.to_string(),
             stop,
@@ -115,17 +123,12 @@ impl JournalWriter {
 
     /// Brings the journal up to date a last time, syncs it and ends its thread. The error
     /// names the journal, the offset and what failed.
-    pub fn close(self) -> Result<(), String> {
+    pub fn close(self) -> Result<(), JournalError> {
         self.stop.store(true, Ordering::Release);
-        let kept = self
-            .thread
-            .join()
-            .unwrap_or_else(|_| Err("the journal thread panicked".into()));
-        kept.map_err(|e| {
-            format!(
-                "the journal {} could not be kept: {e}; the run stopped and the journal is marked incomplete (dbio verify refuses it)",
-                self.path
-            )
+        let kept = self.thread.join().unwrap_or(Err(KeepError::Panicked));
+        kept.map_err(|e| JournalError::NotKept {
+            path: self.path,
+            source: e,
         })
     }
 }
@@ -184,7 +187,7 @@ fn keep(
     file: &File,
     tables: Vec<(Arc<StreamVerify>, usize, u64)>,
     stop: Arc<AtomicBool>,
-) -> Result<(), String> {
+) -> Result<(), KeepError> {
     let mut copies: Vec<Vec<u64>> = tables
         .iter()
         .map(|(s, i, _)| vec![0; s.targets[*i].blocks.len()])
@@ -214,14 +217,19 @@ fn keep(
                     kept.iter().for_each(|v| page.extend(v.to_le_bytes()));
                     let off = at + (p * PER_PAGE * 8) as u64;
                     file.write_all_at(&page, off)
-                        .map_err(|e| format!("pwrite at offset {off}: {e}"))?;
+                        .map_err(|e| KeepError::Write {
+                            offset: off,
+                            source: e,
+                        })?;
                     wrote = Some(off);
                 }
             }
         }
         if let Some(off) = wrote {
-            file.sync_data()
-                .map_err(|e| format!("fdatasync after writing offset {off}: {e}"))?;
+            file.sync_data().map_err(|e| KeepError::Sync {
+                offset: off,
+                source: e,
+            })?;
         }
         if last {
             return Ok(());
@@ -244,44 +252,41 @@ pub struct Journal {
 
 /// Parses the start of a journal file (`head`: its first bytes, up to the header's end or
 /// more) of `len` bytes in all. Every refusal says what is wrong.
-pub fn parse_header(head: &[u8], len: u64) -> Result<Journal, String> {
+pub fn parse_header(head: &[u8], len: u64) -> Result<Journal, CheckError> {
     if head.len() >= 8 && head[..8] == FAILED_MAGIC {
-        return Err("an incomplete journal: the run that kept it could not write it (its error said where and why), so it cannot say what the targets must hold; nothing was checked".into());
+        return Err(CheckError::Incomplete);
     }
     if head.len() < 12 || head[..8] != MAGIC {
-        return Err("not a dbio verify journal (it does not start with DBIOJNL1)".into());
+        return Err(CheckError::NotAJournal);
     }
     let n = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes")) as usize;
     if n > MAX_HEADER || head.len() < 12 + n {
-        return Err(format!(
-            "a damaged journal: its header claims {n} bytes, the file has {}",
-            head.len().saturating_sub(12)
-        ));
+        return Err(CheckError::HeaderLength {
+            claims: n,
+            has: head.len().saturating_sub(12),
+        });
     }
-    let header: JournalHeader = serde_json::from_slice(&head[12..12 + n])
-        .map_err(|e| format!("a damaged journal: its header is not valid: {e}"))?;
+    let header: JournalHeader =
+        serde_json::from_slice(&head[12..12 + n]).map_err(CheckError::HeaderInvalid)?;
     if header.format != JOURNAL_FORMAT {
-        return Err(format!(
-            "a journal of format {:?}, this dbio reads {JOURNAL_FORMAT}",
-            header.format
-        ));
+        return Err(CheckError::Format(header.format.clone()));
     }
     if header.unit_bytes != VERIFY_UNIT {
-        return Err(format!(
-            "a journal of {}-byte blocks, this dbio verifies {VERIFY_UNIT}-byte blocks",
-            header.unit_bytes
-        ));
+        return Err(CheckError::Unit(header.unit_bytes));
     }
-    let hex = |s: &str, what: &str| {
+    let hex = |s: &str, what: &'static str| {
         u64::from_str_radix(s, 16)
             .ok()
             .filter(|_| s.len() == 16)
-            .ok_or_else(|| format!("a damaged journal: {what} {s:?} is not 16 hex digits"))
+            .ok_or_else(|| CheckError::NotHex {
+                what,
+                value: s.to_string(),
+            })
     };
     let run = hex(&header.run_id, "the run id")?;
     let mut tags = Vec::new();
     if header.targets.is_empty() {
-        return Err("a damaged journal: it names no target".into());
+        return Err(CheckError::NoTarget);
     }
     let mut end = page_up(12 + n as u64);
     for t in &header.targets {
@@ -296,42 +301,50 @@ pub fn parse_header(head: &[u8], len: u64) -> Result<Journal, String> {
             .and_then(|b| t.start.checked_add(b));
         match (table_end, region_end) {
             (Some(e), Some(_))
-                if t.table_at >= end && t.table_at.is_multiple_of(4096) && e <= len && t.blocks > 0 =>
+                if t.table_at >= end
+                    && t.table_at.is_multiple_of(4096)
+                    && e <= len
+                    && t.blocks > 0 =>
             {
                 end = e
             }
             _ => {
-                return Err(format!(
-                    "a damaged journal: the table of {} (at {}, {} blocks) does not fit the file ({len} bytes)",
-                    t.path, t.table_at, t.blocks
-                ))
+                return Err(CheckError::TableFit {
+                    path: t.path.clone(),
+                    at: t.table_at,
+                    blocks: t.blocks,
+                    len,
+                })
             }
         }
         if !t.start.is_multiple_of(VERIFY_UNIT) {
-            return Err(format!(
-                "a damaged journal: the region of {} starts at {}, not a multiple of {VERIFY_UNIT}",
-                t.path, t.start
-            ));
+            return Err(CheckError::RegionStart {
+                path: t.path.clone(),
+                start: t.start,
+            });
         }
     }
     Ok(Journal { header, run, tags })
 }
 
 /// Reads and checks the header of the journal `file`.
-pub fn read_header(file: &File) -> Result<Journal, String> {
-    let len = file.metadata().map_err(|e| e.to_string())?.len();
+pub fn read_header(file: &File) -> Result<Journal, CheckError> {
+    let len = file.metadata().map_err(CheckError::Metadata)?.len();
     let mut head = vec![0u8; (12 + MAX_HEADER).min(len as usize)];
     file.read_exact_at(&mut head, 0)
-        .map_err(|e| format!("cannot read it: {e}"))?;
+        .map_err(CheckError::ReadHeader)?;
     parse_header(&head, len)
 }
 
 /// Reads the table of target `i` of journal `j`.
-pub fn read_table(file: &File, j: &Journal, i: usize) -> Result<Vec<u64>, String> {
+pub fn read_table(file: &File, j: &Journal, i: usize) -> Result<Vec<u64>, CheckError> {
     let t = &j.header.targets[i];
     let mut bytes = vec![0u8; t.blocks as usize * 8];
     file.read_exact_at(&mut bytes, t.table_at)
-        .map_err(|e| format!("cannot read the table of {}: {e}", t.path))?;
+        .map_err(|e| CheckError::ReadTable {
+            path: t.path.clone(),
+            source: e,
+        })?;
     Ok(bytes
         .chunks_exact(8)
         .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
@@ -354,7 +367,7 @@ fn open_target(path: &str) -> std::io::Result<File> {
 
 /// The path to read each target of `j` from: as journaled, unless `moved` (`dbio verify
 /// --target`) names its new path, as `OLD=NEW` or, for a journal of one target, `NEW`.
-pub fn target_paths(j: &Journal, moved: &[String]) -> Result<Vec<String>, String> {
+pub fn target_paths(j: &Journal, moved: &[String]) -> Result<Vec<String>, CheckError> {
     let mut paths: Vec<String> = j.header.targets.iter().map(|t| t.path.clone()).collect();
     let names = || paths_list(j);
     for m in moved {
@@ -365,20 +378,22 @@ pub fn target_paths(j: &Journal, moved: &[String]) -> Result<Vec<String>, String
                     .targets
                     .iter()
                     .position(|t| t.path == old || t.path == absolute(old))
-                    .ok_or_else(|| {
-                        format!("--target {m}: the journal names no target {old}; it names {}", names())
+                    .ok_or_else(|| CheckError::NoSuchTarget {
+                        arg: m.clone(),
+                        old: old.to_string(),
+                        names: names(),
                     })?;
                 paths[i] = new.to_string();
             }
             None if !m.is_empty() && paths.len() == 1 => paths[0] = m.clone(),
             None if !m.is_empty() => {
-                return Err(format!(
-                    "--target {m}: the journal names {} targets ({}); say which one moved with --target OLD=NEW",
-                    paths.len(),
-                    names()
-                ))
+                return Err(CheckError::WhichTarget {
+                    arg: m.clone(),
+                    count: paths.len(),
+                    names: names(),
+                })
             }
-            _ => return Err(format!("--target {m:?}: give NEW or OLD=NEW")),
+            _ => return Err(CheckError::BadTarget(m.clone())),
         }
     }
     Ok(paths)
@@ -406,17 +421,24 @@ fn expected(table: &[u64], k: usize) -> Option<Expected> {
 /// acknowledged write the journal kept. An unusable journal is an `Err`; a target that
 /// cannot be opened or read stops the check and says so in `final_pass` (anything found
 /// until then is kept).
-pub fn check(path: &str, moved: &[String]) -> Result<dbio_model::verify::VerifyReport, String> {
+pub fn check(path: &str, moved: &[String]) -> Result<dbio_model::verify::VerifyReport, CheckError> {
     use dbio_model::verify::{CorruptionCounts, VerifyReport, FIRST_LISTED};
-    let file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    let j = read_header(&file).map_err(|e| format!("{path}: {e}"))?;
+    let within = |e: CheckError| CheckError::In {
+        path: path.to_string(),
+        source: Box::new(e),
+    };
+    let file = File::open(path).map_err(|e| CheckError::Open {
+        path: path.to_string(),
+        source: e,
+    })?;
+    let j = read_header(&file).map_err(within)?;
     let paths = target_paths(&j, moved)?;
     let mut counts = CorruptionCounts::default();
     let mut first = Vec::new();
     let (mut written, mut checked, mut unwritten) = (0u64, 0u64, 0u64);
     let mut final_pass = "done".to_string();
     for (i, (t, tpath)) in j.header.targets.iter().zip(&paths).enumerate() {
-        let table = read_table(&file, &j, i).map_err(|e| format!("{path}: {e}"))?;
+        let table = read_table(&file, &j, i).map_err(within)?;
         written += table.iter().filter(|e| **e & SEQ > 0).count() as u64;
         let target = match open_target(tpath) {
             Ok(f) => f,

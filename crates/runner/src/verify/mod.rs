@@ -6,199 +6,23 @@
 //! No two I/Os in flight ever touch the same block (a worker draws another I/O when a block
 //! is busy, as vdbench does), so what a block must hold is always known exactly.
 
+pub mod error;
 pub mod header;
 pub mod journal;
+pub mod judge;
 pub mod pass;
 pub mod setup;
+pub mod table;
+
+pub use judge::{judge, Judged};
+pub use table::{bad_bits, bad_kind, StreamVerify, TargetTable, BAD, BUSY, KIND, SEQ, SKIP};
 
 use dbio_engine::{Engine, OpKind};
-use dbio_model::verify::{
-    Corruption, CorruptionCounts, CorruptionKind, VerifyReport, FIRST_LISTED, VERIFY_UNIT,
-};
-use header::{Found, UNIT};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-
-/// A block table entry: an I/O is in flight on the block.
-pub const BUSY: u64 = 1 << 63;
-/// A block table entry: the block is not to be checked (a write to it failed, or it was
-/// already found bad) until it is written again.
-pub const SKIP: u64 = 1 << 62;
-/// A block table entry: the block was found bad (and not written since); bits [`KIND`] say
-/// how. Kept in the journal, so every later `dbio verify` reports it bad too.
-pub const BAD: u64 = 1 << 61;
-/// A block table entry: how a [`BAD`] block was bad (the index in [`CorruptionKind::ALL`]).
-pub const KIND: u64 = 3 << KIND_SHIFT;
-const KIND_SHIFT: u32 = 59;
-/// A block table entry: the sequence of the last acknowledged write (0: none in this run).
-pub const SEQ: u64 = (1 << KIND_SHIFT) - 1;
-
-/// The entry bits that mark a block found bad as `kind` (and not to be checked again).
-pub fn bad_bits(kind: CorruptionKind) -> u64 {
-    let i = CorruptionKind::ALL
-        .iter()
-        .position(|k| *k == kind)
-        .unwrap_or(0) as u64;
-    SKIP | BAD | (i << KIND_SHIFT)
-}
-
-/// How the block of entry `e` was found bad, when it was.
-pub fn bad_kind(e: u64) -> Option<CorruptionKind> {
-    (e & BAD != 0).then(|| CorruptionKind::ALL[((e & KIND) >> KIND_SHIFT) as usize])
-}
-
-/// The verified region of one target.
-#[derive(Debug)]
-pub struct TargetTable {
-    pub name: String,
-    /// The tag block headers carry for this target.
-    pub tag: u64,
-    /// Byte offset of the first block of the region.
-    pub start: u64,
-    /// One entry per 4 KiB block of the region.
-    pub blocks: Box<[AtomicU64]>,
-}
-
-impl TargetTable {
-    /// The table of `blocks` blocks from byte `start` of target `name`.
-    pub fn new(name: &str, start: u64, blocks: u64) -> Self {
-        TargetTable {
-            name: name.to_string(),
-            tag: header::target_tag(name),
-            start,
-            blocks: (0..blocks).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-
-    /// Entries of the blocks covered by `len` bytes at `offset`.
-    #[inline]
-    fn range(&self, offset: u64, len: u32) -> std::ops::Range<usize> {
-        let first = ((offset - self.start) / VERIFY_UNIT) as usize;
-        first..first + len as usize / UNIT
-    }
-}
-
-/// What the checks found: counts by kind and the first bad blocks.
-#[derive(Debug, Default)]
-struct Findings {
-    counts: CorruptionCounts,
-    first: Vec<Corruption>,
-}
-
-/// The verification state of one stream, shared by its workers.
-#[derive(Debug)]
-pub struct StreamVerify {
-    /// The run's id, in every header.
-    pub run: u64,
-    pub targets: Vec<TargetTable>,
-    /// The last sequence number handed out.
-    seq: AtomicU64,
-    found: Mutex<Findings>,
-    written: AtomicU64,
-    checked_by_reads: AtomicU64,
-    unwritten: AtomicU64,
-}
-
-impl StreamVerify {
-    /// Verification of `targets` (name, region start, blocks) in run `run`.
-    pub fn new(run: u64, targets: Vec<TargetTable>) -> Self {
-        StreamVerify {
-            run,
-            targets,
-            seq: AtomicU64::new(0),
-            found: Mutex::new(Findings::default()),
-            written: AtomicU64::new(0),
-            checked_by_reads: AtomicU64::new(0),
-            unwritten: AtomicU64::new(0),
-        }
-    }
-
-    /// Records a bad block (once: it is then skipped until written again).
-    pub fn record(&self, c: Corruption) {
-        let mut f = self.found.lock().unwrap_or_else(|e| e.into_inner());
-        f.counts.add(c.kind);
-        if f.first.len() < FIRST_LISTED {
-            f.first.push(c);
-        }
-    }
-
-    /// Counts by kind so far.
-    pub fn counts(&self) -> CorruptionCounts {
-        self.found.lock().unwrap_or_else(|e| e.into_inner()).counts
-    }
-
-    /// Blocks whose writes were acknowledged so far.
-    pub fn blocks_written(&self) -> u64 {
-        self.written.load(Ordering::Relaxed)
-    }
-}
-
-/// How a block read back compares with what it must hold.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Judged {
-    /// As it must be.
-    Good,
-    /// Not written by this run, and not required to be.
-    Unwritten,
-    /// Bad: the kind, what was expected and what was found.
-    Bad(CorruptionKind, String, String),
-}
-
-/// Judges a block that holds `found` and must hold write `acked` or a later one (0: no write
-/// of this run was acknowledged for it) for byte `offset` of the target tagged `tag`.
-pub fn judge(found: Found, block: &[u8], acked: u64, tag: u64, offset: u64) -> Judged {
-    let expected = || {
-        if acked > 0 {
-            format!("write #{acked} (or a later one) for offset {offset}")
-        } else {
-            format!("no write of this run, or one for offset {offset}")
-        }
-    };
-    match found {
-        Found::NotOurs | Found::Earlier { .. } if acked == 0 => Judged::Unwritten,
-        Found::Earlier {
-            run,
-            seq,
-            offset: o,
-            ..
-        } => Judged::Bad(
-            CorruptionKind::Lost,
-            expected(),
-            format!("write #{seq} for offset {o} of an earlier run ({run:016x}): stale data"),
-        ),
-        Found::NotOurs => {
-            let head: String = block.iter().take(8).map(|b| format!("{b:02x}")).collect();
-            Judged::Bad(
-                CorruptionKind::NeverWritten,
-                expected(),
-                format!("no block of this run (it starts {head})"),
-            )
-        }
-        Found::Torn { stored, computed } => Judged::Bad(
-            CorruptionKind::Torn,
-            expected(),
-            format!("checksum {computed:#018x} of the bytes, {stored:#018x} in the header"),
-        ),
-        Found::Good {
-            tag: t,
-            offset: o,
-            seq,
-        } if t != tag || o != offset => {
-            let other = if t != tag { " of another target" } else { "" };
-            Judged::Bad(
-                CorruptionKind::Misdirected,
-                expected(),
-                format!("write #{seq} for offset {o}{other}"),
-            )
-        }
-        Found::Good { seq, .. } if seq < acked => Judged::Bad(
-            CorruptionKind::Lost,
-            expected(),
-            format!("write #{seq} for offset {offset}, an older one"),
-        ),
-        Found::Good { .. } => Judged::Good,
-    }
-}
+use dbio_model::verify::{Corruption, CorruptionCounts, VerifyReport, FIRST_LISTED, VERIFY_UNIT};
+use error::PassError;
+use header::UNIT;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// What a worker does for verification; [`NoVerify`] does nothing and compiles away.
 pub trait Verify {
@@ -399,18 +223,22 @@ impl Verification {
         stop: Option<&AtomicBool>,
     ) -> Finished {
         let (pass, checked_after, unwritten_after) = match skip_pass {
-            Some(why) => (Err(why), 0, 0),
+            Some(why) => (Err(PassError::Skipped(why)), 0, 0),
             None => self.final_pass(files, stop),
         };
-        let journal_failure = self.journal.take().and_then(|j| j.close().err());
+        let journal_failure = self
+            .journal
+            .take()
+            .and_then(|j| j.close().err())
+            .map(|e| e.to_string());
         let final_pass = match (&pass, &journal_failure) {
             (Ok(()), None) => "done".to_string(),
             (Ok(()), Some(j)) => format!("done; {j}"),
-            (Err(p), None) => p.clone(),
+            (Err(p), None) => p.to_string(),
             (Err(p), Some(j)) => format!("{p}; {j}"),
         };
         let failure = match (pass, journal_failure) {
-            (Err(p), j) if p.starts_with("stopped") => Some(match j {
+            (Err(p @ PassError::Stopped(_)), j) => Some(match j {
                 Some(j) => format!("{j}; the verify pass {p}"),
                 None => format!("the verify pass {p}"),
             }),
@@ -427,7 +255,7 @@ impl Verification {
         &self,
         files: &[Vec<&std::fs::File>],
         stop: Option<&AtomicBool>,
-    ) -> (Result<(), String>, u64, u64) {
+    ) -> (Result<(), PassError>, u64, u64) {
         let (mut checked, mut unwritten) = (0, 0);
         for (s, files) in self.streams.iter().zip(files) {
             for (t, f) in s.targets.iter().zip(files) {
@@ -435,11 +263,10 @@ impl Verification {
                 checked += r.checked;
                 unwritten += r.unwritten;
                 if let Some(e) = r.stopped {
-                    return (Err(format!("stopped: {e}")), checked, unwritten);
+                    return (Err(PassError::Stopped(e)), checked, unwritten);
                 }
                 if r.interrupted {
-                    let why = "interrupted: a stop (Ctrl-C or SIGTERM) ended the pass early";
-                    return (Err(why.into()), checked, unwritten);
+                    return (Err(PassError::Interrupted), checked, unwritten);
                 }
             }
         }

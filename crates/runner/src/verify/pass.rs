@@ -1,8 +1,10 @@
 //! Reading a region back block by block and judging every block: the pass after a run, and
 //! `dbio verify --journal` after a crash.
 
+use super::error::ReadError;
 use super::header::{self, UNIT};
-use super::{bad_bits, judge, Judged, StreamVerify, TargetTable, BUSY, SEQ, SKIP};
+use super::judge::{judge, Judged};
+use super::table::{bad_bits, StreamVerify, TargetTable, BUSY, SEQ, SKIP};
 use dbio_engine::buffer::AlignedBuf;
 use dbio_model::verify::{Corruption, CorruptionKind};
 use std::os::unix::fs::FileExt;
@@ -35,14 +37,14 @@ pub struct Expected {
 }
 
 /// Reads `buf.len()` bytes of `file` at `at`; the error says what went wrong (not where).
-fn read_full(file: &std::fs::File, buf: &mut [u8], at: u64) -> Result<(), String> {
+fn read_full(file: &std::fs::File, buf: &mut [u8], at: u64) -> Result<(), ReadError> {
     let mut got = 0;
     while got < buf.len() {
         match file.read_at(&mut buf[got..], at + got as u64) {
-            Ok(0) => return Err("the target ends there".into()),
+            Ok(0) => return Err(ReadError::Ends),
             Ok(k) => got += k,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(ReadError::Io(e)),
         }
     }
     Ok(())

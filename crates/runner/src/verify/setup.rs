@@ -1,8 +1,11 @@
 //! Setting up verification before the workers start: the block tables of every verifying
 //! stream, the run's id and the journal.
 
-use super::{journal::JournalWriter, StreamVerify, TargetTable, Verification};
-use crate::run::{Prepared, RunError};
+use super::journal::JournalWriter;
+use super::table::{StreamVerify, TargetTable};
+use super::Verification;
+use crate::error::RunError;
+use crate::prepare::Prepared;
 use dbio_model::verify::VERIFY_UNIT;
 use dbio_model::JobSpec;
 use std::sync::atomic::AtomicBool;
@@ -39,7 +42,8 @@ pub(crate) fn start(
     }
     let journal = match &vs.journal {
         Some(path) => Some(
-            JournalWriter::create(path, run, &streams, abort.clone()).map_err(RunError::Target)?,
+            JournalWriter::create(path, run, &streams, abort.clone())
+                .map_err(|e| RunError::Target(e.to_string()))?,
         ),
         None => None,
     };

@@ -3,6 +3,7 @@
 use super::header::{self, Found, HEADER_LEN, UNIT};
 use super::journal::{parse_header, MAGIC};
 use super::*;
+use dbio_model::verify::CorruptionKind;
 
 fn block(seq: u64, offset: u64) -> Vec<u8> {
     let mut b: Vec<u8> = (0..UNIT).map(|i| (i * 7 + 3) as u8).collect();
@@ -128,17 +129,23 @@ fn a_journal_header_is_read_back_and_bad_ones_are_refused() {
     assert_eq!((j.run, j.tags.clone()), (255, vec![9]));
     assert!(parse_header(b"hello", 5)
         .unwrap_err()
+        .to_string()
         .contains("not a dbio verify journal"));
     assert!(parse_header(&journal_bytes(ok), 4100)
         .unwrap_err()
+        .to_string()
         .contains("does not fit"));
     let bad_unit = ok.replace("4096,\"sync", "512,\"sync");
     assert!(parse_header(&journal_bytes(&bad_unit), 8192)
         .unwrap_err()
+        .to_string()
         .contains("512-byte"));
     let mut short = journal_bytes(ok);
     short.truncate(40);
-    assert!(parse_header(&short, 8192).unwrap_err().contains("damaged"));
+    assert!(parse_header(&short, 8192)
+        .unwrap_err()
+        .to_string()
+        .contains("damaged"));
     let huge = ok.replace("\"blocks\":4", "\"blocks\":4611686018427387904");
     assert!(parse_header(&journal_bytes(&huge), 8192).is_err());
 }

@@ -5,10 +5,17 @@
 use super::*;
 use crate::datagen::WriteData;
 use crate::pattern::tests::spec;
-use crate::spawn::MeasureStart;
+use crate::pattern::Pattern;
+use crate::timeline::MeasureStart;
+use dbio_engine::{IoError, Op};
+use dbio_model::histogram::new_histogram;
+use dbio_model::SyncMode;
 use dbio_model::{DataKind, Rw};
-use std::sync::atomic::AtomicU64;
+use hdrhistogram::Histogram;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Virtual time: `base` plus the nanoseconds the stub engine has advanced it by.
 struct StubClock {

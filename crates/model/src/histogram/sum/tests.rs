@@ -138,10 +138,12 @@ fn text_that_is_no_histogram_is_refused() {
     assert!(sum
         .add_compact("not base64!")
         .unwrap_err()
+        .to_string()
         .contains("base64"));
     assert!(sum
         .add_compact("aGVsbG8=")
         .unwrap_err()
+        .to_string()
         .contains("HdrHistogram"));
     let whole = encode_compact(&hist(&latencies(1, 1000)));
     let cut = &whole[..whole.len() / 2 / 4 * 4];

@@ -1,75 +1,7 @@
-//! Targets: opening, creating and sizing files, ownership markers, safety checks, prefill.
-//!
-//! dbio never destroys data it was not clearly given (design.md, "Safety"): writing to a block
-//! device, or to an existing file dbio did not create, needs `--destroy-data`.
-
-mod open;
-mod owner;
-mod prefill;
-mod safety;
-pub(crate) mod sys;
-
-#[cfg(test)]
-mod loop_tests;
-
-pub use open::{discard_created, open_target};
-pub use owner::mark_prefilled;
-pub use prefill::{prefill, PREFILL_CHUNK};
-pub use safety::detect_signatures;
+//! Why a target could not be opened, in one line that names the path and what to do.
 
 use dbio_model::units::format_size;
 use thiserror::Error;
-
-/// Size of a test file dbio creates when the user gave no `--size`.
-pub const DEFAULT_FILE_SIZE: u64 = 1 << 30;
-
-/// Sizes of created files and of prefill writes are rounded up to this (O_DIRECT alignment).
-pub const SIZE_ALIGN: u64 = 4096;
-
-/// What a target is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TargetKind {
-    /// A regular file.
-    File,
-    /// A block device.
-    Block,
-}
-
-/// How the run means to use a target.
-#[derive(Debug, Clone, Default)]
-pub struct TargetOptions {
-    /// The run will write.
-    pub write: bool,
-    /// Open with O_DIRECT.
-    pub direct: bool,
-    /// Open with O_DSYNC.
-    pub dsync: bool,
-    /// `--size` as given by the user.
-    pub size: Option<u64>,
-    /// `--destroy-data`: the user allows overwriting a device or a file dbio did not create.
-    pub destroy_data: bool,
-}
-
-/// An opened target, ready for a run (after [`prefill`] when `needs_prefill`).
-#[derive(Debug)]
-pub struct OpenTarget {
-    /// The path as the user gave it.
-    pub path: String,
-    /// Opened read-write when the run writes or the target needs a prefill, else read-only.
-    pub file: std::fs::File,
-    /// File or block device.
-    pub kind: TargetKind,
-    /// Bytes the run may use: the file size, or the device size (or `--size` when smaller).
-    pub size: u64,
-    /// dbio created this file, now or in an earlier run.
-    pub owned: bool,
-    /// dbio created this file just now, in this open.
-    pub created: bool,
-    /// The content is not yet written by dbio; call [`prefill`] then [`mark_prefilled`].
-    pub needs_prefill: bool,
-    /// Block devices: what was found on it (mounts, holders, signatures), in plain words.
-    pub found: Option<String>,
-}
 
 /// Why a target could not be opened; its Display is one line naming the path,
 /// what was wrong and what to do.
@@ -214,12 +146,6 @@ impl TargetError {
     }
 }
 
-/// Rounds `n` up to a multiple of [`SIZE_ALIGN`] (saturating).
-pub(crate) fn round_up(n: u64) -> u64 {
-    n.checked_next_multiple_of(SIZE_ALIGN)
-        .unwrap_or(u64::MAX - u64::MAX % SIZE_ALIGN)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,14 +187,5 @@ mod tests {
             e.to_string(),
             "cannot open /x: Permission denied (os error 13)"
         );
-    }
-
-    #[test]
-    fn rounding() {
-        assert_eq!(round_up(0), 0);
-        assert_eq!(round_up(1), 4096);
-        assert_eq!(round_up(4096), 4096);
-        assert_eq!(round_up(4097), 8192);
-        assert_eq!(round_up(u64::MAX), u64::MAX - 4095);
     }
 }

@@ -4,7 +4,8 @@
 //! in a sidecar file `.<name>.dbio` beside it that also records the inode, so a stale
 //! sidecar never vouches for a different file that later took the same name.
 
-use super::{OpenTarget, TargetError, TargetKind};
+use super::error::TargetError;
+use super::types::{OpenTarget, TargetKind};
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::MetadataExt;

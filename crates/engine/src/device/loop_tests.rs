@@ -3,7 +3,7 @@
 //! (naming what was missing) and elsewhere skip with a `dbio-test-skipped:` line, the same
 //! line as the CLI tests' `skip` (crates/cli/tests/common), which `.ci/run` counts.
 
-use crate::target::{open_target, TargetKind, TargetOptions};
+use crate::device::{open_target, TargetKind, TargetOptions};
 use std::process::Command;
 
 /// Says that `test` cannot run its check because `missing` is not there: a failure under
@@ -19,20 +19,51 @@ pub(super) fn skip(test: &str, missing: &str) {
     let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
+/// Why a tool a test needs (losetup, mkfs.ext4, mount) did not do its part; the test skips
+/// with this as the reason.
+#[derive(Debug, thiserror::Error)]
+enum ToolError {
+    /// The tool could not be started, e.g. `losetup: No such file or directory (os error 2)`.
+    #[error("{tool}: {source}")]
+    Spawn {
+        /// The tool's name.
+        tool: String,
+        /// Why it could not be started.
+        source: std::io::Error,
+    },
+    /// The tool ran and failed; `said` is its stderr, after `tool: ` when `named`.
+    #[error("{}{said}", if *named { format!("{tool}: ") } else { String::new() })]
+    Failed {
+        /// The tool's name.
+        tool: String,
+        /// Whether the message names the tool.
+        named: bool,
+        /// What it wrote to stderr, trimmed.
+        said: String,
+    },
+}
+
 /// A loop device over a temp file, detached on drop whatever the test did.
 struct Loop {
     dev: String,
 }
 
 impl Loop {
-    fn attach(file: &std::path::Path) -> Result<Loop, String> {
+    fn attach(file: &std::path::Path) -> Result<Loop, ToolError> {
         let out = Command::new("losetup")
             .args(["--find", "--show"])
             .arg(file)
             .output()
-            .map_err(|e| format!("losetup: {e}"))?;
+            .map_err(|source| ToolError::Spawn {
+                tool: "losetup".into(),
+                source,
+            })?;
         if !out.status.success() {
-            return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+            return Err(ToolError::Failed {
+                tool: "losetup".into(),
+                named: false,
+                said: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            });
         }
         let dev = String::from_utf8_lossy(&out.stdout).trim().to_string();
         Ok(Loop { dev })
@@ -56,18 +87,23 @@ impl Drop for Mount {
     }
 }
 
-fn run(cmd: &str, args: &[&str]) -> Result<(), String> {
+/// Runs `cmd` with `args`; an error names the command and what it wrote to stderr.
+fn run(cmd: &str, args: &[&str]) -> Result<(), ToolError> {
     let out = Command::new(cmd)
         .args(args)
         .output()
-        .map_err(|e| format!("{cmd}: {e}"))?;
+        .map_err(|source| ToolError::Spawn {
+            tool: cmd.to_string(),
+            source,
+        })?;
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!(
-            "{cmd}: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
+        Err(ToolError::Failed {
+            tool: cmd.to_string(),
+            named: true,
+            said: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        })
     }
 }
 

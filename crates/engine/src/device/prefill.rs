@@ -1,7 +1,7 @@
 //! Prefill: dbio writes the whole of a new test file once, so reads measure real data
 //! rather than holes the file system answers without touching the device.
 
-use super::{OpenTarget, SIZE_ALIGN};
+use super::types::{OpenTarget, SIZE_ALIGN};
 use crate::buffer::AlignedBuf;
 use crate::error::IoError;
 use std::fs::OpenOptions;
@@ -67,7 +67,7 @@ pub fn prefill(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::{open_target, TargetOptions};
+    use crate::device::{open_target, TargetOptions};
 
     /// Every 8 bytes hold their own file offset, so any misplaced piece shows.
     fn by_offset(chunk: &mut [u8], off: u64) {

@@ -1,10 +1,11 @@
 //! Opening a target: creating and sizing dbio's own files, refusing to write to what dbio
 //! was not clearly given, and opening with the run's flags.
 
+use super::error::TargetError;
 use super::owner::{self, Marker};
 use super::safety::{describe, inspect_device};
 use super::sys;
-use super::{round_up, OpenTarget, TargetError, TargetKind, TargetOptions, DEFAULT_FILE_SIZE};
+use super::types::{round_up, OpenTarget, TargetKind, TargetOptions, DEFAULT_FILE_SIZE};
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
@@ -376,7 +377,7 @@ fn open_block(path: &str, opts: &TargetOptions) -> Result<OpenTarget, TargetErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::mark_prefilled;
+    use crate::device::mark_prefilled;
 
     fn sized(size: u64) -> TargetOptions {
         TargetOptions {

@@ -1,0 +1,61 @@
+//! What a worker hands back: one interval per second, and its totals when it ends.
+
+use dbio_engine::sys::CpuTimes;
+use dbio_engine::IoError;
+use dbio_model::histogram::new_histogram;
+use hdrhistogram::Histogram;
+
+/// One second (or the last part of one) of one worker's completions.
+pub struct Interval {
+    pub worker: u32,
+    pub index: u32,
+    /// A second of settling (`--steady`), before measuring; its histogram is empty.
+    pub settling: bool,
+    /// Length of the interval in seconds (1.0 but for the last).
+    pub secs: f64,
+    pub read_ios: u64,
+    pub write_ios: u64,
+    pub bytes: u64,
+    /// Latency of reads and writes completed in the interval.
+    pub hist: Histogram<u64>,
+}
+
+/// Totals of one direction.
+pub struct DirTotals {
+    pub ios: u64,
+    pub bytes: u64,
+    pub hist: Histogram<u64>,
+}
+
+impl Default for DirTotals {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DirTotals {
+    /// Empty totals.
+    pub fn new() -> Self {
+        DirTotals {
+            ios: 0,
+            bytes: 0,
+            hist: new_histogram(),
+        }
+    }
+}
+
+/// What a worker hands back when it ends.
+pub struct WorkerReport {
+    pub read: DirTotals,
+    pub write: DirTotals,
+    pub flush: DirTotals,
+    /// CPU of this thread while measuring.
+    pub cpu: CpuTimes,
+    /// Wall time from the start of measuring to the end of the drain.
+    pub wall_s: f64,
+    /// I/Os issued while measuring.
+    pub issued: u64,
+    /// Paced runs: the worker fell behind its schedule.
+    pub behind: bool,
+    pub error: Option<IoError>,
+}
