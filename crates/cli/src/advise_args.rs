@@ -1,6 +1,6 @@
 //! Flags of `dbio advise`.
 
-use crate::args::StoreArgs;
+use crate::out_args::{Outputs, StoreArgs};
 use clap::Args;
 
 pub const ADVISE_HELP: &str = "\
@@ -36,6 +36,7 @@ Examples:
 
 /// Flags of `dbio advise`.
 #[derive(Debug, Args)]
+#[command(mut_arg("quiet", |a| a.help("Print nothing but errors")))]
 pub struct AdviseArgs {
     /// Exports to read: one (counts since the server started) or two (before, after).
     #[arg(value_name = "EXPORT")]
@@ -80,15 +81,11 @@ pub struct AdviseArgs {
     /// Rows of the ranked table and lists printed (0: all).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub top: usize,
-    /// Write the result as JSON to FILE, or to stdout with '-'.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<String>,
+    #[command(flatten)]
+    pub out: Outputs,
     /// Write an HTML page with the skew chart and the ranked table.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
     #[command(flatten)]
     pub store: StoreArgs,
-    /// Print nothing but errors.
-    #[arg(short, long)]
-    pub quiet: bool,
 }

@@ -1,5 +1,7 @@
 //! Command-line flags as typed but not yet validated (see `job.rs` for validation).
 
+pub use crate::out_args::StoreArgs;
+use crate::out_args::{HistoryDb, Outputs};
 use clap::{Args, Parser, Subcommand};
 
 /// dbio: storage benchmark and analyzer for database workloads.
@@ -68,14 +70,14 @@ pub enum Command {
     #[command(after_help = crate::verify_args::VERIFY_HELP)]
     Verify(crate::verify_args::VerifyArgs),
     /// Run an SQLIO command line in dbio: prints the equivalent dbio run, then runs it.
-    #[command(after_help = crate::cmd::translate::SQLIO_HELP, disable_help_flag = true)]
-    Sqlio(crate::cmd::translate::ToolArgs),
+    #[command(after_help = crate::tool_args::SQLIO_HELP, disable_help_flag = true)]
+    Sqlio(crate::tool_args::ToolArgs),
     /// Run a DiskSpd command line in dbio: prints the equivalent dbio run, then runs it.
-    #[command(after_help = crate::cmd::translate::DISKSPD_HELP, disable_help_flag = true)]
-    Diskspd(crate::cmd::translate::ToolArgs),
+    #[command(after_help = crate::tool_args::DISKSPD_HELP, disable_help_flag = true)]
+    Diskspd(crate::tool_args::ToolArgs),
     /// Run fio job files in dbio: prints the equivalent dbio run of each job, then runs them.
-    #[command(after_help = crate::cmd::translate::FIO_HELP, disable_help_flag = true)]
-    Fio(crate::cmd::translate::ToolArgs),
+    #[command(after_help = crate::tool_args::FIO_HELP, disable_help_flag = true)]
+    Fio(crate::tool_args::ToolArgs),
 }
 
 /// Flags of `dbio run`: the workload, and (for this command alone) other tools' formats.
@@ -84,7 +86,7 @@ pub struct RunCmd {
     #[command(flatten)]
     pub run: RunArgs,
     #[command(flatten)]
-    pub formats: crate::formats::FormatArgs,
+    pub formats: crate::tool_formats::FormatArgs,
 }
 
 const PATH_HELP: &str = "\
@@ -132,9 +134,8 @@ pub struct PathArgs {
     /// Hold a measured run (id, label or JSON file) against the path.
     #[arg(long, value_name = "RUN")]
     pub run: Option<String>,
-    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<String>,
+    #[command(flatten)]
+    pub history: HistoryDb,
     /// Write the result as JSON to FILE, or to stdout with '-'.
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
@@ -166,6 +167,10 @@ Exit status 0 when every part ran, whatever the verdicts; 1 when a part failed; 
 
 /// Flags of `dbio suite`.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("json", |a| a.help("Write the whole assessment as JSON to FILE, or to stdout with '-'")),
+    mut_arg("quiet", |a| a.help("No progress display and no tables (errors still go to stderr)"))
+)]
 pub struct SuiteArgs {
     /// Targets by role: data=PATH, log=PATH, tempdb=PATH; one plain PATH puts the log and
     /// TempDB on PATH.log and PATH.tempdb beside it [default: ./dbio-testfile].
@@ -189,15 +194,11 @@ pub struct SuiteArgs {
     /// Allow writing to block devices or files dbio did not create.
     #[arg(long)]
     pub destroy_data: bool,
-    /// Write the whole assessment as JSON to FILE, or to stdout with '-'.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<String>,
+    #[command(flatten)]
+    pub out: Outputs,
     /// Write the whole assessment as one HTML page (scorecard, every part's charts).
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
-    /// No progress display and no tables (errors still go to stderr).
-    #[arg(long, short)]
-    pub quiet: bool,
     #[command(flatten)]
     pub store: StoreArgs,
     #[command(flatten)]
@@ -227,9 +228,8 @@ pub struct CompareArgs {
     /// curves and IOPS over time overlaid.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
-    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<String>,
+    #[command(flatten)]
+    pub history: HistoryDb,
 }
 
 const REPORT_HELP: &str = "\
@@ -264,9 +264,8 @@ pub struct ReportArgs {
     /// to FILE, or stdout with '-', for HdrHistogram's log analyzers.
     #[arg(long, value_name = "FILE")]
     pub hlog: Option<String>,
-    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<String>,
+    #[command(flatten)]
+    pub history: HistoryDb,
 }
 
 const HISTORY_HELP: &str = "\
@@ -299,9 +298,8 @@ pub struct HistoryArgs {
     /// At most this many rows.
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub limit: u32,
-    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<String>,
+    #[command(flatten)]
+    pub history: HistoryDb,
 }
 
 /// Flags of `dbio show`.
@@ -310,9 +308,8 @@ pub struct ShowArgs {
     /// A run id, a label (its newest run) or a JSON result file.
     #[arg(value_name = "RUN")]
     pub run: String,
-    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<String>,
+    #[command(flatten)]
+    pub history: HistoryDb,
 }
 
 /// Flags of `dbio export`.
@@ -324,9 +321,8 @@ pub struct ExportArgs {
     /// Where the JSON goes: a file, or stdout with '-' (the default).
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
     pub json: Option<String>,
-    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
-    #[arg(long, value_name = "PATH")]
-    pub db: Option<String>,
+    #[command(flatten)]
+    pub history: HistoryDb,
 }
 
 const RUN_EXAMPLES: &str = "\
@@ -376,6 +372,10 @@ fn run_examples() -> String {
 
 /// Flags of `dbio run`.
 #[derive(Debug, Clone, Args)]
+#[command(
+    mut_arg("json", |a| a.help("Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr)")),
+    mut_arg("quiet", |a| a.help("No progress display and no summary (errors and warnings still go to stderr)"))
+)]
 pub struct RunArgs {
     /// Built-in profile to run (see `dbio profiles`); default: oltp.
     #[arg(value_name = "PROFILE", conflicts_with = "profile_file")]
@@ -521,12 +521,8 @@ pub struct RunArgs {
     /// Page reads per 100 served from the buffer pool, costing no I/O (default 0).
     #[arg(long, value_name = "PCT", help_heading = "Session mode (SLOB)")]
     pub cache_hit: Option<u32>,
-    /// Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<String>,
-    /// No progress display and no summary (errors and warnings still go to stderr).
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub out: Outputs,
     /// Also write the result as a self-contained HTML report with charts to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
@@ -641,6 +637,10 @@ Exit status: 0 done, 1 a path was skipped or could not be read (the rest were es
 
 /// Flags of `dbio reduce`.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("json", |a| a.help("Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr)")),
+    mut_arg("quiet", |a| a.help("No progress display and no summary (errors still go to stderr)"))
+)]
 pub struct ReduceArgs {
     /// Files, directory trees (symlinks are not followed) and block devices to read.
     #[arg(value_name = "PATH", required = true)]
@@ -677,27 +677,8 @@ pub struct ReduceArgs {
     /// Read through the page cache instead of O_DIRECT.
     #[arg(long)]
     pub buffered: bool,
-    /// Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<String>,
-    /// No progress display and no summary (errors still go to stderr).
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub out: Outputs,
     #[command(flatten)]
     pub store: StoreArgs,
-}
-
-/// Where a result is kept: the history flags of `run`, `sweep`, `suite` and `reduce`.
-#[derive(Debug, Clone, Args)]
-pub struct StoreArgs {
-    /// Name this result in the history (`dbio show LABEL` finds the newest with it).
-    #[arg(long, value_name = "TEXT")]
-    pub label: Option<String>,
-    /// The history database (default: $XDG_DATA_HOME/dbio/history.db, else
-    /// ~/.local/share/dbio/history.db).
-    #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
-    pub db: Option<String>,
-    /// Do not store this result in the history.
-    #[arg(long)]
-    pub no_store: bool,
 }

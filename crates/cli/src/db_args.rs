@@ -1,6 +1,6 @@
 //! Flags of `dbio db`: setup, run, sweep and drop of dbio's schema in a real database.
 
-use crate::args::StoreArgs;
+use crate::out_args::{Outputs, StoreArgs};
 use clap::{Args, Subcommand};
 
 pub const DB_HELP: &str = "\
@@ -64,7 +64,12 @@ pub struct DbSetupArgs {
     pub quiet: bool,
 }
 
+/// Flags of `dbio db run` (and of each step of `dbio db sweep`).
 #[derive(Debug, Clone, Args)]
+#[command(
+    mut_arg("json", |a| a.help("Write the JSON result to this file (- for stdout)").value_name("JSON")),
+    mut_arg("quiet", |a| a.help("No progress display"))
+)]
 pub struct DbRunArgs {
     /// postgres://USER:PASSWORD@HOST:PORT/DB or mysql://USER:PASSWORD@HOST:PORT/ (mariadb:// too).
     #[arg(long)]
@@ -97,12 +102,8 @@ pub struct DbRunArgs {
     /// cache has that much less and reads go to the device (pgio's reduce-free-memory step).
     #[arg(long, value_name = "SIZE")]
     pub lock_memory: Option<String>,
-    /// Write the JSON result to this file (- for stdout).
-    #[arg(long)]
-    pub json: Option<String>,
-    /// No progress display.
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub out: Outputs,
     #[command(flatten)]
     pub store: StoreArgs,
 }

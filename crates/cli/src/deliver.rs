@@ -23,10 +23,10 @@ impl<'a> Delivery<'a> {
     /// The outputs `dbio run` was given.
     pub fn of(a: &'a RunArgs) -> Self {
         Delivery {
-            json: a.json.as_deref(),
+            json: a.out.json.as_deref(),
             html: a.html.as_deref(),
             label: a.store.label.as_deref(),
-            quiet: a.quiet,
+            quiet: a.out.quiet,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Flags of a run across hosts (`--hosts`, `--start-at`) and of `dbio merge`.
 
-use crate::args::StoreArgs;
+use crate::out_args::{Outputs, StoreArgs};
 use clap::Args;
 
 /// Where else a run goes: other hosts, a common start.
@@ -74,6 +74,7 @@ host's --seed and --split-region part are its own. One run given twice is refuse
 
 /// Flags of `dbio merge`.
 #[derive(Debug, Clone, Args)]
+#[command(mut_arg("json", |a| a.help("Write the merged result as JSON to FILE, or to stdout with '-'")))]
 pub struct MergeArgs {
     /// JSON results of `dbio run --json`, one per host.
     #[arg(value_name = "FILE", required = true)]
@@ -81,15 +82,11 @@ pub struct MergeArgs {
     /// Merge results of different workloads on purpose (the result says so).
     #[arg(long)]
     pub allow_different: bool,
-    /// Write the merged result as JSON to FILE, or to stdout with '-'.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<String>,
+    #[command(flatten)]
+    pub out: Outputs,
     /// Also write the merged result as HTML with charts to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<String>,
-    /// No summary (errors and warnings still go to stderr).
-    #[arg(long, short)]
-    pub quiet: bool,
     #[command(flatten)]
     pub store: StoreArgs,
 }

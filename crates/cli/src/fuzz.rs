@@ -12,8 +12,12 @@ use clap::Parser;
 pub fn flag_value(which: u8, v: &str) -> Result<(), String> {
     match which {
         16 => crate::cmd::compare::devices(v).map(drop),
-        17 => crate::cmd::history::since(v).map(drop),
-        18 => crate::cmd::advise::share(v).map(drop),
+        17 => crate::cmd::history::since(v)
+            .map(drop)
+            .map_err(|e| e.to_string()),
+        18 => crate::cmd::advise::share(v)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         _ => Ok(()),
     }
 }
@@ -31,7 +35,9 @@ pub fn command_line(args: &[String]) -> Result<(), String> {
     match cli.command {
         Command::Run(c) => crate::cmd::run::plan(&c.run).map(drop),
         Command::Sweep(s) => crate::cmd::sweep::plan(&s).map(drop),
-        Command::Advise(a) => crate::cmd::advise::plan(&a).map(drop),
+        Command::Advise(a) => crate::cmd::advise::plan(&a)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         _ => Ok(()),
     }
 }

@@ -5,23 +5,25 @@
 #![forbid(unsafe_code)]
 
 mod advise_args;
-mod advise_source;
+mod advise_wait;
 mod args;
 mod cmd;
 mod db_args;
 mod deliver;
 mod exit;
-mod export_text;
 mod fleet_args;
 mod formats;
 #[doc(hidden)]
 pub mod fuzz;
 mod history;
+mod out_args;
 mod output;
 mod progress;
 mod prologue;
 mod raw;
 mod signals;
+mod tool_args;
+mod tool_formats;
 mod verify_args;
 
 use clap::Parser;

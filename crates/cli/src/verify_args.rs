@@ -1,6 +1,7 @@
 //! Write verification flags: `dbio run --verify [--verify-journal FILE]` and
 //! `dbio verify --journal FILE` (what they refuse: `dbio_spec::verify`).
 
+use crate::out_args::Outputs;
 use clap::Args;
 
 /// The verify flags of `dbio run`.
@@ -38,6 +39,10 @@ it).";
 
 /// Flags of `dbio verify`.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("json", |a| a.help("Write the report as JSON to FILE, or to stdout with '-' (then the summary goes to stderr)")),
+    mut_arg("quiet", |a| a.help("Print nothing but errors and bad blocks"))
+)]
 pub struct VerifyArgs {
     /// The journal a run kept with --verify-journal.
     #[arg(long, value_name = "FILE")]
@@ -47,10 +52,6 @@ pub struct VerifyArgs {
     /// Repeat for several targets.
     #[arg(long, value_name = "[OLD=]NEW")]
     pub target: Vec<String>,
-    /// Write the report as JSON to FILE, or to stdout with '-' (then the summary goes to stderr).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<String>,
-    /// Print nothing but errors and bad blocks.
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub out: Outputs,
 }

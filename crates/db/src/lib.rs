@@ -7,6 +7,8 @@
 mod clock;
 pub mod diskstats;
 pub mod error;
+pub mod export_text;
+pub mod gather;
 pub mod kind;
 pub mod live;
 pub mod mariadb;

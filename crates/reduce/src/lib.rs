@@ -6,6 +6,7 @@
 
 pub mod block;
 pub mod cursor;
+pub mod flags;
 pub mod sample;
 pub mod scan;
 pub mod sources;

@@ -3,7 +3,10 @@
 #![forbid(unsafe_code)]
 
 mod error;
+pub mod lookup;
+pub mod run_files;
 mod schema;
+pub mod since;
 
 use error::is_busy;
 use rusqlite::{params, Connection, OptionalExtension};

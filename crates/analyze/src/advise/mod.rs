@@ -3,9 +3,11 @@
 //! move and why, and the expected gain bounded by Amdahl's law.
 
 pub mod devices;
+pub mod kept;
 pub mod knapsack;
 mod options;
 mod place;
+pub mod request;
 pub mod skew;
 mod worth;
 

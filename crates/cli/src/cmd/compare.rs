@@ -39,13 +39,13 @@ pub fn run(a: CompareArgs) -> Exit {
         Err(m) => return Exit::usage(format!("dbio compare: {m}")),
     };
     let names: Vec<&str> = a.runs.iter().map(String::as_str).collect();
-    let inputs = crate::history::lookup_inputs(&names, a.db.as_deref());
+    let inputs = crate::history::lookup_inputs(&names, a.history.db.as_deref());
     if let Err(m) = crate::output::check_outputs(&[("--html", a.html.as_deref())], &inputs) {
         return Exit::usage(format!("dbio compare: {m}"));
     }
     let mut runs: Vec<(String, RunResult)> = Vec::new();
     for name in &a.runs {
-        let found = match find(a.db.as_deref(), name) {
+        let found = match find(a.history.db.as_deref(), name) {
             Ok(f) => f,
             Err(m) => return Exit::usage(format!("dbio compare: {m}")),
         };

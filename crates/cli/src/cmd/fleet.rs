@@ -143,7 +143,10 @@ pub fn executor(
 
 /// Runs `dbio run --hosts …` and delivers the merged result like a run's.
 pub fn run(a: RunArgs) -> Exit {
-    let outputs = [("--json", a.json.as_deref()), ("--html", a.html.as_deref())];
+    let outputs = [
+        ("--json", a.out.json.as_deref()),
+        ("--html", a.html.as_deref()),
+    ];
     let inputs: Vec<String> = history::stored_in(&a.store).into_iter().collect();
     let ready = prologue("dbio run", &outputs, &inputs, &a.store, || {
         let job = match plan(&a)? {
@@ -157,12 +160,12 @@ pub fn run(a: RunArgs) -> Exit {
         Ok(r) => (r.work.0, r.work.1, r.work.2, r.store, r.stop),
         Err(exit) => return exit,
     };
-    let mut exec = match checked_fleet(fp, a.quiet) {
+    let mut exec = match checked_fleet(fp, a.out.quiet) {
         Ok(e) => e,
         Err(m) => return Exit::Failure.with(format!("dbio run: {m}")),
     };
     let stop = stop.flag();
-    let mut progress = crate::progress::Progress::new(a.quiet);
+    let mut progress = crate::progress::Progress::new(a.out.quiet);
     let plan = Plan::job(&job).at(start_at);
     let merged = run_one(&mut exec, &plan, &stop, &mut |ev| progress.on(ev));
     progress.finish();

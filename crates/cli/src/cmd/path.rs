@@ -14,7 +14,7 @@ pub fn run(a: PathArgs) -> Exit {
     let fail = |m: String| Exit::usage(format!("dbio path: {m}"));
     // The history is read only for --run.
     let mut inputs = match &a.run {
-        Some(run) => lookup_inputs(&[run.as_str()], a.db.as_deref()),
+        Some(run) => lookup_inputs(&[run.as_str()], a.history.db.as_deref()),
         None => Vec::new(),
     };
     inputs.push(a.topology.clone());
@@ -44,9 +44,9 @@ pub fn run(a: PathArgs) -> Exit {
     }
     let mut p = dbio_analyze::path::analyse(&t, &sizes);
     if let Some(name) = &a.run {
-        let found = match find(a.db.as_deref(), name) {
+        let found = match find(a.history.db.as_deref(), name) {
             Ok(f) => f,
-            Err(m) => return fail(m),
+            Err(m) => return fail(m.to_string()),
         };
         match serde_json::from_str::<RunResult>(&found.json) {
             Ok(r) => p.run = Some(dbio_analyze::path::hold(&t, &r)),

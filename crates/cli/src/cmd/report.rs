@@ -15,7 +15,7 @@ pub fn run(a: ReportArgs) -> Exit {
         );
     }
     let names: Vec<&str> = a.runs.iter().map(String::as_str).collect();
-    let inputs = crate::history::lookup_inputs(&names, a.db.as_deref());
+    let inputs = crate::history::lookup_inputs(&names, a.history.db.as_deref());
     let outputs = [
         ("--html", a.html.as_deref()),
         ("--md", a.md.as_deref()),
@@ -27,7 +27,7 @@ pub fn run(a: ReportArgs) -> Exit {
     }
     let mut items = Vec::new();
     for name in &a.runs {
-        let found = match find(a.db.as_deref(), name) {
+        let found = match find(a.history.db.as_deref(), name) {
             Ok(f) => f,
             Err(m) => return Exit::usage(format!("dbio report: {m}")),
         };

@@ -51,7 +51,10 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Exit {
     if !a.fleet.hosts.is_empty() || a.fleet.hosts_file.is_some() {
         return crate::cmd::fleet::run(a);
     }
-    let outputs = [("--json", a.json.as_deref()), ("--html", a.html.as_deref())];
+    let outputs = [
+        ("--json", a.out.json.as_deref()),
+        ("--html", a.html.as_deref()),
+    ];
     let ready = prologue("dbio run", &outputs, &inputs(&a), &a.store, || {
         Ok((plan(&a)?, start_at(&a)?))
     });
@@ -63,10 +66,10 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Exit {
     if a.fleet.stop_on_eof {
         stop_on_eof(stop.clone());
     }
-    if let (Workload::Streams(_, notices), false) = (work, a.quiet) {
+    if let (Workload::Streams(_, notices), false) = (work, a.out.quiet) {
         notices.iter().for_each(|n| eprintln!("dbio run: {n}"));
     }
-    let mut progress = Progress::new(a.quiet).line_mode(a.fleet.progress_lines);
+    let mut progress = Progress::new(a.out.quiet).line_mode(a.fleet.progress_lines);
     let result = run_one(&mut Local, &work.plan().at(*start_at), &stop, &mut |ev| {
         progress.on(ev)
     });

@@ -62,7 +62,10 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
     let mut inputs = crate::cmd::run::measured(&a.targets, &a.store);
     inputs.extend(a.thresholds.clone());
     check_outputs(
-        &[("--json", a.json.as_deref()), ("--html", a.html.as_deref())],
+        &[
+            ("--json", a.out.json.as_deref()),
+            ("--html", a.html.as_deref()),
+        ],
         &inputs,
     )?;
     let thresholds = match &a.thresholds {
@@ -88,7 +91,7 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
             a.targets.clone()
         };
         let rt = role_targets(&values, &["data", "log", "tempdb"])?;
-        if !a.quiet {
+        if !a.out.quiet {
             rt.notices.iter().for_each(|n| eprintln!("dbio suite: {n}"));
         }
         rt.paths
@@ -101,7 +104,7 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
     base.store.no_store = true;
     base.sim = a.sim.clone();
     base.destroy_data = a.destroy_data;
-    base.quiet = a.quiet;
+    base.out.quiet = a.out.quiet;
     if !sim {
         let quick_size = if a.quick { "256MiB" } else { "1GiB" };
         base.size = Some(a.size.clone().unwrap_or_else(|| quick_size.into()));
@@ -137,7 +140,7 @@ pub fn run(a: SuiteArgs) -> Exit {
     };
     let Checked { setup, thresholds } = ready.work;
     let stop = ready.stop.flag();
-    let transcript = Transcript::new(a.quiet, a.json.as_deref());
+    let transcript = Transcript::new(a.out.quiet, a.out.json.as_deref());
     let say = |s: &str| transcript.say(s);
     let mut s = suite::empty_result(a.quick, &setup.targets, thresholds);
     let jobs = |profile: &str, role: &str| setup.job(profile, role);
@@ -147,17 +150,16 @@ pub fn run(a: SuiteArgs) -> Exit {
         stop: &stop,
     };
     let mut show = Show {
-        quiet: a.quiet,
+        quiet: a.out.quiet,
         say: &say,
         progress: None,
     };
-    let result = crate::cmd::fleet::executor(&a.fleet, a.store.label.as_deref(), a.quiet).and_then(
-        |mut exec| {
+    let result = crate::cmd::fleet::executor(&a.fleet, a.store.label.as_deref(), a.out.quiet)
+        .and_then(|mut exec| {
             parts
                 .run(&mut *exec, &mut show, &mut s)
                 .map_err(|e| e.to_string())
-        },
-    );
+        });
     let interrupted = stop.load(Ordering::Relaxed);
     if let Err(m) = &result {
         if s.oltp_read.is_none() && !interrupted {
@@ -169,10 +171,10 @@ pub fn run(a: SuiteArgs) -> Exit {
     say(&dbio_report::suite::scorecard(&s));
     let json = dbio_report::json::to_json(&s);
     let d = Delivery {
-        json: a.json.as_deref(),
+        json: a.out.json.as_deref(),
         html: a.html.as_deref(),
         label: a.store.label.as_deref(),
-        quiet: a.quiet,
+        quiet: a.out.quiet,
     };
     let entry = || history::suite_entry(&s, &json, &transcript.text(), d.label);
     if let Err(exit) = keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD) {

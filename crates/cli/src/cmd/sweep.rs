@@ -161,7 +161,7 @@ pub fn execute(
 pub fn run(a: SweepArgs) -> Exit {
     const CMD: &str = "dbio sweep";
     let outputs = [
-        ("--json", a.run.json.as_deref()),
+        ("--json", a.run.out.json.as_deref()),
         ("--html", a.run.html.as_deref()),
     ];
     let inputs = crate::cmd::run::inputs(&a.run);
@@ -170,14 +170,15 @@ pub fn run(a: SweepArgs) -> Exit {
         Err(exit) => return exit,
     };
     let stop = ready.stop.flag();
-    let transcript = Transcript::new(a.run.quiet, a.run.json.as_deref());
+    let transcript = Transcript::new(a.run.out.quiet, a.run.out.json.as_deref());
     let say = |s: &str| transcript.say(s);
     let run = &a.run;
-    let exec = executor(&run.fleet, run.store.label.as_deref(), run.quiet);
-    let sweep = match exec.and_then(|mut e| execute(&ready.work, &mut *e, run.quiet, &stop, &say)) {
-        Ok(s) => s,
-        Err(m) => return Exit::usage(format!("{CMD}: {m}")),
-    };
+    let exec = executor(&run.fleet, run.store.label.as_deref(), run.out.quiet);
+    let sweep =
+        match exec.and_then(|mut e| execute(&ready.work, &mut *e, run.out.quiet, &stop, &say)) {
+            Ok(s) => s,
+            Err(m) => return Exit::usage(format!("{CMD}: {m}")),
+        };
     let d = Delivery::of(run);
     let json = dbio_report::json::to_json(&sweep);
     let entry = || history::sweep_entry(&sweep, &json, &transcript.text(), d.label);

@@ -6,7 +6,7 @@ use crate::verify_args::VerifyArgs;
 
 /// Runs `dbio verify` and returns its exit status.
 pub fn run(a: VerifyArgs) -> Exit {
-    if let Err(m) = check_outputs(&[("--json", a.json.as_deref())], &[a.journal.as_str()]) {
+    if let Err(m) = check_outputs(&[("--json", a.out.json.as_deref())], &[a.journal.as_str()]) {
         return Exit::usage(format!("dbio verify: {m}"));
     }
     let report = match dbio_runner::verify::journal::check(&a.journal, &a.target) {
@@ -14,7 +14,7 @@ pub fn run(a: VerifyArgs) -> Exit {
         Err(m) => return Exit::usage(format!("dbio verify: {m}")),
     };
     let summary = report.summary(20);
-    if let Some(path) = a.json.as_deref() {
+    if let Some(path) = a.out.json.as_deref() {
         let json = serde_json::to_string_pretty(&report).expect("a report serialises") + "\n";
         if let Err(e) = emit_json(path, &json) {
             eprint!("{summary}");
@@ -23,9 +23,9 @@ pub fn run(a: VerifyArgs) -> Exit {
             ));
         }
     }
-    if a.json.as_deref() == Some("-") || (a.quiet && report.corrupt()) {
+    if a.out.json.as_deref() == Some("-") || (a.out.quiet && report.corrupt()) {
         eprint!("{summary}");
-    } else if !a.quiet {
+    } else if !a.out.quiet {
         print_out(&summary);
     }
     if report.corrupt() {

@@ -174,7 +174,7 @@ fn run_cmd(a: DbRunArgs) -> Exit {
         opts: o,
     };
     let job = job(&o, &redact(&a.url));
-    let mut p = Progress::new(a.quiet);
+    let mut p = Progress::new(a.out.quiet);
     let r = run_one(&mut exec, &Plan::job(&job), &stop, &mut |ev| p.on(ev));
     p.finish();
     let mut r = match r {
@@ -182,14 +182,14 @@ fn run_cmd(a: DbRunArgs) -> Exit {
         Err(e) => return Exit::no_result(&e, Ran::Db, CMD),
     };
     r.label = a.store.label.clone();
-    let transcript = Transcript::new(a.quiet, a.json.as_deref());
+    let transcript = Transcript::new(a.out.quiet, a.out.json.as_deref());
     transcript.say(&dbio_report::db::report(&r).unwrap_or_default());
     let json = dbio_report::json::to_json(&r);
     let d = Delivery {
-        json: a.json.as_deref(),
+        json: a.out.json.as_deref(),
         html: None,
         label: a.store.label.as_deref(),
-        quiet: a.quiet,
+        quiet: a.out.quiet,
     };
     let entry = || history::run_entry(&r, &json, &transcript.text(), d.label);
     if let Err(exit) = keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD) {
@@ -202,7 +202,7 @@ fn run_cmd(a: DbRunArgs) -> Exit {
 /// before the first runs.
 fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), String> {
     let outputs = [
-        ("--json", a.run.json.as_deref()),
+        ("--json", a.run.out.json.as_deref()),
         ("--html", a.html.as_deref()),
     ];
     check_outputs(&outputs, &crate::cmd::run::measured(&[], &a.run.store))?;
@@ -227,23 +227,23 @@ fn sweep_cmd(a: DbSweepArgs) -> Exit {
     };
     let (plan, o) = ready.work;
     let stop = ready.stop.flag();
-    let transcript = Transcript::new(a.run.quiet, a.run.json.as_deref());
+    let transcript = Transcript::new(a.run.out.quiet, a.run.out.json.as_deref());
     let say = |s: &str| transcript.say(s);
     let mut exec = DbExec {
         url: a.run.url.clone(),
         opts: o,
     };
-    let sweep = match crate::cmd::sweep::execute(&plan, &mut exec, a.run.quiet, &stop, &say) {
+    let sweep = match crate::cmd::sweep::execute(&plan, &mut exec, a.run.out.quiet, &stop, &say) {
         Ok(s) => s,
         Err(m) => return Exit::Failure.with(format!("{CMD}: {m}")),
     };
     say(&dbio_report::db::sweep_views(&sweep).unwrap_or_default());
     let json = dbio_report::json::to_json(&sweep);
     let d = Delivery {
-        json: a.run.json.as_deref(),
+        json: a.run.out.json.as_deref(),
         html: a.html.as_deref(),
         label: a.run.store.label.as_deref(),
-        quiet: a.run.quiet,
+        quiet: a.run.out.quiet,
     };
     let entry = || history::sweep_entry(&sweep, &json, &transcript.text(), d.label);
     if let Err(exit) = keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD) {

@@ -14,6 +14,32 @@ pub const MAX_LINE: usize = 1 << 20;
 /// The largest file read: 100,000 objects take about 15 MB as a CSV export.
 pub const MAX_BYTES: u64 = 1 << 30;
 
+/// Why a file was not read as an export's text; each message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum TextError {
+    /// The file cannot be opened or read.
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    /// A folder, a device or a pipe.
+    #[error("{path}: not a regular file; give an export file")]
+    NotFile { path: String },
+    /// Past [`MAX_BYTES`] (`bytes` is its size, or what was read of it).
+    #[error("{path}: {bytes} bytes, more than the {mib} MiB an export may have (100,000 objects take about 15 MB); give the export of one database or instance", mib = MAX_BYTES >> 20)]
+    TooBig { path: String, bytes: u64 },
+    /// A line past the longest an export has.
+    #[error("{path}: line {line} is longer than {kib} KiB: not an export (its lines are a header and one row per object); check that this is the file meant")]
+    LongLine { path: String, line: u64, kib: usize },
+    /// Binary bytes, or broken UTF-8 or UTF-16.
+    #[error("{path}: not text ({what}): dbio advise reads text exports (CSV, an AWR text report, /proc/diskstats, a dbio advise snapshot) in UTF-8 or UTF-16; `dbio advise --queries` prints the queries that make them")]
+    NotText { path: String, what: String },
+    /// The start is not of the form the caller expects; the caller's message.
+    #[error("{0}")]
+    Start(String),
+}
+
 /// How the bytes encode the text.
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Encoding {
@@ -24,18 +50,25 @@ enum Encoding {
 
 /// Reads `path` as text. `check` gets the text of the first block (up to 64 KiB) and
 /// refuses a start that is not of the expected form, with its message.
-pub fn read(path: &str, check: impl Fn(&str) -> Result<(), String>) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?;
+pub fn read<E: std::fmt::Display>(
+    path: &str,
+    check: impl Fn(&str) -> Result<(), E>,
+) -> Result<String, TextError> {
+    let io = |source| TextError::Io {
+        path: path.to_string(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
     if !meta.is_file() {
-        return Err(format!("{path}: not a regular file; give an export file"));
+        return Err(TextError::NotFile { path: path.into() });
     }
-    let mut f = File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    let head = fill(&mut f, HEAD).map_err(|e| format!("{path}: {e}"))?;
+    let mut f = File::open(path).map_err(io)?;
+    let head = fill(&mut f, HEAD).map_err(io)?;
     let (enc, bom) = encoding(&head);
     let mut text = Text::new(path, enc);
     text.push(&head[bom..], head.len() < HEAD)?;
     text.out = text.out.trim_start_matches('\u{feff}').to_string();
-    check(&text.out)?;
+    check(&text.out).map_err(|e| TextError::Start(e.to_string()))?;
     if meta.len() > MAX_BYTES {
         return Err(too_big(path, meta.len()));
     }
@@ -46,7 +79,7 @@ pub fn read(path: &str, check: impl Fn(&str) -> Result<(), String>) -> Result<St
     // folder entry), is held to the same bound.
     let mut read = head.len() as u64;
     loop {
-        let block = fill(&mut f, HEAD).map_err(|e| format!("{path}: {e}"))?;
+        let block = fill(&mut f, HEAD).map_err(io)?;
         read += block.len() as u64;
         if read > MAX_BYTES {
             return Err(too_big(path, read));
@@ -60,11 +93,11 @@ pub fn read(path: &str, check: impl Fn(&str) -> Result<(), String>) -> Result<St
 }
 
 /// The refusal of a file past [`MAX_BYTES`] (`bytes` is its size, or what was read of it).
-fn too_big(path: &str, bytes: u64) -> String {
-    format!(
-        "{path}: {bytes} bytes, more than the {} MiB an export may have (100,000 objects take about 15 MB); give the export of one database or instance",
-        MAX_BYTES >> 20
-    )
+fn too_big(path: &str, bytes: u64) -> TextError {
+    TextError::TooBig {
+        path: path.into(),
+        bytes,
+    }
 }
 
 /// Up to `n` bytes, fewer only at the end of the file.
@@ -120,7 +153,7 @@ impl<'a> Text<'a> {
     }
 
     /// Decodes and checks the next block; `last` when the file ends with it.
-    fn push(&mut self, block: &[u8], last: bool) -> Result<(), String> {
+    fn push(&mut self, block: &[u8], last: bool) -> Result<(), TextError> {
         let mut bytes = std::mem::take(&mut self.carry);
         bytes.extend_from_slice(block);
         let piece = match self.enc {
@@ -132,7 +165,7 @@ impl<'a> Text<'a> {
         Ok(())
     }
 
-    fn utf8(&mut self, mut bytes: Vec<u8>, last: bool) -> Result<String, String> {
+    fn utf8(&mut self, mut bytes: Vec<u8>, last: bool) -> Result<String, TextError> {
         match std::str::from_utf8(&bytes) {
             Ok(_) => {}
             Err(e) if e.error_len().is_none() && !last => {
@@ -146,7 +179,7 @@ impl<'a> Text<'a> {
         Ok(String::from_utf8(bytes).expect("checked above"))
     }
 
-    fn utf16(&mut self, mut bytes: Vec<u8>, last: bool) -> Result<String, String> {
+    fn utf16(&mut self, mut bytes: Vec<u8>, last: bool) -> Result<String, TextError> {
         if bytes.len() % 2 == 1 && !last {
             self.carry = bytes.split_off(bytes.len() - 1);
         }
@@ -172,7 +205,7 @@ impl<'a> Text<'a> {
     }
 
     /// Refuses binary bytes and over-long lines.
-    fn check(&mut self, piece: &str) -> Result<(), String> {
+    fn check(&mut self, piece: &str) -> Result<(), TextError> {
         for &b in piece.as_bytes() {
             if b == b'\n' {
                 self.line += 1;
@@ -184,23 +217,22 @@ impl<'a> Text<'a> {
             }
             self.line_len += 1;
             if self.line_len > self.max_line {
-                return Err(format!(
-                    "{}: line {} is longer than {} KiB: not an export (its lines are a header and one row per object); check that this is the file meant",
-                    self.path,
-                    self.line,
-                    self.max_line >> 10
-                ));
+                return Err(TextError::LongLine {
+                    path: self.path.into(),
+                    line: self.line,
+                    kib: self.max_line >> 10,
+                });
             }
         }
         Ok(())
     }
 
     /// The refusal of a file that is not text.
-    fn binary(&self, what: &str) -> String {
-        format!(
-            "{}: not text ({what}): dbio advise reads text exports (CSV, an AWR text report, /proc/diskstats, a dbio advise snapshot) in UTF-8 or UTF-16; `dbio advise --queries` prints the queries that make them",
-            self.path
-        )
+    fn binary(&self, what: &str) -> TextError {
+        TextError::NotText {
+            path: self.path.into(),
+            what: what.into(),
+        }
     }
 }
 
@@ -209,6 +241,10 @@ mod tests {
     use super::*;
 
     fn text_of(bytes: &[u8], block: usize) -> Result<String, String> {
+        text_of_typed(bytes, block).map_err(|e| e.to_string())
+    }
+
+    fn text_of_typed(bytes: &[u8], block: usize) -> Result<String, TextError> {
         let (enc, bom) = encoding(bytes);
         let mut t = Text::new("f", enc);
         let body = &bytes[bom..];

@@ -1,0 +1,141 @@
+//! The history entry of each kind of result: its JSON and summary as written and printed,
+//! with the headline figures (IOPS, MB/s, p99) `dbio history` lists beside them.
+
+use dbio_analyze::slo::{latency, Dir};
+use dbio_model::advise::AdviseResult;
+use dbio_model::reduce::ReduceResult;
+use dbio_model::suite::SuiteResult;
+use dbio_model::sweep::SweepResult;
+use dbio_model::RunResult;
+use dbio_store::NewEntry;
+
+/// Read + write IOPS, MB/s and the p99 latency (µs) of all I/Os of a run.
+fn headline(r: &RunResult) -> (f64, f64, f64) {
+    let p99 = latency(r, Dir::All).value_at_quantile(0.99) as f64 / 1000.0;
+    (r.total_iops(), r.total_mb_s(), p99)
+}
+
+/// Where a run ran, in one line.
+fn targets(r: &RunResult) -> String {
+    if r.targets.is_empty() {
+        crate::text::place(&r.job)
+    } else {
+        r.targets
+            .iter()
+            .map(|t| t.path.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The history entry of a run, with its JSON and summary exactly as written and printed.
+pub fn run_entry(r: &RunResult, json: &str, summary: &str, label: Option<&str>) -> NewEntry {
+    let (iops, mb_s, p99_us) = headline(r);
+    NewEntry {
+        kind: "run".into(),
+        started_at: r.started_at.clone(),
+        label: label.map(Into::into),
+        profile: r.job.profile.clone(),
+        targets: targets(r),
+        host: r.host.hostname.clone(),
+        iops,
+        mb_s,
+        p99_us,
+        json: json.into(),
+        summary: summary.into(),
+    }
+}
+
+/// The history entry of a sweep: its headline is the knee, else its busiest step.
+pub fn sweep_entry(s: &SweepResult, json: &str, summary: &str, label: Option<&str>) -> NewEntry {
+    let step = s.knee.as_ref().map(|k| k.step).or_else(|| {
+        (0..s.steps.len())
+            .max_by(|&a, &b| headline(&s.steps[a]).0.total_cmp(&headline(&s.steps[b]).0))
+    });
+    let first = s.steps.first();
+    let (iops, mb_s, p99_us) = step.map_or((0.0, 0.0, 0.0), |i| headline(&s.steps[i]));
+    NewEntry {
+        kind: "sweep".into(),
+        started_at: first.map_or(String::new(), |r| r.started_at.clone()),
+        label: label.map(Into::into),
+        profile: first.map_or(String::new(), |r| {
+            format!("{} (vary {})", r.job.profile, s.vary)
+        }),
+        targets: first.map_or(String::new(), targets),
+        host: first.map_or(String::new(), |r| r.host.hostname.clone()),
+        iops,
+        mb_s,
+        p99_us,
+        json: json.into(),
+        summary: summary.into(),
+    }
+}
+
+/// The history entry of an assessment: its headline is the knee of the oltp-read ramp.
+pub fn suite_entry(s: &SuiteResult, json: &str, summary: &str, label: Option<&str>) -> NewEntry {
+    let ramp = s.oltp_read.as_ref();
+    let knee = ramp.and_then(|w| w.knee.as_ref().map(|k| &w.steps[k.step]));
+    let first = ramp.and_then(|w| w.steps.first());
+    let (iops, mb_s, p99_us) = knee.map_or((0.0, 0.0, 0.0), headline);
+    NewEntry {
+        kind: "suite".into(),
+        started_at: first.map_or(String::new(), |r| r.started_at.clone()),
+        label: label.map(Into::into),
+        profile: if s.quick { "suite --quick" } else { "suite" }.into(),
+        targets: first.map_or(String::new(), targets),
+        host: first.map_or(String::new(), |r| r.host.hostname.clone()),
+        iops,
+        mb_s,
+        p99_us,
+        json: json.into(),
+        summary: summary.into(),
+    }
+}
+
+/// The history entry of an advice: I/O rate and MB/s over the interval as its headline.
+pub fn advise_entry(r: &AdviseResult, json: &str, summary: &str, label: Option<&str>) -> NewEntry {
+    let secs = r.source.interval_secs;
+    let per_sec = |v: f64| if secs > 0.0 { v / secs } else { 0.0 };
+    let t = &r.totals;
+    NewEntry {
+        kind: "advise".into(),
+        started_at: r.made_at.clone(),
+        label: label.map(Into::into),
+        profile: format!("advise {}", r.source.system),
+        targets: r.source.name.clone(),
+        iops: per_sec((t.reads + t.writes) as f64),
+        mb_s: per_sec((t.bytes_read + t.bytes_written) as f64) / 1e6,
+        json: json.into(),
+        summary: summary.into(),
+        ..Default::default()
+    }
+}
+
+/// The history entry of a reduce estimate of `paths`, made at `made_at` (RFC 3339): its
+/// headline is the reading speed.
+pub struct ReduceEntry<'a> {
+    pub paths: &'a [String],
+    pub made_at: String,
+    pub label: Option<String>,
+}
+
+impl ReduceEntry<'_> {
+    /// The entry, with the JSON and summary as written and printed.
+    pub fn entry(self, r: &ReduceResult, json: &str, summary: &str) -> NewEntry {
+        NewEntry {
+            kind: "reduce".into(),
+            started_at: self.made_at,
+            label: self.label,
+            profile: "reduce".into(),
+            targets: self.paths.join(", "),
+            mb_s: if r.elapsed_secs > 0.0 {
+                r.bytes_read as f64 / r.elapsed_secs / 1e6
+            } else {
+                0.0
+            },
+            json: json.into(),
+            summary: summary.into(),
+            ..Default::default()
+        }
+    }
+}
