@@ -145,12 +145,7 @@ pub fn run(a: SweepArgs) -> Exit {
     }
     let partial = sweep.partial;
     // --verify: any step whose writes did not all read back ends the sweep with status 3.
-    let bad: u64 = sweep
-        .steps
-        .iter()
-        .filter_map(|r| r.verify.as_ref().filter(|v| v.corrupt()))
-        .map(|v| v.corrupt.total())
-        .sum();
+    let bad = sweep.bad_blocks();
     let label = d.label;
     let item = move || Item {
         name: label.map_or_else(|| format!("vary {}", sweep.vary), str::to_string),

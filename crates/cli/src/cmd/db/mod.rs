@@ -33,6 +33,7 @@ pub fn run(cmd: DbCmd) -> Exit {
     }
 }
 
+/// Runs `dbio db setup`: dbio's schema made and loaded, with a progress display.
 fn setup_cmd(a: DbSetupArgs) -> Exit {
     let flags = SetupFlags {
         sessions: a.sessions,
@@ -72,6 +73,7 @@ fn setup_cmd(a: DbSetupArgs) -> Exit {
     }
 }
 
+/// Runs `dbio db drop`: exactly what setup recorded, removed.
 fn drop_cmd(a: DbDropArgs) -> Exit {
     match drop(&a.url) {
         Ok(tables) => {
