@@ -18,6 +18,7 @@ use dbio_orchestrate::sweep::{run_sweep, SweepObserver, SweepPlan};
 use dbio_orchestrate::sweep_words::SweepWords;
 use dbio_report::item::Item;
 use dbio_report::sweep as text;
+use dbio_store::Store;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -138,26 +139,36 @@ pub fn run(a: SweepArgs) -> Exit {
         Err(m) => return Exit::usage(format!("{CMD}: {m}")),
     };
     let d = Delivery::of(run);
-    let json = dbio_report::json::to_json(&sweep);
-    let entry = || history::sweep_entry(&sweep, &json, &transcript.text(), d.label);
-    if let Err(exit) = keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD) {
+    let name = || format!("vary {}", sweep.vary);
+    if let Err(exit) = deliver(&sweep, &d, ready.store.as_ref(), &transcript, name, CMD) {
         return exit;
     }
-    let partial = sweep.partial;
     // --verify: any step whose writes did not all read back ends the sweep with status 3.
     let bad = sweep.bad_blocks();
-    let label = d.label;
-    let item = move || Item {
-        name: label.map_or_else(|| format!("vary {}", sweep.vary), str::to_string),
-        result: dbio_report::item::Result::Sweep(Box::new(sweep)),
-    };
-    if let Err(exit) = html(&d, item, CMD) {
-        return exit;
-    }
     if bad > 0 {
         return Exit::Corrupt.with(format!(
             "{CMD}: verify found {bad} bad blocks (exit status 3)"
         ));
     }
-    Exit::ended(partial, stop.load(Ordering::Relaxed))
+    Exit::ended(sweep.partial, stop.load(Ordering::Relaxed))
+}
+
+/// Delivers a finished sweep: kept in the history with what was said (`transcript`), its
+/// JSON written, and its HTML page, named `name` unless labelled. Err is the exit status.
+pub fn deliver(
+    sweep: &SweepResult,
+    d: &Delivery,
+    store: Option<&Store>,
+    transcript: &Transcript,
+    name: impl FnOnce() -> String,
+    cmd: &str,
+) -> Result<(), Exit> {
+    let json = dbio_report::json::to_json(sweep);
+    let entry = || history::sweep_entry(sweep, &json, &transcript.text(), d.label);
+    keep_and_write(store, entry, &json, d, cmd)?;
+    let item = || Item {
+        name: d.label.map_or_else(name, str::to_string),
+        result: dbio_report::item::Result::Sweep(Box::new(sweep.clone())),
+    };
+    html(d, item, cmd)
 }

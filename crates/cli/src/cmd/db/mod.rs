@@ -2,8 +2,9 @@
 //! MariaDB/MySQL. A run is an executor ([`DbExec`]), so a sweep is the ordinary sweep
 //! driven through it, and results go to the history and JSON as any run's.
 
+use crate::cmd::sweep::deliver;
 use crate::db_args::{DbCmd, DbDropArgs, DbRunArgs, DbSetupArgs, DbSweepArgs};
-use crate::deliver::{html, keep_and_write, Delivery};
+use crate::deliver::{keep_and_write, Delivery};
 use crate::exit::{Exit, Ran};
 use crate::history;
 use crate::output::{check_outputs, Transcript};
@@ -20,7 +21,6 @@ use dbio_orchestrate::executor::Plan;
 use dbio_orchestrate::run_one;
 use dbio_orchestrate::sweep::SweepPlan;
 use dbio_report::db_schema as schema;
-use dbio_report::item::Item;
 use std::sync::atomic::Ordering;
 
 /// Runs `dbio db …` and returns its exit status.
@@ -176,24 +176,14 @@ fn sweep_cmd(a: DbSweepArgs) -> Exit {
             Err(m) => return Exit::Failure.with(format!("{CMD}: {m}")),
         };
     say(&dbio_report::db::sweep_views(&sweep).unwrap_or_default());
-    let json = dbio_report::json::to_json(&sweep);
     let d = Delivery {
         json: a.run.out.json.as_deref(),
         html: a.html.as_deref(),
         label: a.run.store.label.as_deref(),
         quiet: a.run.out.quiet,
     };
-    let entry = || history::sweep_entry(&sweep, &json, &transcript.text(), d.label);
-    if let Err(exit) = keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD) {
-        return exit;
-    }
-    let item = || Item {
-        name: d
-            .label
-            .map_or_else(|| format!("{CMD}, vary {}", sweep.vary), str::to_string),
-        result: dbio_report::item::Result::Sweep(Box::new(sweep.clone())),
-    };
-    if let Err(exit) = html(&d, item, CMD) {
+    let name = || format!("{CMD}, vary {}", sweep.vary);
+    if let Err(exit) = deliver(&sweep, &d, ready.store.as_ref(), &transcript, name, CMD) {
         return exit;
     }
     Exit::ended(sweep.partial, stop.load(Ordering::Relaxed))
