@@ -14,6 +14,7 @@ pub mod fleet;
 pub mod judge;
 pub mod one;
 pub mod progress;
+pub mod start_at;
 pub mod suite;
 pub mod sweep;
 
