@@ -11,7 +11,9 @@ use clap::Parser;
 /// nothing to do).
 pub fn flag_value(which: u8, v: &str) -> Result<(), String> {
     match which {
-        16 => crate::cmd::compare::devices(v).map(drop),
+        16 => dbio_analyze::flags::devices(v)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         17 => crate::cmd::history::since(v)
             .map(drop)
             .map_err(|e| e.to_string()),

@@ -7,6 +7,7 @@
 //! session that started it.
 #![forbid(unsafe_code)]
 
+pub mod advise;
 pub mod clock;
 pub mod db;
 pub mod executor;
