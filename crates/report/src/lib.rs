@@ -5,6 +5,7 @@ pub mod advise;
 pub mod awr;
 pub mod cluster;
 pub mod compare;
+pub mod compare_all;
 pub mod csv;
 pub mod db;
 pub mod diskspd;

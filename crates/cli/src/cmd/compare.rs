@@ -34,17 +34,10 @@ pub fn run(a: CompareArgs) -> Exit {
         }
     }
     let (first, rest) = runs.split_first().expect("clap requires two runs");
-    let mut out = String::new();
-    for (name, r) in rest {
-        if r == &first.1 {
-            return Exit::usage(format!(
-                "dbio compare: {} and {name} are the same run; give two different runs",
-                first.0
-            ));
-        }
-        out += &dbio_report::compare::compare(&first.1, r, (&first.0, name), devices);
-        out.push('\n');
-    }
+    let out = match dbio_report::compare_all::compare_all(first, rest, devices) {
+        Ok(out) => out,
+        Err(e) => return Exit::usage(format!("dbio compare: {e}")),
+    };
     print_out(&out);
     if let Some(path) = a.html.as_deref() {
         let others: Vec<(&str, &RunResult)> = rest.iter().map(|(n, r)| (n.as_str(), r)).collect();
