@@ -19,6 +19,7 @@ pub mod hlog_of;
 pub mod html;
 pub mod item;
 pub mod json;
+pub mod live;
 pub mod markdown;
 pub mod path;
 pub mod profiles;

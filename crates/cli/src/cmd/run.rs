@@ -26,16 +26,7 @@ pub fn inputs(a: &RunArgs) -> Vec<String> {
 /// The targets (also without their `role=`; the default test file when none is given) and
 /// the history a measuring command writes to.
 pub fn measured(targets: &[String], store: &StoreArgs) -> Vec<String> {
-    let mut v = Vec::new();
-    for t in targets {
-        v.push(t.clone());
-        if let Some((_, path)) = t.split_once('=') {
-            v.push(path.to_string());
-        }
-    }
-    if targets.is_empty() {
-        v.push(dbio_spec::raw::DEFAULT_TARGET.to_string());
-    }
+    let mut v = dbio_spec::measured::measured_paths(targets);
     v.extend(history::stored_in(store));
     v
 }
