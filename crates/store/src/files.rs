@@ -163,3 +163,39 @@ fn overwrites(out: &Path, input: &Path) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outputs_that_cannot_be_written_are_refused_by_flag() {
+        let none: [&str; 0] = [];
+        let e = check_outputs(&[("--html", Some("-"))], &none).unwrap_err();
+        assert!(matches!(e, OutputError::HtmlToStdout));
+        let e = check_outputs(&[("--json", Some(""))], &none).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--json: give a file name (or '-' for stdout where allowed)"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_str().unwrap();
+        let e = check_outputs(&[("--json", Some(d))], &none).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("--json {d}: is a folder; give a file name")
+        );
+        let input = format!("{d}/in");
+        std::fs::write(&input, b"x").unwrap();
+        let e = check_outputs(&[("--json", Some(input.as_str()))], &[input.as_str()]).unwrap_err();
+        assert!(matches!(e, OutputError::Overwrites { .. }));
+        let out = format!("{d}/out.json");
+        assert!(check_outputs(
+            &[("--json", Some(out.as_str())), ("--json", Some("-"))],
+            &none
+        )
+        .is_ok());
+        write_file_atomic(&out, b"{}").unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"{}");
+    }
+}
