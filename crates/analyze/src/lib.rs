@@ -6,6 +6,7 @@ pub mod advise;
 mod ceiling;
 pub mod compare;
 pub mod error;
+pub mod flags;
 pub mod knee;
 pub mod merge;
 pub mod path;

@@ -25,6 +25,7 @@ mod signals;
 mod tool_args;
 mod tool_formats;
 mod verify_args;
+mod workload;
 
 use clap::Parser;
 use dbio_spec::translate::tool::Tool;

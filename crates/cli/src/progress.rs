@@ -109,17 +109,12 @@ impl Progress {
             }
             Event::Tick { point, elapsed } => {
                 let in_all = match (self.more, self.planned) {
-                    (Some(m), Some(p)) => {
-                        format!("; about {:.0} s left in all", (p - elapsed).max(0.0) + m)
-                    }
-                    _ => String::new(),
+                    (Some(m), Some(p)) => Some((p - elapsed).max(0.0) + m),
+                    _ => None,
                 };
                 if let Some(b) = &self.bar {
                     b.set_position((elapsed * 10.0) as u64);
-                    b.set_message(format!(
-                        "read {:.0} IOPS, write {:.0} IOPS, {:.1} MB/s, p99 {:.0} µs{in_all}",
-                        point.read_iops, point.write_iops, point.mb_s, point.p99_us
-                    ));
+                    b.set_message(dbio_report::live::second(point, in_all));
                 }
             }
             Event::Notice(m) => match &self.bar {

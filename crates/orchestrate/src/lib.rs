@@ -7,6 +7,7 @@
 //! session that started it.
 #![forbid(unsafe_code)]
 
+pub mod advise;
 pub mod clock;
 pub mod db;
 pub mod db_sweep;
@@ -15,6 +16,7 @@ pub mod fleet;
 pub mod judge;
 pub mod one;
 pub mod progress;
+pub mod start_at;
 pub mod suite;
 pub mod suite_setup;
 pub mod sweep;

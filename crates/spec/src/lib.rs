@@ -13,6 +13,7 @@ pub mod data;
 pub mod error;
 pub mod input;
 pub mod job;
+pub mod measured;
 pub mod phases;
 pub mod profiles;
 pub mod raw;

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod error;
+pub mod files;
 pub mod lookup;
 pub mod run_files;
 mod schema;

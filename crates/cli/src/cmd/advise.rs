@@ -9,10 +9,10 @@ use crate::output::{check_outputs, emit_json, print_out, write_atomic_with, writ
 use dbio_analyze::advise::devices::Device;
 use dbio_analyze::advise::kept::{kept, KEPT};
 pub(crate) use dbio_analyze::advise::request::share;
-use dbio_analyze::advise::request::{self, AdviseError, AdviseFlags, Counted, Plan};
+use dbio_analyze::advise::request::{self, AdviseError, AdviseFlags, Plan};
 use dbio_analyze::advise::Latency;
-use dbio_db::gather::{gather, GatherError, Gathered, Outcome, Source};
-use dbio_model::advise::{AdviseResult, SourceInfo};
+use dbio_db::gather::{gather, GatherError, Outcome, Source};
+use dbio_model::advise::AdviseResult;
 
 /// Runs `dbio advise`.
 pub fn run(a: AdviseArgs) -> Exit {
@@ -75,7 +75,7 @@ pub fn run(a: AdviseArgs) -> Exit {
         return Exit::Failure.with(format!("dbio advise: {e}"));
     }
     let interrupted = g.interrupted;
-    let r = request::analyse(&plan, latency, counted(g));
+    let r = dbio_orchestrate::advise::analyse(&plan, latency, g);
     finish(&a, &r, store.as_ref(), interrupted)
 }
 
@@ -188,21 +188,5 @@ fn finish(
         Exit::Interrupted
     } else {
         Exit::Ok
-    }
-}
-
-/// The gathered counts as dbio-analyze takes them.
-fn counted(g: Gathered) -> Counted {
-    Counted {
-        source: SourceInfo {
-            system: g.system,
-            name: g.name,
-            interval_secs: g.counts.secs,
-            since_start: g.counts.since_start,
-        },
-        objects: g.counts.objects,
-        notes: g.counts.notes,
-        io_wait: g.counts.io_wait.map(|w| (w.io_ms, w.busy_ms)),
-        interrupted: g.interrupted,
     }
 }

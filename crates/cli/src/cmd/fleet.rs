@@ -2,89 +2,42 @@
 //! one instant and merged into one result; for a sweep or a suite, every step so.
 
 use crate::args::RunArgs;
-use crate::cmd::run::{plan, start_at, Workload};
 use crate::deliver::{deliver, Delivery};
 use crate::exit::{Exit, Ran};
 use crate::fleet_args::FleetArgs;
 use crate::history;
 use crate::prologue::prologue;
+use crate::workload::{plan, start_at, Workload};
 use dbio_model::RegionSplit;
 use dbio_orchestrate::executor::{Executor, Fleet, Local, Plan, FLEET_STREAMS};
-use dbio_orchestrate::fleet::{self, hosts::parse_hosts, ssh::SshSetup, FleetPlan};
+use dbio_orchestrate::fleet::{flags::FleetFlags, FleetPlan};
 use dbio_orchestrate::run_one;
+
+/// The flags of a fleet run as the library's plain data.
+fn flags(f: &FleetArgs, label: Option<&str>) -> FleetFlags {
+    FleetFlags {
+        hosts: f.hosts.clone(),
+        hosts_file: f.hosts_file.clone(),
+        target_on: f.target_on.clone(),
+        split_region: f.split_region.clone(),
+        job_json: f.job_json.is_some(),
+        ssh: std::env::var("DBIO_SSH").ok(),
+        ssh_config: f.ssh_config.clone(),
+        remote_dbio: f.remote_dbio.clone(),
+        host_json: f.host_json.clone(),
+        label: label.map(str::to_string),
+    }
+}
 
 /// The fleet of `--hosts`/`--hosts-file`, checked; the message says what is wrong.
 fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
-    let hosts = parse_hosts(&f.hosts, f.hosts_file.as_deref()).map_err(|e| e.to_string())?;
-    explicit_split(f)?;
-    if f.job_json.is_some() {
-        return Err("--job-json is what --hosts sends to each host; do not give both".into());
-    }
-    let mut targets_on = Vec::new();
-    for t in &f.target_on {
-        let (h, p) = t
-            .split_once('=')
-            .filter(|(h, p)| !h.is_empty() && !p.is_empty())
-            .ok_or_else(|| format!("--target-on {t}: write HOST=PATH"))?;
-        targets_on.push((h.to_string(), p.to_string()));
-    }
-    fleet::check_targets_on(&hosts, &targets_on).map_err(|e| e.to_string())?;
-    Ok(FleetPlan {
-        hosts,
-        ssh: SshSetup {
-            ssh: std::env::var("DBIO_SSH").unwrap_or_else(|_| "ssh".into()),
-            config: f.ssh_config.clone(),
-            remote_dbio: f.remote_dbio.clone().unwrap_or_else(|| "dbio".into()),
-        },
-        targets_on,
-        split_region: f.split_region.is_some(),
-        label: label.map(str::to_string),
-        host_json: match &f.host_json {
-            Some(d) if !std::path::Path::new(d).is_dir() => {
-                return Err(format!("--host-json {d}: not a folder"))
-            }
-            d => d.as_ref().map(std::path::PathBuf::from),
-        },
-        step: None,
-    })
+    flags(f, label).plan().map_err(|e| e.to_string())
 }
 
 /// The part of the region a one-host job keeps (`--split-region PART/PARTS`); None for the
 /// whole region, or when --hosts gives each host its part.
 pub fn explicit_split(f: &FleetArgs) -> Result<Option<RegionSplit>, String> {
-    let Some(v) = f.split_region.as_deref() else {
-        return Ok(None);
-    };
-    match (v.is_empty(), wanted(f)) {
-        (true, true) => Ok(None),
-        (false, true) => Err(format!(
-            "--split-region {v}: with --hosts give --split-region alone, and host i of n gets the i-th 1/n of the region"
-        )),
-        (true, false) => Err(
-            "--split-region alone splits the region among --hosts; on each host of a --start-at run say which part it takes, e.g. --split-region 2/4"
-                .into(),
-        ),
-        (false, false) => parse_split(v).map(Some),
-    }
-}
-
-/// `PART/PARTS`, e.g. 2/4; the message says what is wrong.
-fn parse_split(v: &str) -> Result<RegionSplit, String> {
-    let bad = || {
-        format!("--split-region {v}: write PART/PARTS, e.g. 2/4 (the second quarter of the region)")
-    };
-    let (p, n) = v.split_once('/').ok_or_else(bad)?;
-    let (part, parts) = (
-        p.trim().parse::<u32>().map_err(|_| bad())?,
-        n.trim().parse::<u32>().map_err(|_| bad())?,
-    );
-    if parts == 0 || part == 0 || part > parts {
-        return Err(format!(
-            "--split-region {v}: the part is a number from 1 to the number of parts, e.g. 1/{}",
-            parts.max(2)
-        ));
-    }
-    Ok(RegionSplit { part, parts })
+    dbio_spec::region::explicit_split(f.split_region.as_deref(), wanted(f)).map_err(String::from)
 }
 
 /// True when the flags ask for several hosts.

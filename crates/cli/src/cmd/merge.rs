@@ -5,7 +5,7 @@ use crate::cmd::run::{deliver, Delivery};
 use crate::exit::Exit;
 use crate::fleet_args::MergeArgs;
 use crate::history;
-use crate::output::check_outputs;
+use crate::prologue::prologue;
 use dbio_analyze::merge::{given_once, host_name, merge, HostResult, MergeOptions};
 use dbio_store::run_files::read_all;
 
@@ -17,32 +17,12 @@ pub fn run(a: MergeArgs) -> Exit {
     ];
     let mut inputs = a.files.clone();
     inputs.extend(history::stored_in(&a.store));
-    if let Err(m) = check_outputs(&outputs, &inputs) {
-        return Exit::usage(format!("dbio merge: {m}"));
-    }
-    let results = match read_all(&a.files)
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()
-    {
-        Ok(r) => r,
-        Err(m) => return Exit::usage(format!("dbio merge: {m}")),
-    };
-    // Named by their files here: two hosts' names may be one.
-    let files: Vec<&str> = a.files.iter().map(String::as_str).collect();
-    if let Err(m) = given_once(&results.iter().collect::<Vec<_>>(), &files) {
-        return Exit::usage(format!("dbio merge: {m}"));
-    }
-    let mut hosts: Vec<HostResult> = Vec::new();
-    for (f, r) in a.files.iter().zip(results) {
-        let mut name = host_name(r.label.as_deref(), &r);
-        if hosts.iter().any(|h| h.name == name) {
-            name = format!("{name} ({f})");
-        }
-        hosts.push(HostResult { name, result: r });
-    }
-    let store = match history::store_unless(&a.store) {
-        Ok(s) => s,
-        Err(m) => return Exit::usage(format!("dbio merge: {m}")),
+    let ready = prologue("dbio merge", &outputs, &inputs, &a.store, || {
+        hosts(&a.files)
+    });
+    let (hosts, store) = match ready {
+        Ok(r) => (r.work, r.store),
+        Err(exit) => return exit,
     };
     let opts = MergeOptions {
         allow_different: a.allow_different,
@@ -61,4 +41,25 @@ pub fn run(a: MergeArgs) -> Exit {
         quiet: a.out.quiet,
     };
     deliver(r, &d, store.as_ref(), "dbio merge")
+}
+
+/// The hosts' results in `files`, each read once and named by its host (and its file when
+/// two hosts share a name); the message says what is wrong.
+fn hosts(files: &[String]) -> Result<Vec<HostResult>, String> {
+    let results = read_all(files)
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|m| m.to_string())?;
+    // Named by their files here: two hosts' names may be one.
+    let names: Vec<&str> = files.iter().map(String::as_str).collect();
+    given_once(&results.iter().collect::<Vec<_>>(), &names).map_err(|m| m.to_string())?;
+    let mut hosts: Vec<HostResult> = Vec::new();
+    for (f, r) in files.iter().zip(results) {
+        let mut name = host_name(r.label.as_deref(), &r);
+        if hosts.iter().any(|h| h.name == name) {
+            name = format!("{name} ({f})");
+        }
+        hosts.push(HostResult { name, result: r });
+    }
+    Ok(hosts)
 }

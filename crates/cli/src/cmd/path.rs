@@ -5,8 +5,8 @@ use crate::args::PathArgs;
 use crate::exit::Exit;
 use crate::history::{find, lookup_inputs};
 use crate::output::{check_outputs, emit_json, print_out};
+use dbio_analyze::flags::io_sizes;
 use dbio_model::path::Topology;
-use dbio_model::units::parse_size;
 use dbio_model::RunResult;
 
 /// Runs `dbio path`.
@@ -29,19 +29,10 @@ pub fn run(a: PathArgs) -> Exit {
         Ok(t) => t,
         Err(m) => return fail(m.to_string()),
     };
-    let mut sizes = Vec::new();
-    if let Some(list) = &a.io_size {
-        for v in list.split(',') {
-            match parse_size(v) {
-                Ok(0) | Err(_) => {
-                    return fail(format!(
-                        "--io-size {list}: '{v}' is not an I/O size; write e.g. 8k,64k,1m"
-                    ))
-                }
-                Ok(s) => sizes.push(s),
-            }
-        }
-    }
+    let sizes = match a.io_size.as_deref().map(io_sizes).transpose() {
+        Ok(s) => s.unwrap_or_default(),
+        Err(e) => return fail(e.to_string()),
+    };
     let mut p = dbio_analyze::path::analyse(&t, &sizes);
     if let Some(name) = &a.run {
         let found = match find(a.history.db.as_deref(), name) {

@@ -4,7 +4,6 @@
 use crate::args::ProfilesArgs;
 use crate::exit::Exit;
 use crate::output::print_out;
-use dbio_model::profile::Profile;
 use dbio_spec::profiles::{builtin, builtin_text, BUILTIN};
 
 /// Runs `dbio profiles` and returns its exit status.
@@ -18,57 +17,10 @@ pub fn run(a: ProfilesArgs) -> Exit {
             Err(e) => Exit::usage(format!("dbio profiles: {e}")),
         };
     }
-    let mut out = String::new();
-    for (name, _) in BUILTIN {
-        let Ok(p) = builtin(name) else { continue };
-        out.push_str(&format!(
-            "{name:<15} {}\n",
-            p.description.clone().unwrap_or_default()
-        ));
-        if p.stream.is_empty() {
-            out.push_str(&format!("{:<15} {}\n", "", settings(&p)));
-        }
-        for s in &p.stream {
-            let s = p.stream_settings(s);
-            out.push_str(&format!(
-                "{:<15} stream {} on target {}: {}\n",
-                "",
-                s.name.as_deref().unwrap_or_default(),
-                s.target.as_deref().unwrap_or_default(),
-                settings(&s)
-            ));
-        }
-    }
-    out.push_str("\nRun one with `dbio run NAME`; `dbio profiles --show NAME` prints its TOML.\n");
-    out.push_str(
-        "A profile with streams runs them at once, each on its own target: --target ROLE=PATH.\n",
-    );
-    print_out(&out);
+    let profiles: Vec<_> = BUILTIN
+        .iter()
+        .filter_map(|(name, _)| builtin(name).ok().map(|p| (*name, p)))
+        .collect();
+    print_out(&dbio_report::profiles::list(&profiles));
     Exit::Ok
-}
-
-/// The main settings of a profile (or of one stream), as `key=value` words.
-fn settings(p: &Profile) -> String {
-    [
-        ("rw", p.rw.clone()),
-        (
-            "mix",
-            p.mix
-                .filter(|_| p.rw.as_deref() == Some("randrw"))
-                .map(|m| format!("{m}%")),
-        ),
-        ("bs", p.bs.clone()),
-        ("qd", p.qd.map(|v| v.to_string())),
-        ("threads", p.threads.map(|v| v.to_string())),
-        ("sync", p.sync.clone()),
-        ("burst", p.burst.clone()),
-        ("steady", p.steady.clone()),
-        ("sessions", p.sessions.map(|v| v.to_string())),
-        ("work_unit", p.work_unit.map(|v| v.to_string())),
-        ("update_pct", p.update_pct.map(|v| format!("{v}%"))),
-    ]
-    .into_iter()
-    .filter_map(|(k, v)| v.map(|v| format!("{k}={v}")))
-    .collect::<Vec<_>>()
-    .join(" ")
 }

@@ -4,8 +4,8 @@
 use crate::args::ReduceArgs;
 use crate::exit::Exit;
 use crate::history;
-use crate::output::{check_outputs, emit_json, print_out};
-use crate::signals::stop_flag;
+use crate::output::{emit_json, print_out};
+use crate::prologue::prologue;
 use dbio_reduce::flags::{FlagError, ReduceFlags};
 use dbio_reduce::{reduce, ReduceError, ReduceEvent, ReduceOptions};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -15,19 +15,15 @@ use std::time::Duration;
 pub fn run(a: ReduceArgs) -> Exit {
     let mut inputs = a.paths.clone();
     inputs.extend(history::stored_in(&a.store));
-    if let Err(m) = check_outputs(&[("--json", a.out.json.as_deref())], &inputs) {
-        return Exit::usage(format!("dbio reduce: {m}"));
-    }
-    let o = match options(&a) {
-        Ok(o) => o,
-        Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
-    };
+    let outputs = [("--json", a.out.json.as_deref())];
     // The history is opened first: a bad --db stops before anything is read.
-    let store = match history::store_unless(&a.store) {
-        Ok(s) => s,
-        Err(m) => return Exit::usage(format!("dbio reduce: {m}")),
+    let ready = prologue("dbio reduce", &outputs, &inputs, &a.store, || {
+        options(&a).map_err(|e| e.to_string())
+    });
+    let (o, store, stop) = match ready {
+        Ok(r) => (r.work, r.store, r.stop.flag()),
+        Err(exit) => return exit,
     };
-    let stop = stop_flag();
     let mut bar: Option<ProgressBar> = None;
     let quiet = a.out.quiet;
     let result = reduce(&a.paths, &o, &stop, &mut |ev| match ev {

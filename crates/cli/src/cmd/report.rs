@@ -5,6 +5,7 @@ use crate::args::ReportArgs;
 use crate::exit::Exit;
 use crate::history::find;
 use crate::output::{emit_json, write_file_atomic};
+use dbio_report::hlog_of::{interval_log_of, HlogError};
 use dbio_report::item::Item;
 
 /// Runs `dbio report` and returns its exit status.
@@ -65,23 +66,10 @@ pub fn run(a: ReportArgs) -> Exit {
 
 /// `--hlog`: the interval log of the one run given.
 fn write_hlog(path: &str, items: &[Item]) -> Result<(), Exit> {
-    let log = match items {
-        [Item {
-            name,
-            result: dbio_report::item::Result::Run(r),
-        }] => dbio_report::hlog::interval_log(r)
-            .map_err(|e| Exit::Failure.with(format!("dbio report: --hlog: {name}: {e}")))?
-            .ok_or_else(|| {
-            Exit::usage(format!(
-                "dbio report: --hlog: {name} holds no per-second histograms (written by an older dbio, or a database run); run it again with this dbio"
-            ))
-        })?,
-        _ => {
-            return Err(Exit::usage(
-                "dbio report: --hlog writes the interval log of one run: give one run (not a sweep or suite, not several)",
-            ))
-        }
-    };
+    let log = interval_log_of(items).map_err(|e| match e {
+        HlogError::Unreadable { .. } => Exit::Failure.with(format!("dbio report: {e}")),
+        _ => Exit::usage(format!("dbio report: {e}")),
+    })?;
     emit_json(path, &log)
         .map_err(|e| Exit::Failure.with(format!("dbio report: --hlog: cannot write {path}: {e}")))
 }

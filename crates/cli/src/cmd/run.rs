@@ -8,15 +8,12 @@ use crate::formats::FormatArgs;
 use crate::history;
 use crate::progress::Progress;
 use crate::prologue::prologue;
-use crate::raw::stream_specs;
-use crate::raw::{job_spec, load_profile};
-use dbio_model::{JobSpec, StreamSpec};
-use dbio_orchestrate::executor::{self, Local};
+use crate::workload::{plan, start_at, Workload};
+use dbio_orchestrate::executor::Local;
 use dbio_orchestrate::run_one;
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
 
 /// What `run` and `sweep` read or measure, which no output may overwrite: the targets,
 /// the profile file and the history.
@@ -29,16 +26,7 @@ pub fn inputs(a: &RunArgs) -> Vec<String> {
 /// The targets (also without their `role=`; the default test file when none is given) and
 /// the history a measuring command writes to.
 pub fn measured(targets: &[String], store: &StoreArgs) -> Vec<String> {
-    let mut v = Vec::new();
-    for t in targets {
-        v.push(t.clone());
-        if let Some((_, path)) = t.split_once('=') {
-            v.push(path.to_string());
-        }
-    }
-    if targets.is_empty() {
-        v.push(dbio_spec::raw::DEFAULT_TARGET.to_string());
-    }
+    let mut v = dbio_spec::measured::measured_paths(targets);
     v.extend(history::stored_in(store));
     v
 }
@@ -48,7 +36,7 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Exit {
     if let Some(exit) = crate::formats::before_run(&a, formats) {
         return exit;
     }
-    if !a.fleet.hosts.is_empty() || a.fleet.hosts_file.is_some() {
+    if crate::cmd::fleet::wanted(&a.fleet) {
         return crate::cmd::fleet::run(a);
     }
     let outputs = [
@@ -86,26 +74,6 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Exit {
     }
 }
 
-/// `--start-at`: the instant measuring starts (RFC 3339); refused when it is malformed or
-/// more than a day away (a typo in the date would wait for months).
-pub fn start_at(a: &RunArgs) -> Result<Option<SystemTime>, String> {
-    let Some(t) = a.fleet.start_at.as_deref() else {
-        return Ok(None);
-    };
-    let at = humantime::parse_rfc3339_weak(t)
-        .ok()
-        .filter(|_| t.ends_with('Z'))
-        .ok_or_else(|| {
-            format!("--start-at {t}: write an RFC 3339 UTC time, e.g. 2026-12-01T10:00:00Z")
-        })?;
-    if at.duration_since(SystemTime::now()).unwrap_or_default() > Duration::from_secs(86_400) {
-        return Err(format!(
-            "--start-at {t}: that is more than a day away; give a time within the next 24 h"
-        ));
-    }
-    Ok(Some(at))
-}
-
 /// Sets `stop` when standard input closes: a remote dbio started over ssh stops with the
 /// session that started it, and no process of dbio's outlives it.
 fn stop_on_eof(stop: Arc<AtomicBool>) {
@@ -115,43 +83,4 @@ fn stop_on_eof(stop: Arc<AtomicBool>) {
         while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
         stop.store(true, Ordering::Relaxed);
     });
-}
-
-/// What `dbio run` runs: one job, or several streams with notices about their targets.
-pub enum Workload {
-    Single(Box<JobSpec>),
-    Streams(Vec<StreamSpec>, Vec<String>),
-}
-
-impl Workload {
-    /// The plan an executor runs, started as soon as it is ready.
-    pub fn plan(&self) -> executor::Plan<'_> {
-        match self {
-            Workload::Single(j) => executor::Plan::job(j),
-            Workload::Streams(s, _) => executor::Plan::streams(s),
-        }
-    }
-}
-
-/// What the flags of `dbio run` ask to run; the message says what is wrong.
-pub fn plan(a: &RunArgs) -> Result<Workload, String> {
-    if let Some(j) = &a.fleet.job_json {
-        // Sent by a launching dbio that validated it; the targets' safety rules apply here.
-        return serde_json::from_str::<JobSpec>(j)
-            .map(|s| Workload::Single(Box::new(s)))
-            .map_err(|e| format!("--job-json: not a job of this dbio: {e}"));
-    }
-    let (name, p) = load_profile(a)?;
-    if p.stream.is_empty() {
-        return job_spec(a)
-            .map_err(String::from)
-            .map(|s| Workload::Single(Box::new(s)));
-    }
-    if a.sessions.is_some() {
-        return Err(format!(
-            "--sessions: profile {name} runs several streams; session mode runs one workload with its own log writer, so use a single-stream profile such as slob or oltp-read"
-        ));
-    }
-    let (streams, notices) = stream_specs(a, &name, &p)?;
-    Ok(Workload::Streams(streams, notices))
 }

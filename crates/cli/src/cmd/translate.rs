@@ -95,17 +95,8 @@ pub(crate) fn parse_runs(
     t: &Translation,
     ours: &[String],
 ) -> Result<Vec<(String, RunCmd)>, String> {
-    if t.jobs.len() > 1 {
-        if let Some(f) = ours
-            .iter()
-            .find(|a| matches!(a.as_str(), "--json" | "--html"))
-        {
-            return Err(format!(
-                "dbio {name}: {f}: the translation has {} runs, which would all write the same file; run the jobs one at a time (one job file each) to keep each result",
-                t.jobs.len()
-            ));
-        }
-    }
+    dbio_spec::translate::outputs::one_file_per_run(t.jobs.len(), ours)
+        .map_err(|e| format!("dbio {name}: {e}"))?;
     let mut out = Vec::new();
     for job in &t.jobs {
         let mut argv = vec!["run".to_string()];

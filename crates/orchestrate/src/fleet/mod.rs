@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod error;
+pub mod flags;
 pub mod hosts;
 pub mod launch;
 pub mod share;

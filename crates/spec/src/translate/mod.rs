@@ -8,6 +8,7 @@ mod diskspd_xml;
 mod fio_ini;
 mod fio_job;
 mod fio_opts;
+pub mod outputs;
 mod sqlio;
 pub mod tool;
 

@@ -1,0 +1,52 @@
+//! What the flags of `dbio run` ask to run: one job, or several streams of a profile.
+
+use crate::args::RunArgs;
+use crate::raw::{job_spec, load_profile, stream_specs};
+use dbio_model::{JobSpec, StreamSpec};
+use dbio_orchestrate::executor;
+
+/// What `dbio run` runs: one job, or several streams with notices about their targets.
+pub enum Workload {
+    Single(Box<JobSpec>),
+    Streams(Vec<StreamSpec>, Vec<String>),
+}
+
+impl Workload {
+    /// The plan an executor runs, started as soon as it is ready.
+    pub fn plan(&self) -> executor::Plan<'_> {
+        match self {
+            Workload::Single(j) => executor::Plan::job(j),
+            Workload::Streams(s, _) => executor::Plan::streams(s),
+        }
+    }
+}
+
+/// What the flags of `dbio run` ask to run; the message says what is wrong.
+pub fn plan(a: &RunArgs) -> Result<Workload, String> {
+    if let Some(j) = &a.fleet.job_json {
+        // Sent by a launching dbio that validated it; the targets' safety rules apply here.
+        return serde_json::from_str::<JobSpec>(j)
+            .map(|s| Workload::Single(Box::new(s)))
+            .map_err(|e| format!("--job-json: not a job of this dbio: {e}"));
+    }
+    let (name, p) = load_profile(a)?;
+    if p.stream.is_empty() {
+        return job_spec(a)
+            .map_err(String::from)
+            .map(|s| Workload::Single(Box::new(s)));
+    }
+    if a.sessions.is_some() {
+        return Err(format!(
+            "--sessions: profile {name} runs several streams; session mode runs one workload with its own log writer, so use a single-stream profile such as slob or oltp-read"
+        ));
+    }
+    let (streams, notices) = stream_specs(a, &name, &p)?;
+    Ok(Workload::Streams(streams, notices))
+}
+
+/// `--start-at`: the instant measuring starts; refused when it is malformed or more than a
+/// day away.
+pub fn start_at(a: &RunArgs) -> Result<Option<std::time::SystemTime>, String> {
+    dbio_orchestrate::start_at::parse_start_at(a.fleet.start_at.as_deref())
+        .map_err(|e| e.to_string())
+}
