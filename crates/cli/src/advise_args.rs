@@ -3,36 +3,7 @@
 use crate::out_args::{Outputs, StoreArgs};
 use clap::Args;
 
-pub const ADVISE_HELP: &str = "\
-Sources (one of):
-  --url postgres://USER:PASSWORD@HOST:PORT/DB     a live PostgreSQL (pg_statio_*, pg_stat_wal)
-  --url mysql://USER:PASSWORD@HOST:PORT/          a live MariaDB/MySQL (performance_schema)
-  --diskstats                                     this host's /proc/diskstats (whole devices)
-  EXPORT [EXPORT]                                 SQL Server or Oracle CSV, an AWR report,
-                                                  saved /proc/diskstats, or a --snapshot file;
-                                                  one counts from the server's start, two
-                                                  (before, after) give the difference
-Live sources take two snapshots --interval apart (default 60s), or save one now with
---snapshot FILE and make the difference later with --since FILE. dbio only reads: it never
-writes to the database it inspects. `dbio advise --queries` prints the exact queries.
-
-Objects are ranked by the stall that flash would save per GiB. Within --flash SIZE the
-choice maximises stall saved (0/1 knapsack, exact; the method is printed); logs, large
-sequential I/O (256 KiB or more on average) and objects without I/O are left where they
-are, temp objects go only in what the rest leaves. The gain assumes flash at
---flash-latency (default 0.2ms) per I/O, or uses a measured device: --flash RUN (and
---current RUN) are stored dbio runs, sweeps or JSON files, taken at each object's I/O size
-and read mix.
-
-Examples:
-  dbio advise --url postgres://dba@db1/shop --interval 5m --flash 500GiB
-  dbio advise --url mysql://monitor:***@db2:3306/ --snapshot before.json
-  dbio advise --url mysql://monitor:***@db2:3306/ --since before.json --flash 200GiB
-  dbio advise filestats-0900.csv filestats-1000.csv --flash 1TiB --json advice.json
-  dbio advise vfilestat.csv --flash 100GiB --flash nvme-sweep --current san-run --html a.html
-  dbio advise awr.txt --sizes datafiles.csv --flash 50GiB --io-wait-share 40%
-  dbio advise --diskstats --interval 30s
-  dbio advise --queries";
+pub const ADVISE_HELP: &str = include_str!("../help/advise.txt");
 
 /// Flags of `dbio advise`.
 #[derive(Debug, Args)]

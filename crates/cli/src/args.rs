@@ -89,38 +89,7 @@ pub struct RunCmd {
     pub formats: crate::tool_formats::FormatArgs,
 }
 
-const PATH_HELP: &str = "\
-A topology is a TOML file: the workload, then the hops from the host's CPUs to the media.
-Each hop has a kind, a count of parallel instances and its parameters; any hop may also give
-bandwidth (\"3.2GB/s\"), iops, read_iops, write_iops and latency (\"200us\") directly.
-
-  [workload]
-  io_size = \"64KiB\"
-  read_pct = 50
-
-  [[hop]]
-  name = \"HBA slots\"
-  kind = \"pcie\"        # gen 1-6, lanes 1/2/4/8/12/16, tlp_efficiency (default 1; 0.92 for 256 B payloads)
-  gen = 3
-  lanes = 8
-  count = 2
-
-  [[hop]]
-  name = \"host FC ports\"
-  kind = \"fc\"          # speed 1G-128G; figure = \"quoted\" (default) or \"net\"
-  speed = \"16G\"
-  count = 4
-
-Kinds: cpu (cores, iops_per_core), pcie, fc, ethernet (speed, protocol iscsi|nvme-tcp|tcp,
-mtu), infiniband (rate SDR..NDR, width), sas (speed 3G-24G, lanes), sata (speed; half
-duplex), nvme (gen, lanes, plus its device figures), hdd (rpm, seek_ms), ssd, memory (mts,
-channels), switch (speed, fabric fc|ethernet, ports, isl_speed, isls), array (given figures).
-Full-duplex links carry reads and writes in their own directions.
-
-Examples:
-  dbio path san.toml                           the hops, their ceilings, the weakest
-  dbio path san.toml --io-size 8k,64k,1m       how the ceiling moves with I/O size
-  dbio path san.toml --run 12                  run 12 as a share of every hop's ceiling, and a verdict";
+const PATH_HELP: &str = include_str!("../help/path.txt");
 
 /// Flags of `dbio path`.
 #[derive(Debug, Args)]
@@ -141,29 +110,7 @@ pub struct PathArgs {
     pub json: Option<String>,
 }
 
-const SUITE_HELP: &str = "\
-Parts, in order: oltp-read with qd 1..128 (x2 steps; --quick: 1,4,16,64) and its knee under the
-data-read threshold; oltp (70 % reads) at the knee's queue depth; log with 1, 2, 4 and 8
-writers; tempdb; dss with bs 8k, 64k, 256k, 1m (--quick: 64k, 256k, 1m). Each step measures
-30 s after a 5 s ramp (about 10 minutes in all, plus prefilling the files); --quick measures
-2 s per step with no ramp and 256 MiB files, and finishes within 2 minutes.
-
-Thresholds (defaults for flash under a database; override any in a TOML file):
-  data_read_p99 = \"1ms\"     # the knee's objective, and the OLTP run's reads
-  data_write_p99 = \"2ms\"    # the OLTP run's writes
-  log_write_p99 = \"1ms\"     # commit latency, 1 writer and 8 writers
-  tempdb_p99 = \"2ms\"
-  knee_iops = 20000          # least IOPS at the knee
-  dss_mb_s = 500             # least bandwidth of the DSS sweep at its best
-
-Examples:
-  dbio suite --quick                                          on ./dbio-testfile (and .log, .tempdb beside it)
-  dbio suite --target data=/mnt/data/f --target log=/mnt/log/f --target tempdb=/mnt/tmp/f
-  dbio suite --thresholds mine.toml --json suite.json --html suite.html --label array-a
-  dbio suite --quick --engine sim --sim fc-array-4g           what would this array score? (simulated)
-
-Exit status 0 when every part ran, whatever the verdicts; 1 when a part failed; 2 bad input;
-130 interrupted.";
+const SUITE_HELP: &str = include_str!("../help/suite.txt");
 
 /// Flags of `dbio suite`.
 #[derive(Debug, Args)]
@@ -205,15 +152,7 @@ pub struct SuiteArgs {
     pub fleet: crate::fleet_args::FleetArgs,
 }
 
-const COMPARE_HELP: &str = "\
-Examples:
-  dbio compare 12 15                          run 15 against run 12
-  dbio compare before-move after-move         the newest runs with these labels
-  dbio compare old.json new.json              result files
-  dbio compare spinning flash --devices A=75,B=6   per-device efficiency: 75 disks against 6 SSDs
-  dbio compare 12 15 --html compare.html       the same with overlaid histograms and curves
-
-Several runs (A B C …) are each compared with the first.";
+const COMPARE_HELP: &str = include_str!("../help/compare.txt");
 
 /// Flags of `dbio compare`.
 #[derive(Debug, Args)]
@@ -232,18 +171,7 @@ pub struct CompareArgs {
     pub history: HistoryDb,
 }
 
-const REPORT_HELP: &str = "\
-The HTML page is one self-contained file (inline SVG charts and CSS; no scripts, fonts or
-network): latency histograms and percentile curves, IOPS, MB/s and p99 over time, latency
-against IOPS for sweeps with the knee and saturation marked, wait events of session runs,
-host and target facts, every warning. It prints well.
-
-Examples:
-  dbio report 12 --html run12.html                    run 12 of the history
-  dbio report before-move after-move --html cmp.html  two labelled runs on one page
-  dbio report sweep.json --md sweep.md --csv sweep.csv   a JSON result file, as Markdown and CSV
-  dbio report 12 --md -                               Markdown to stdout
-  dbio run oltp --html oltp.html                      also: write the page at the end of a run or sweep";
+const REPORT_HELP: &str = include_str!("../help/report.txt");
 
 /// Flags of `dbio report`.
 #[derive(Debug, Args)]
@@ -268,17 +196,7 @@ pub struct ReportArgs {
     pub history: HistoryDb,
 }
 
-const HISTORY_HELP: &str = "\
-Every dbio run and sweep is stored whole (JSON with its histograms, and the summary as
-printed) in $XDG_DATA_HOME/dbio/history.db (or ~/.local/share/dbio/history.db); --db PATH
-chooses another file, --no-store on run or sweep skips storing, --label TEXT names a run.
-
-Examples:
-  dbio history                                   the newest 50
-  dbio history --profile oltp --since 7d         filters: --target, --profile, --since, --label
-  dbio show 12                                   run 12 as it was printed
-  dbio show before-move                          the newest run labelled before-move
-  dbio export 12 --json run12.json               its JSON, byte for byte";
+const HISTORY_HELP: &str = include_str!("../help/history.txt");
 
 /// Flags of `dbio history`.
 #[derive(Debug, Args)]
@@ -325,41 +243,7 @@ pub struct ExportArgs {
     pub history: HistoryDb,
 }
 
-const RUN_EXAMPLES: &str = "\
-Examples:
-  dbio run                                   default (profile oltp): 8 KiB random, 70 % read, QD 32, 30 s on ./dbio-testfile (1 GiB, created)
-  dbio run log --target /mnt/log/dbio.dat    a built-in profile (dbio profiles lists them); flags override its values
-  dbio run --profile my.toml --qd 64         a profile of your own
-  dbio run --rw randread --bs 4k --qd 32 --duration 60s --target /mnt/data/dbio.dat --size 8GiB
-  dbio run --rw write --bs 60k --qd 1 --sync dsync --target /mnt/log/dbio.dat          log-style commits
-  dbio run --rw randrw --mix 70 --bs 8k:70,64k:20,256k:10 --threads 4 --json result.json
-  dbio run --rw randread --rate 20000 --duration 30s            open loop, latency from scheduled starts
-  dbio run --rw randread --target /dev/nvme1n1                   reads never need --destroy-data
-  dbio run --rw randwrite --target /dev/nvme1n1 --destroy-data   writing to a device needs it
-  dbio run slob --sessions 16 --target data=/mnt/data/f --target log=/mnt/log/f   SLOB method, AWR report
-  dbio run --sessions 8 --work-unit 8 --batch-reads --cache-hit 90 --think 5:1ms-5ms
-  dbio run oltp --steady iops:2% --steady-window 10s --steady-max 120s   measure once IOPS settle
-  dbio run oltp --steady iops_slope:0.3% --ramp 5s          settle on the slope (also bw:X%, bw_slope:X%)
-  dbio run checkpoint --burst 2s/10s                        I/O in the first 2 s of every 10 s, idle the rest
-  dbio run oltp-mix --target data=/mnt/data/f --target log=/mnt/log/f   data I/O and log writes at once
-  dbio run oltp-mix --target ./t --duration 60s    log stream on ./t.log; flags apply to every stream
-  dbio run --rw randread --rate 20000 --arrivals poisson         open loop, Poisson arrivals
-  dbio run --rw randwrite --data dedupe:3,compress:2             data an array reduces 3:1 by dedupe, 2:1 by compression
-  dbio run --rw write --bs 64k --data dedupe:2,unit:16k          dedupe at 16 KiB units, incompressible
-  dbio run --rw randwrite --bs 4k --data compress:4,unit:4k      4 KiB writes need a 4 KiB unit
-  dbio run --rw write --data pattern:0xDEADBEEF                  a repeated byte pattern (arrays remove it)
-  dbio run oltp --engine sim --sim fc-array-4x16g                what would this array do? (model)
-  dbio run oltp --duration 60s --html oltp.html    the result as an HTML page with charts
-  dbio run --rw randread --engine sim --sim channels=1,service=100us,bw=none \\
-           --rate 7000 --arrivals poisson                        M/M/1: 100 µs/(1 − 0.7) = 333 µs
-
---engine sim runs in virtual time and touches no file (--target is refused). Its presets:
-SIM_PRESETS
-Without --sim it models nvme-gen3. Without --duration, --ops or --bytes on the command line it
-measures 200,000 I/Os (a profile's duration is meant for real devices).
-
-Sizes are binary (k = KiB = 1024). Exit status: 0 done, 1 I/O error (partial result kept),
-2 bad input, 130 interrupted (partial result kept).";
+const RUN_EXAMPLES: &str = include_str!("../help/run-examples.txt");
 
 /// The run examples with the simulated device's presets filled in.
 fn run_examples() -> String {
@@ -534,33 +418,7 @@ pub struct RunArgs {
     pub verify: crate::verify_args::RunVerifyArgs,
 }
 
-const PROFILES_HELP: &str = "\
-A profile is a TOML file of run settings, every key optional, written as on the command line:
-
-  description = \"OLTP data file: 8 KiB random pages, 70 % reads\"
-  rw = \"randrw\"          # read, write, randread, randwrite, randrw
-  mix = 70               # read share in %, for randrw
-  bs = \"8k\"              # or a distribution: \"8k:70,64k:20,256k:10\"
-  align = \"8k\"           # offset alignment (default: the smallest block size)
-  qd = 32                # outstanding I/Os per thread
-  threads = 1
-  skew = \"hotspot:90/10\" # or uniform, zipf:1.2, pareto:0.2 (random patterns)
-  duration = \"30s\"       # also ramp, size, offset, range, sync (\"dsync\", \"fdatasync:N\"), rate, data
-  burst = \"2s/10s\"       # I/O in the first 2 s of every 10 s
-  steady = \"iops:2%\"     # settle before measuring; also steady_window, steady_max
-
-Several streams at once, each on its own target role (see `dbio profiles --show oltp-mix`):
-the top-level keys are defaults every stream inherits; duration and ramp stay at the top.
-
-  [[stream]]
-  name = \"log\"           # the stream's name in the result
-  target = \"log\"         # its role: dbio run ... --target log=/mnt/log/f
-  rw = \"write\"
-  sync = \"dsync\"         # and any other key above
-
-Run one with `dbio run NAME` (built-in) or `dbio run --profile FILE`; flags given on the
-command line override the profile (for every stream of it: --qd 4 sets each stream's queue
-depth), and keys it leaves out take the oltp profile's values.";
+const PROFILES_HELP: &str = include_str!("../help/profiles.txt");
 
 /// Flags of `dbio profiles`.
 #[derive(Debug, Args)]
@@ -570,22 +428,7 @@ pub struct ProfilesArgs {
     pub show: Option<String>,
 }
 
-const SWEEP_EXAMPLES: &str = "\
-Examples:
-  dbio sweep oltp-read --vary qd=1,2,4,8,16,32,64,128 --slo 'p99<1ms'  SLOB-style ramp, the knee under 1 ms
-  dbio sweep oltp-read --vary qd=1..128x2 --duration 10s --ramp 2s
-  dbio sweep dss --vary bs=8k,64k,256k,1m                              bandwidth against I/O size
-  dbio sweep oltp --vary threads=1,2,4 --json sweep.json
-  dbio sweep dss --vary bs=8k,64k,256k,1m --html dss.html             charts: latency vs IOPS, MB/s vs bs
-  dbio sweep slob --vary sessions=1,4,8,16,32 --duration 30s          SLOB's ramp of sessions, AWR rows
-  dbio sweep db --vary sessions=1,4,8,16,32,64 --url postgres://dbio@127.0.0.1/bench
-                            the same ramp through a real PostgreSQL or MariaDB (see dbio db --help)
-  dbio sweep oltp-read --vary qd=1..256x2 --target-latency 'p99<500us'   bisection, not every step
-  dbio sweep oltp-read --engine sim --sim sata-ssd --vary qd=1..128x2 --slo 'p99<1ms'   simulated
-
-Every flag of dbio run applies to each step; --ramp runs before each step, and --steady
-settles each step before it is measured (a step that did not settle is marked *).
-  dbio sweep oltp-read --vary qd=1..64x2 --steady iops:5% --steady-window 5s --steady-max 60s";
+const SWEEP_EXAMPLES: &str = include_str!("../help/sweep-examples.txt");
 
 /// Flags of `dbio sweep`.
 #[derive(Debug, Args)]
@@ -605,25 +448,7 @@ pub struct SweepArgs {
     pub run: RunArgs,
 }
 
-const REDUCE_EXAMPLES: &str = "\
-Examples:
-  dbio reduce /u01/oradata                     every file under the tree, at 8 KiB and 16 KiB units
-  dbio reduce /dev/sdb --unit 4k,8k,16k,32k,128k   a device, read-only (no --destroy-data needed)
-  dbio reduce backup.bak --buckets xtremio     round each compressed block up to 1 KiB steps
-  dbio reduce /data --buckets 2k,4k,8k --json reduce.json
-  dbio reduce /data --compress-sample          compress a uniform sample of at most 38,005 unique
-                                               blocks (±1 % of the size at 99.9 %), not all of them
-  dbio reduce /data --compress none            patterns and dedupe only (fastest)
-  dbio reduce /big --mem 1GiB                  sampled dedupe if exact mode needs more than 1 GiB
-  dbio reduce /big --sample 16 --seed 7        keep fingerprints with hash mod 16 == 7 % 16
-  dbio reduce big.bin --buffered --threads 1   through the page cache, one hashing thread
-
-Ratios as qdda defines them: pattern removal = all-zero or one-byte blocks, dedupe = blocks
-left / unique blocks, compression = unique bytes / compressed bytes (each unique block on its
-own, never larger than itself), total = 1/(1 - pattern) x dedupe x compression. Bucket presets:
-xtremio (1 KiB steps), pure-like (512-byte steps).
-Exit status: 0 done, 1 a path was skipped or could not be read (the rest were estimated),
-2 bad input, 130 interrupted.";
+const REDUCE_EXAMPLES: &str = include_str!("../help/reduce-examples.txt");
 
 /// Flags of `dbio reduce`.
 #[derive(Debug, Args)]

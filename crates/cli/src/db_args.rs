@@ -3,23 +3,7 @@
 use crate::out_args::{Outputs, StoreArgs};
 use clap::{Args, Subcommand};
 
-pub const DB_HELP: &str = "\
-Examples:
-  dbio db setup --url postgres://dbio@127.0.0.1:5432/bench --sessions 8 --size 1GiB
-  dbio db run --url postgres://dbio@127.0.0.1:5432/bench --sessions 8 --duration 60s
-  dbio db run --url mysql://root@127.0.0.1:3306/ --sessions 4 --update-pct 20 --json r.json
-  dbio sweep db --vary sessions=1,4,8,16,32,64 --url postgres://dbio@127.0.0.1/bench
-  dbio sweep db --vary sessions=1,2,4,8 --url mysql://root@127.0.0.1:3306/ --html ramp.html
-  dbio db drop --url postgres://dbio@127.0.0.1:5432/bench
-
-`dbio sweep db` and `dbio db sweep` are the same command: a sweep driven through the database.
-
-dbio writes only to its own schema, dbio_slob (a database of that name in MariaDB), and
-records every object it makes in dbio_slob.dbio_made: setup refuses a dbio_slob it did not
-make, and drop removes exactly what is recorded. A password in --url never appears in output,
-history or JSON. The report shows three views of the same reads: the database's count
-(pg_stat_database, performance_schema), the device's (/proc/diskstats of the device holding
-the data directory) and dbio's own latency per operation, and says why they differ.";
+pub const DB_HELP: &str = include_str!("../help/db.txt");
 
 /// `dbio db`.
 #[derive(Debug, Args)]

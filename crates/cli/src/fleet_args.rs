@@ -58,19 +58,7 @@ pub struct FleetArgs {
     pub stop_on_eof: bool,
 }
 
-pub const MERGE_HELP: &str = "\
-Each host runs the same workload with the same start, then one merge:
-
-  dbio run oltp --start-at 2026-12-01T10:00:00Z --duration 60s --label node1 --json node1.json
-  dbio merge node*.json --label cluster --html cluster.html
-
-Totals come from the hosts' latency histograms added bucket for bucket (exact percentiles,
-not averaged ones); the per-second series covers the window every host measured, lined up by
-wall clock. A row per host is named by its --label, else its host name. Results of different
-workloads, of a newer schema, or whose measuring windows do not overlap are refused, naming
-the host and the field (--allow-different merges different workloads on purpose); each
-host's --seed and --split-region part are its own. One run given twice is refused.
-`dbio run --hosts a,b,c` does all of this over ssh in one command.";
+pub const MERGE_HELP: &str = include_str!("../help/merge.txt");
 
 /// Flags of `dbio merge`.
 #[derive(Debug, Clone, Args)]

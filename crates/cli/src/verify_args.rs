@@ -20,22 +20,7 @@ pub struct RunVerifyArgs {
     pub verify_journal: Option<String>,
 }
 
-pub const VERIFY_HELP: &str = "\
-A verifying run keeps its journal with --verify-journal FILE: the last acknowledged write of
-every 4 KiB block of every target, synced every 100 ms. After a crash, a power cut, a failover
-or a reboot, dbio verify reads every block of those targets back: a block must hold its last
-journaled write or a later one of the same run.
-
-Examples:
-  dbio run --rw randwrite --verify-journal /mnt/other/dbio.journal --target /mnt/data/f
-  dbio verify --journal /mnt/other/dbio.journal
-  dbio verify --journal j --json verify.json
-  dbio verify --journal j --target /mnt/data/f=/mnt/restored/f
-
-Exit status: 0 every block as it must be; 3 bad blocks found (torn or corrupt, misdirected,
-lost, never written; the first are listed); 1 a target could not be read to the end;
-2 the journal cannot be used (not a journal, damaged, or incomplete: its run could not write
-it).";
+pub const VERIFY_HELP: &str = include_str!("../help/verify.txt");
 
 /// Flags of `dbio verify`.
 #[derive(Debug, Args)]
