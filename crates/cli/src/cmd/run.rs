@@ -141,10 +141,10 @@ pub fn plan(a: &RunArgs) -> Result<Workload, String> {
             .map(|s| Workload::Single(Box::new(s)))
             .map_err(|e| format!("--job-json: not a job of this dbio: {e}"));
     }
-    let (name, p) = load_profile(a)?;
+    let (name, p) = load_profile(a).map_err(|e| e.to_string())?;
     if p.stream.is_empty() {
         return job_spec(a)
-            .map_err(String::from)
+            .map_err(|e| e.to_string())
             .map(|s| Workload::Single(Box::new(s)));
     }
     if a.sessions.is_some() {
@@ -152,6 +152,6 @@ pub fn plan(a: &RunArgs) -> Result<Workload, String> {
             "--sessions: profile {name} runs several streams; session mode runs one workload with its own log writer, so use a single-stream profile such as slob or oltp-read"
         ));
     }
-    let (streams, notices) = stream_specs(a, &name, &p)?;
+    let (streams, notices) = stream_specs(a, &name, &p).map_err(|e| e.to_string())?;
     Ok(Workload::Streams(streams, notices))
 }

@@ -20,6 +20,7 @@ use dbio_orchestrate::suite::{self, Suite, SuiteObserver};
 use dbio_orchestrate::sweep::SweepObserver;
 use dbio_report::item::Item;
 use dbio_spec::targets::role_targets;
+use dbio_spec::SpecError;
 use std::sync::atomic::Ordering;
 
 /// Everything the parts share: the settings of every part's job and each role's targets.
@@ -32,7 +33,7 @@ struct Setup {
 
 impl Setup {
     /// The validated job of `profile` on the targets of `role`.
-    fn job(&self, profile: &str, role: &str) -> Result<JobSpec, String> {
+    fn job(&self, profile: &str, role: &str) -> Result<JobSpec, SpecError> {
         let mut a = self.base.clone();
         a.profile = Some(profile.to_string());
         a.targets = self
@@ -41,7 +42,7 @@ impl Setup {
             .find(|(r, _)| r == role)
             .map(|(_, p)| p.clone())
             .unwrap_or_default();
-        job_spec(&a).map_err(String::from)
+        job_spec(&a)
     }
 }
 
@@ -73,7 +74,7 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
         Some(f) => {
             let text =
                 dbio_spec::input::read_text(f).map_err(|e| format!("--thresholds {f}: {e}"))?;
-            Thresholds::from_toml(&text, f)?
+            Thresholds::from_toml(&text, f).map_err(|e| e.to_string())?
         }
     };
     let sim = a.engine == "sim";
@@ -90,7 +91,7 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
         } else {
             a.targets.clone()
         };
-        let rt = role_targets(&values, &["data", "log", "tempdb"])?;
+        let rt = role_targets(&values, &["data", "log", "tempdb"]).map_err(|e| e.to_string())?;
         if !a.out.quiet {
             rt.notices.iter().for_each(|n| eprintln!("dbio suite: {n}"));
         }

@@ -34,13 +34,13 @@ pub struct Plan {
 /// Checks `--vary`, the objective and every step's job; the message says what is wrong. The
 /// steps are the job of the flags with the varied setting changed, each checked again as a job.
 pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
-    let vary = parse_vary(&a.vary)?;
+    let vary = parse_vary(&a.vary).map_err(|e| e.to_string())?;
     let search = a.target_latency.is_some();
     let slo_text = a.slo.clone().or(a.target_latency.clone());
     let slo = match slo_text.as_deref().map(Slo::parse).transpose() {
         Ok(s) => s,
-        Err(m) if search => return Err(m.replace("--slo", "--target-latency")),
-        Err(m) => return Err(m),
+        Err(m) if search => return Err(m.to_string().replace("--slo", "--target-latency")),
+        Err(m) => return Err(m.to_string()),
     };
     let base = base_job(&a.run, &vary)?;
     let steps =
@@ -61,7 +61,7 @@ fn base_job(run: &RunArgs, vary: &Varying) -> Result<JobSpec, String> {
         Some(Vary::Rate(r)) if run.rate.is_none() => run.rate = Some(*r),
         _ => {}
     }
-    job_spec(&run).map_err(String::from)
+    job_spec(&run).map_err(|e| e.to_string())
 }
 
 /// The sweep's table as it goes: its header, a progress display per step, a row per

@@ -135,7 +135,7 @@ fn opts(a: &DbRunArgs) -> Result<RunOpts, String> {
     if duration.is_zero() {
         return Err("--duration: give a time above zero, e.g. 30s".into());
     }
-    dbio_db::url::system(&a.url)?;
+    dbio_db::url::system(&a.url).map_err(|e| e.to_string())?;
     let lock_bytes = match a.lock_memory.as_deref() {
         None => 0,
         Some(v) => match parse_size(v) {
@@ -206,7 +206,7 @@ fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), Str
         ("--html", a.html.as_deref()),
     ];
     check_outputs(&outputs, &crate::cmd::run::measured(&[], &a.run.store))?;
-    let vary = dbio_spec::vary_flag::parse_vary(&a.vary)?;
+    let vary = dbio_spec::vary_flag::parse_vary(&a.vary).map_err(|e| e.to_string())?;
     db::varies_sessions(vary.key).map_err(|e| e.to_string())?;
     let o = opts(&a.run)?;
     let steps = db::sweep_plan(&o, &redact(&a.run.url), vary.values).map_err(|e| e.to_string())?;
