@@ -11,7 +11,9 @@ use clap::Parser;
 /// nothing to do).
 pub fn flag_value(which: u8, v: &str) -> Result<(), String> {
     match which {
-        16 => crate::cmd::compare::devices(v).map(drop),
+        16 => crate::cmd::compare::devices(v)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         17 => crate::cmd::history::since(v)
             .map(drop)
             .map_err(|e| e.to_string()),
@@ -33,8 +35,12 @@ pub fn command_line(args: &[String]) -> Result<(), String> {
     let argv = std::iter::once("dbio".to_string()).chain(args.iter().cloned());
     let cli = Cli::try_parse_from(argv).map_err(|e| e.to_string())?;
     match cli.command {
-        Command::Run(c) => crate::cmd::run::plan(&c.run).map(drop),
-        Command::Sweep(s) => crate::cmd::sweep::plan(&s).map(drop),
+        Command::Run(c) => crate::cmd::run::plan(&c.run)
+            .map(drop)
+            .map_err(|e| e.to_string()),
+        Command::Sweep(s) => crate::cmd::sweep::plan(&s)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         Command::Advise(a) => crate::cmd::advise::plan(&a)
             .map(drop)
             .map_err(|e| e.to_string()),

@@ -1,5 +1,6 @@
 //! Writing results: stdout that tolerates a closed pipe, and files replaced atomically.
 
+use crate::exit::CliError;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::BufWriter;
@@ -66,7 +67,7 @@ pub fn write_atomic_with(
 pub fn check_outputs<S: AsRef<str>>(
     outputs: &[(&str, Option<&str>)],
     inputs: &[S],
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     for &(flag, path) in outputs {
         if flag == "--html" && path == Some("-") {
             return Err("--html needs a file name (the page is meant for a browser), e.g. --html report.html".into());
@@ -75,9 +76,9 @@ pub fn check_outputs<S: AsRef<str>>(
             continue;
         };
         if path.is_empty() {
-            return Err(format!(
-                "{flag}: give a file name (or '-' for stdout where allowed)"
-            ));
+            return Err(
+                format!("{flag}: give a file name (or '-' for stdout where allowed)").into(),
+            );
         }
         let p = Path::new(path);
         if let Some(input) = inputs
@@ -92,10 +93,10 @@ pub fn check_outputs<S: AsRef<str>>(
             };
             return Err(format!(
                 "{flag} {path}: that would write over {what}, which this command reads or measures; give another file name"
-            ));
+            ).into());
         }
         if p.is_dir() {
-            return Err(format!("{flag} {path}: is a folder; give a file name"));
+            return Err(format!("{flag} {path}: is a folder; give a file name").into());
         }
         let dir = match p.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
@@ -105,7 +106,8 @@ pub fn check_outputs<S: AsRef<str>>(
             return Err(format!(
                 "{flag} {path}: the folder {} does not exist; create it or give another path",
                 dir.display()
-            ));
+            )
+            .into());
         }
         let probe = format!("{path}.dbio-probe");
         match std::fs::OpenOptions::new()
@@ -117,7 +119,7 @@ pub fn check_outputs<S: AsRef<str>>(
                 let _ = std::fs::remove_file(&probe);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(format!("{flag} {path}: cannot write there: {e}")),
+            Err(e) => return Err(format!("{flag} {path}: cannot write there: {e}").into()),
         }
     }
     Ok(())

@@ -3,6 +3,7 @@
 //! stops it before any I/O) and gives the Ctrl-C stop flag.
 
 use crate::args::StoreArgs;
+use crate::exit::CliError;
 use crate::exit::Exit;
 use crate::history;
 use crate::output::check_outputs;
@@ -38,9 +39,9 @@ pub fn prologue<T, S: AsRef<str>>(
     outputs: &[(&str, Option<&str>)],
     inputs: &[S],
     store: &StoreArgs,
-    build: impl FnOnce() -> Result<T, String>,
+    build: impl FnOnce() -> Result<T, CliError>,
 ) -> Result<Ready<T>, Exit> {
-    let usage = |m: String| Exit::usage(format!("{cmd}: {m}"));
+    let usage = |m: CliError| Exit::usage(format!("{cmd}: {m}"));
     let work = check_outputs(outputs, inputs)
         .and_then(|()| build())
         .map_err(usage)?;

@@ -41,12 +41,12 @@ pub fn run(a: AdviseArgs) -> Exit {
         ("--snapshot", a.snapshot.as_deref()),
     ];
     if let Err(m) = check_outputs(&outs, &inputs) {
-        return fail(m);
+        return fail(m.to_string());
     }
     let store = match (a.snapshot.is_some(), history::store_unless(&a.store)) {
         (true, _) => None,
         (false, Ok(s)) => s,
-        (false, Err(m)) => return fail(m),
+        (false, Err(m)) => return fail(m.to_string()),
     };
     let latency = match latency(&a, &plan) {
         Ok(l) => l,

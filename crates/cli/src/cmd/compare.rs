@@ -1,13 +1,14 @@
 //! `dbio compare A B [C…]`: each run against the first, named by id, label or JSON file.
 
 use crate::args::CompareArgs;
+use crate::exit::CliError;
 use crate::exit::Exit;
 use crate::history::find;
 use crate::output::print_out;
 use dbio_model::RunResult;
 
 /// Parses `--devices A=75,B=6` (A is the first run, B the others).
-pub(crate) fn devices(v: &str) -> Result<(f64, f64), String> {
+pub(crate) fn devices(v: &str) -> Result<(f64, f64), CliError> {
     let bad = || {
         format!(
             "--devices {v}: write A=N,B=M with the device counts behind the runs, e.g. A=75,B=6"
@@ -26,7 +27,7 @@ pub(crate) fn devices(v: &str) -> Result<(f64, f64), String> {
         match k.trim() {
             "A" | "a" => a = Some(n),
             "B" | "b" => b = Some(n),
-            _ => return Err(bad()),
+            _ => return Err(bad().into()),
         }
     }
     Ok((a.ok_or_else(bad)?, b.ok_or_else(bad)?))

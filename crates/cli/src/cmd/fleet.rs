@@ -4,6 +4,7 @@
 use crate::args::RunArgs;
 use crate::cmd::run::{plan, start_at, Workload};
 use crate::deliver::{deliver, Delivery};
+use crate::exit::CliError;
 use crate::exit::{Exit, Ran};
 use crate::fleet_args::FleetArgs;
 use crate::history;
@@ -14,7 +15,7 @@ use dbio_orchestrate::fleet::{self, hosts::parse_hosts, ssh::SshSetup, FleetPlan
 use dbio_orchestrate::run_one;
 
 /// The fleet of `--hosts`/`--hosts-file`, checked; the message says what is wrong.
-fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
+fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, CliError> {
     let hosts = parse_hosts(&f.hosts, f.hosts_file.as_deref()).map_err(|e| e.to_string())?;
     explicit_split(f)?;
     if f.job_json.is_some() {
@@ -41,7 +42,7 @@ fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
         label: label.map(str::to_string),
         host_json: match &f.host_json {
             Some(d) if !std::path::Path::new(d).is_dir() => {
-                return Err(format!("--host-json {d}: not a folder"))
+                return Err(format!("--host-json {d}: not a folder").into())
             }
             d => d.as_ref().map(std::path::PathBuf::from),
         },
@@ -51,7 +52,7 @@ fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
 
 /// The part of the region a one-host job keeps (`--split-region PART/PARTS`); None for the
 /// whole region, or when --hosts gives each host its part.
-pub fn explicit_split(f: &FleetArgs) -> Result<Option<RegionSplit>, String> {
+pub fn explicit_split(f: &FleetArgs) -> Result<Option<RegionSplit>, CliError> {
     let Some(v) = f.split_region.as_deref() else {
         return Ok(None);
     };
@@ -59,7 +60,7 @@ pub fn explicit_split(f: &FleetArgs) -> Result<Option<RegionSplit>, String> {
         (true, true) => Ok(None),
         (false, true) => Err(format!(
             "--split-region {v}: with --hosts give --split-region alone, and host i of n gets the i-th 1/n of the region"
-        )),
+        ).into()),
         (true, false) => Err(
             "--split-region alone splits the region among --hosts; on each host of a --start-at run say which part it takes, e.g. --split-region 2/4"
                 .into(),
@@ -69,7 +70,7 @@ pub fn explicit_split(f: &FleetArgs) -> Result<Option<RegionSplit>, String> {
 }
 
 /// `PART/PARTS`, e.g. 2/4; the message says what is wrong.
-fn parse_split(v: &str) -> Result<RegionSplit, String> {
+fn parse_split(v: &str) -> Result<RegionSplit, CliError> {
     let bad = || {
         format!("--split-region {v}: write PART/PARTS, e.g. 2/4 (the second quarter of the region)")
     };
@@ -82,7 +83,8 @@ fn parse_split(v: &str) -> Result<RegionSplit, String> {
         return Err(format!(
             "--split-region {v}: the part is a number from 1 to the number of parts, e.g. 1/{}",
             parts.max(2)
-        ));
+        )
+        .into());
     }
     Ok(RegionSplit { part, parts })
 }
@@ -93,7 +95,7 @@ pub fn wanted(f: &FleetArgs) -> bool {
 }
 
 /// Checks every host before anything starts, saying what it found; the fleet executor.
-fn checked_fleet(plan: FleetPlan, quiet: bool) -> Result<Fleet<'static>, String> {
+fn checked_fleet(plan: FleetPlan, quiet: bool) -> Result<Fleet<'static>, CliError> {
     if !quiet {
         eprintln!(
             "dbio: checking {} hosts (ssh, dbio, clock)",
@@ -123,7 +125,7 @@ pub fn executor(
     f: &FleetArgs,
     label: Option<&str>,
     quiet: bool,
-) -> Result<Box<dyn Executor>, String> {
+) -> Result<Box<dyn Executor>, CliError> {
     if !wanted(f) {
         return Ok(Box::new(Local));
     }

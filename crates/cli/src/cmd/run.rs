@@ -3,6 +3,7 @@
 use crate::args::{RunArgs, StoreArgs};
 use crate::deliver::deliver_as;
 pub use crate::deliver::{deliver, Delivery};
+use crate::exit::CliError;
 use crate::exit::{Exit, Ran};
 use crate::formats::FormatArgs;
 use crate::history;
@@ -88,7 +89,7 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Exit {
 
 /// `--start-at`: the instant measuring starts (RFC 3339); refused when it is malformed or
 /// more than a day away (a typo in the date would wait for months).
-pub fn start_at(a: &RunArgs) -> Result<Option<SystemTime>, String> {
+pub fn start_at(a: &RunArgs) -> Result<Option<SystemTime>, CliError> {
     let Some(t) = a.fleet.start_at.as_deref() else {
         return Ok(None);
     };
@@ -101,7 +102,8 @@ pub fn start_at(a: &RunArgs) -> Result<Option<SystemTime>, String> {
     if at.duration_since(SystemTime::now()).unwrap_or_default() > Duration::from_secs(86_400) {
         return Err(format!(
             "--start-at {t}: that is more than a day away; give a time within the next 24 h"
-        ));
+        )
+        .into());
     }
     Ok(Some(at))
 }
@@ -134,24 +136,22 @@ impl Workload {
 }
 
 /// What the flags of `dbio run` ask to run; the message says what is wrong.
-pub fn plan(a: &RunArgs) -> Result<Workload, String> {
+pub fn plan(a: &RunArgs) -> Result<Workload, CliError> {
     if let Some(j) = &a.fleet.job_json {
         // Sent by a launching dbio that validated it; the targets' safety rules apply here.
         return serde_json::from_str::<JobSpec>(j)
             .map(|s| Workload::Single(Box::new(s)))
-            .map_err(|e| format!("--job-json: not a job of this dbio: {e}"));
+            .map_err(|e| CliError::from(format!("--job-json: not a job of this dbio: {e}")));
     }
-    let (name, p) = load_profile(a).map_err(|e| e.to_string())?;
+    let (name, p) = load_profile(a)?;
     if p.stream.is_empty() {
-        return job_spec(a)
-            .map_err(|e| e.to_string())
-            .map(|s| Workload::Single(Box::new(s)));
+        return Ok(Workload::Single(Box::new(job_spec(a)?)));
     }
     if a.sessions.is_some() {
         return Err(format!(
             "--sessions: profile {name} runs several streams; session mode runs one workload with its own log writer, so use a single-stream profile such as slob or oltp-read"
-        ));
+        ).into());
     }
-    let (streams, notices) = stream_specs(a, &name, &p).map_err(|e| e.to_string())?;
+    let (streams, notices) = stream_specs(a, &name, &p)?;
     Ok(Workload::Streams(streams, notices))
 }

@@ -7,6 +7,7 @@
 use crate::args::{RunArgs, SuiteArgs};
 use crate::cmd::sweep::Table;
 use crate::deliver::{html, keep_and_write, Delivery};
+use crate::exit::CliError;
 use crate::exit::Exit;
 use crate::history;
 use crate::output::{check_outputs, Transcript};
@@ -53,7 +54,7 @@ struct Checked {
 }
 
 /// Checks the suite's flags before any part runs; the message says what is wrong.
-fn check(a: &SuiteArgs) -> Result<Checked, String> {
+fn check(a: &SuiteArgs) -> Result<Checked, CliError> {
     if !a.fleet.target_on.is_empty() {
         return Err("--target-on: the suite puts each part on its role's --target; with --hosts give paths that exist on every host".into());
     }
@@ -74,7 +75,7 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
         Some(f) => {
             let text =
                 dbio_spec::input::read_text(f).map_err(|e| format!("--thresholds {f}: {e}"))?;
-            Thresholds::from_toml(&text, f).map_err(|e| e.to_string())?
+            Thresholds::from_toml(&text, f)?
         }
     };
     let sim = a.engine == "sim";
@@ -91,7 +92,7 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
         } else {
             a.targets.clone()
         };
-        let rt = role_targets(&values, &["data", "log", "tempdb"]).map_err(|e| e.to_string())?;
+        let rt = role_targets(&values, &["data", "log", "tempdb"])?;
         if !a.out.quiet {
             rt.notices.iter().for_each(|n| eprintln!("dbio suite: {n}"));
         }
@@ -118,10 +119,10 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
                 return Err(format!(
                     "--size {size}: smaller than the suite's largest I/O ({}, in the DSS part); use at least that",
                     format_size(largest)
-                ))
+                ).into())
             }
             Ok(_) => {}
-            Err(e) => return Err(format!("--size {size}: {e}")),
+            Err(e) => return Err(format!("--size {size}: {e}").into()),
         }
     }
     Ok(Checked {
@@ -159,7 +160,7 @@ pub fn run(a: SuiteArgs) -> Exit {
         .and_then(|mut exec| {
             parts
                 .run(&mut *exec, &mut show, &mut s)
-                .map_err(|e| e.to_string())
+                .map_err(CliError::from)
         });
     let interrupted = stop.load(Ordering::Relaxed);
     if let Err(m) = &result {

@@ -6,6 +6,7 @@ use crate::args::RunArgs;
 use crate::args::SweepArgs;
 use crate::cmd::fleet::executor;
 use crate::deliver::{html, keep_and_write, Delivery};
+use crate::exit::CliError;
 use crate::exit::Exit;
 use crate::history;
 use crate::output::Transcript;
@@ -33,14 +34,14 @@ pub struct Plan {
 
 /// Checks `--vary`, the objective and every step's job; the message says what is wrong. The
 /// steps are the job of the flags with the varied setting changed, each checked again as a job.
-pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
-    let vary = parse_vary(&a.vary).map_err(|e| e.to_string())?;
+pub fn plan(a: &SweepArgs) -> Result<Plan, CliError> {
+    let vary = parse_vary(&a.vary)?;
     let search = a.target_latency.is_some();
     let slo_text = a.slo.clone().or(a.target_latency.clone());
     let slo = match slo_text.as_deref().map(Slo::parse).transpose() {
         Ok(s) => s,
-        Err(m) if search => return Err(m.to_string().replace("--slo", "--target-latency")),
-        Err(m) => return Err(m.to_string()),
+        Err(m) if search => return Err(m.to_string().replace("--slo", "--target-latency").into()),
+        Err(m) => return Err(m.into()),
     };
     let base = base_job(&a.run, &vary)?;
     let steps =
@@ -54,14 +55,14 @@ pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
 /// The job every step varies: the flags' own. Where the varied setting decides what kind of
 /// job it is (sessions: session mode; rate: an open loop) and the flags leave it out, the
 /// first step's value stands in, so the base is a job of that kind.
-fn base_job(run: &RunArgs, vary: &Varying) -> Result<JobSpec, String> {
+fn base_job(run: &RunArgs, vary: &Varying) -> Result<JobSpec, CliError> {
     let mut run = run.clone();
     match vary.steps.first() {
         Some(Vary::Sessions(n)) if run.sessions.is_none() => run.sessions = Some(*n),
         Some(Vary::Rate(r)) if run.rate.is_none() => run.rate = Some(*r),
         _ => {}
     }
-    job_spec(&run).map_err(|e| e.to_string())
+    Ok(job_spec(&run)?)
 }
 
 /// The sweep's table as it goes: its header, a progress display per step, a row per
@@ -152,9 +153,9 @@ pub fn execute(
     quiet: bool,
     stop: &Arc<AtomicBool>,
     say: &dyn Fn(&str),
-) -> Result<SweepResult, String> {
+) -> Result<SweepResult, CliError> {
     let mut table = Table::new(0.0, p.knee_hint, quiet, say);
-    run_sweep(&p.steps, exec, stop, &mut table).map_err(|e| e.to_string())
+    run_sweep(&p.steps, exec, stop, &mut table).map_err(CliError::from)
 }
 
 /// Runs `dbio sweep` and returns its exit status.

@@ -3,6 +3,7 @@
 //! same safety). `--dry-run` prints without running.
 
 use crate::args::{Cli, Command, RunCmd};
+use crate::exit::CliError;
 use crate::exit::Exit;
 use crate::output::print_out;
 use clap::{CommandFactory, Parser};
@@ -94,7 +95,7 @@ pub(crate) fn parse_runs(
     name: &str,
     t: &Translation,
     ours: &[String],
-) -> Result<Vec<(String, RunCmd)>, String> {
+) -> Result<Vec<(String, RunCmd)>, CliError> {
     if t.jobs.len() > 1 {
         if let Some(f) = ours
             .iter()
@@ -103,7 +104,7 @@ pub(crate) fn parse_runs(
             return Err(format!(
                 "dbio {name}: {f}: the translation has {} runs, which would all write the same file; run the jobs one at a time (one job file each) to keep each result",
                 t.jobs.len()
-            ));
+            ).into());
         }
     }
     let mut out = Vec::new();
@@ -118,7 +119,7 @@ pub(crate) fn parse_runs(
                     format!("dbio {name}: {line}\n{}", e.render().to_string().trim_end())
                 })?;
         let Command::Run(cmd) = parsed.command else {
-            return Err(format!("dbio {name}: {line}: not a dbio run command line"));
+            return Err(format!("dbio {name}: {line}: not a dbio run command line").into());
         };
         crate::raw::job_spec(&cmd.run)
             .map_err(|e| format!("dbio {name}: {line}\ndbio run: {e}"))?;

@@ -4,6 +4,7 @@
 
 use crate::db_args::{DbCmd, DbDropArgs, DbRunArgs, DbSetupArgs, DbSweepArgs};
 use crate::deliver::{html, keep_and_write, Delivery};
+use crate::exit::CliError;
 use crate::exit::{Exit, Ran};
 use crate::history;
 use crate::output::{check_outputs, Transcript};
@@ -109,7 +110,7 @@ fn drop_cmd(a: DbDropArgs) -> Exit {
 }
 
 /// The run's settings, checked.
-fn opts(a: &DbRunArgs) -> Result<RunOpts, String> {
+fn opts(a: &DbRunArgs) -> Result<RunOpts, CliError> {
     let dur = |flag: &str, v: &str| parse_duration(v).map_err(|e| format!("{flag} {v}: {e}"));
     let think_ns = match a.think.as_deref() {
         None => None,
@@ -117,33 +118,31 @@ fn opts(a: &DbRunArgs) -> Result<RunOpts, String> {
             let (lo, hi) = t.split_once(':').unwrap_or((t, t));
             let (lo, hi) = (dur("--think", lo)?, dur("--think", hi)?);
             if hi < lo {
-                return Err(format!("--think {t}: MIN:MAX with MIN at most MAX"));
+                return Err(format!("--think {t}: MIN:MAX with MIN at most MAX").into());
             }
             Some((lo.as_nanos() as u64, hi.as_nanos() as u64))
         }
     };
     if a.sessions == 0 || a.sessions > 4096 {
-        return Err(format!("--sessions {}: use 1 to 4096", a.sessions));
+        return Err(format!("--sessions {}: use 1 to 4096", a.sessions).into());
     }
     if a.work_unit == 0 || a.work_unit > 10_000 {
-        return Err(format!("--work-unit {}: use 1 to 10000 keys", a.work_unit));
+        return Err(format!("--work-unit {}: use 1 to 10000 keys", a.work_unit).into());
     }
     if a.update_pct > 100 {
-        return Err(format!("--update-pct {}: use 0 to 100", a.update_pct));
+        return Err(format!("--update-pct {}: use 0 to 100", a.update_pct).into());
     }
     let duration = dur("--duration", &a.duration)?;
     if duration.is_zero() {
         return Err("--duration: give a time above zero, e.g. 30s".into());
     }
-    dbio_db::url::system(&a.url).map_err(|e| e.to_string())?;
+    dbio_db::url::system(&a.url)?;
     let lock_bytes = match a.lock_memory.as_deref() {
         None => 0,
         Some(v) => match parse_size(v) {
             Ok(b) if b > 0 => b,
             _ => {
-                return Err(format!(
-                    "--lock-memory {v}: give a size such as 512MiB or 4GiB"
-                ))
+                return Err(format!("--lock-memory {v}: give a size such as 512MiB or 4GiB").into())
             }
         },
     };
@@ -200,13 +199,13 @@ fn run_cmd(a: DbRunArgs) -> Exit {
 
 /// The steps of a database sweep, each a job of its own number of sessions, all checked
 /// before the first runs.
-fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), String> {
+fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), CliError> {
     let outputs = [
         ("--json", a.run.out.json.as_deref()),
         ("--html", a.html.as_deref()),
     ];
     check_outputs(&outputs, &crate::cmd::run::measured(&[], &a.run.store))?;
-    let vary = dbio_spec::vary_flag::parse_vary(&a.vary).map_err(|e| e.to_string())?;
+    let vary = dbio_spec::vary_flag::parse_vary(&a.vary)?;
     db::varies_sessions(vary.key).map_err(|e| e.to_string())?;
     let o = opts(&a.run)?;
     let steps = db::sweep_plan(&o, &redact(&a.run.url), vary.values).map_err(|e| e.to_string())?;
