@@ -11,7 +11,7 @@ use dbio_analyze::advise::kept::{kept, KEPT};
 pub(crate) use dbio_analyze::advise::request::share;
 use dbio_analyze::advise::request::{self, AdviseError, AdviseFlags, Counted, Plan};
 use dbio_analyze::advise::Latency;
-use dbio_db::gather::{gather, GatherError, Gathered, Outcome, Source};
+use dbio_db::gather::{gather, Gathered, Outcome, Source};
 use dbio_model::advise::{AdviseResult, SourceInfo};
 
 /// Runs `dbio advise`.
@@ -65,8 +65,7 @@ pub fn run(a: AdviseArgs) -> Exit {
             return Exit::Ok;
         }
         Ok(Outcome::Counts(g)) => g,
-        Err(e @ GatherError::Input(_)) => return Exit::usage(format!("dbio advise: {e}")),
-        Err(e @ GatherError::Failed(_)) => return Exit::Failure.with(format!("dbio advise: {e}")),
+        Err(e) => return Exit::of_error("dbio advise", &e),
     };
     if let Some(s) = &sizes {
         g.with_sizes(s, a.sizes.as_deref().unwrap_or(""));

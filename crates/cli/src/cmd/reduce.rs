@@ -7,7 +7,7 @@ use crate::history;
 use crate::output::{check_outputs, emit_json, print_out};
 use crate::signals::stop_flag;
 use dbio_reduce::flags::{FlagError, ReduceFlags};
-use dbio_reduce::{reduce, ReduceError, ReduceEvent, ReduceOptions};
+use dbio_reduce::{reduce, ReduceEvent, ReduceOptions};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
 
@@ -59,8 +59,7 @@ pub fn run(a: ReduceArgs) -> Exit {
     let r = match result {
         Ok(r) => r,
         // Nothing was read, so nothing is estimated, stored or written.
-        Err(e @ ReduceError::NothingToRead(_)) => return Exit::usage(format!("dbio reduce: {e}")),
-        Err(e) => return Exit::Failure.with(format!("dbio reduce: {e}")),
+        Err(e) => return Exit::of_error("dbio reduce", &e),
     };
     for k in &r.skipped {
         eprintln!("dbio reduce: skipped {}: {}", k.path, k.error);
