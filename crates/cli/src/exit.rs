@@ -32,52 +32,6 @@ impl Exit {
     }
 }
 
-/// Why a command cannot start: a flag the CLI checks itself, or a library's refusal. Its
-/// Display is the message as printed (after `dbio CMD: ` where the command adds it); the
-/// status is the caller's (2 before anything ran, 1 for a result that could not be written).
-#[derive(Debug, thiserror::Error)]
-pub enum CliError {
-    /// What the CLI checks or writes itself: the message names the flag or file, the value
-    /// and what to do.
-    #[error("{0}")]
-    Message(String),
-    /// Words that make no job.
-    #[error(transparent)]
-    Spec(#[from] dbio_spec::SpecError),
-    /// The database side's refusal (a URL, an export, a snapshot).
-    #[error(transparent)]
-    Db(#[from] dbio_db::DbError),
-    /// An objective or results that cannot be judged or merged.
-    #[error(transparent)]
-    Analyze(#[from] dbio_analyze::error::AnalyzeError),
-    /// A thresholds file that cannot be read.
-    #[error(transparent)]
-    Thresholds(#[from] dbio_model::suite::ThresholdsError),
-    /// A history that cannot be opened, or a `--label` it could not find again.
-    #[error(transparent)]
-    Store(#[from] dbio_store::lookup::LookupError),
-    /// A sweep that stopped before it could give a result.
-    #[error(transparent)]
-    Sweep(#[from] dbio_orchestrate::sweep::SweepError),
-    /// A suite that ended before its last part.
-    #[error(transparent)]
-    Suite(#[from] dbio_orchestrate::suite::SuiteError),
-}
-
-/// A message of the CLI's own checks.
-impl From<String> for CliError {
-    fn from(m: String) -> CliError {
-        CliError::Message(m)
-    }
-}
-
-/// A fixed message of the CLI's own checks.
-impl From<&str> for CliError {
-    fn from(m: &str) -> CliError {
-        CliError::Message(m.to_string())
-    }
-}
-
 /// Where a run that gave no result ran, which decides its status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ran {

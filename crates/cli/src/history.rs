@@ -2,7 +2,7 @@
 //! dbio-report's (`entry`). Here: the `--db/--label/--no-store` flags handed over, and
 //! saying on stderr where a result was stored.
 
-use crate::exit::CliError;
+use crate::error::CliError;
 pub use dbio_report::entry::{run_entry, suite_entry, sweep_entry};
 pub use dbio_store::lookup::{find, lookup_inputs, no_history, open_existing};
 use dbio_store::{NewEntry, Store};

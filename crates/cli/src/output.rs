@@ -1,6 +1,6 @@
 //! Writing results: stdout that tolerates a closed pipe, and files replaced atomically.
 
-use crate::exit::CliError;
+use crate::error::CliError;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::BufWriter;

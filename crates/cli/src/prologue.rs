@@ -3,7 +3,7 @@
 //! stops it before any I/O) and gives the Ctrl-C stop flag.
 
 use crate::args::StoreArgs;
-use crate::exit::CliError;
+use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history;
 use crate::output::check_outputs;

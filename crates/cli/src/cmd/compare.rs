@@ -1,7 +1,7 @@
 //! `dbio compare A B [C…]`: each run against the first, named by id, label or JSON file.
 
 use crate::args::CompareArgs;
-use crate::exit::CliError;
+use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history::find;
 use crate::output::print_out;

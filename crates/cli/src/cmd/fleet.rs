@@ -4,7 +4,7 @@
 use crate::args::RunArgs;
 use crate::cmd::run::{plan, start_at, Workload};
 use crate::deliver::{deliver, Delivery};
-use crate::exit::CliError;
+use crate::error::CliError;
 use crate::exit::{Exit, Ran};
 use crate::fleet_args::FleetArgs;
 use crate::history;

@@ -2,7 +2,7 @@
 //! or CSV; and `--html` at the end of `dbio run` and `dbio sweep`.
 
 use crate::args::ReportArgs;
-use crate::exit::CliError;
+use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history::find;
 use crate::output::{emit_json, write_file_atomic};

@@ -3,7 +3,7 @@
 use crate::args::{RunArgs, StoreArgs};
 use crate::deliver::deliver_as;
 pub use crate::deliver::{deliver, Delivery};
-use crate::exit::CliError;
+use crate::error::CliError;
 use crate::exit::{Exit, Ran};
 use crate::formats::FormatArgs;
 use crate::history;

@@ -7,7 +7,7 @@
 use crate::args::{RunArgs, SuiteArgs};
 use crate::cmd::sweep::Table;
 use crate::deliver::{html, keep_and_write, Delivery};
-use crate::exit::CliError;
+use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history;
 use crate::output::{check_outputs, Transcript};

@@ -6,7 +6,7 @@ use crate::args::RunArgs;
 use crate::args::SweepArgs;
 use crate::cmd::fleet::executor;
 use crate::deliver::{html, keep_and_write, Delivery};
-use crate::exit::CliError;
+use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history;
 use crate::output::Transcript;

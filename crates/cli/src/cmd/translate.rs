@@ -3,7 +3,7 @@
 //! same safety). `--dry-run` prints without running.
 
 use crate::args::{Cli, Command, RunCmd};
-use crate::exit::CliError;
+use crate::error::CliError;
 use crate::exit::Exit;
 use crate::output::print_out;
 use clap::{CommandFactory, Parser};

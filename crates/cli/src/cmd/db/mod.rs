@@ -4,7 +4,7 @@
 
 use crate::db_args::{DbCmd, DbDropArgs, DbRunArgs, DbSetupArgs, DbSweepArgs};
 use crate::deliver::{html, keep_and_write, Delivery};
-use crate::exit::CliError;
+use crate::error::CliError;
 use crate::exit::{Exit, Ran};
 use crate::history;
 use crate::output::{check_outputs, Transcript};
