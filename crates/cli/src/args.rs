@@ -534,16 +534,6 @@ pub struct RunArgs {
     pub verify: crate::verify_args::RunVerifyArgs,
 }
 
-impl RunArgs {
-    /// `dbio run` with no flags: every default as the flags' own declarations give it.
-    pub fn defaults() -> RunArgs {
-        use clap::FromArgMatches;
-        let cmd = RunArgs::augment_args(clap::Command::new("run").no_binary_name(true));
-        let m = cmd.get_matches_from(std::iter::empty::<String>());
-        RunArgs::from_arg_matches(&m).expect("the flags' defaults parse")
-    }
-}
-
 const PROFILES_HELP: &str = "\
 A profile is a TOML file of run settings, every key optional, written as on the command line:
 

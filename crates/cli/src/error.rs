@@ -31,6 +31,24 @@ pub enum CliError {
     /// A suite that ended before its last part.
     #[error(transparent)]
     Suite(#[from] dbio_orchestrate::suite::SuiteError),
+    /// Words that make no sweep.
+    #[error(transparent)]
+    SweepWords(#[from] dbio_orchestrate::sweep_words::SweepWordsError),
+    /// Words that make no suite.
+    #[error(transparent)]
+    SuiteWords(#[from] dbio_orchestrate::suite_setup::SuiteWordsError),
+    /// Words that make no database sweep.
+    #[error(transparent)]
+    DbPlan(#[from] dbio_orchestrate::db_sweep::DbPlanError),
+    /// Hosts of `--hosts`/`--hosts-file` that cannot be used.
+    #[error(transparent)]
+    Hosts(#[from] dbio_orchestrate::fleet::hosts::HostsError),
+    /// A fleet that cannot run as given.
+    #[error(transparent)]
+    Fleet(#[from] dbio_orchestrate::fleet::FleetError),
+    /// Flags that make no database setup or run.
+    #[error(transparent)]
+    DbFlags(#[from] dbio_db::slob::flags::FlagError),
 }
 
 /// A message of the CLI's own checks.

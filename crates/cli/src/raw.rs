@@ -75,3 +75,20 @@ pub fn stream_specs(
 ) -> Result<(Vec<StreamSpec>, Vec<String>), SpecError> {
     raw_job(a).streams(name, p)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::raw_job;
+    use crate::args::RunArgs;
+    use clap::{Args, FromArgMatches};
+    use dbio_spec::RawJob;
+
+    /// The library's plain run (a suite's parts start from it) is `dbio run` with no flags.
+    #[test]
+    fn default_is_no_flags() {
+        let cmd = RunArgs::augment_args(clap::Command::new("run").no_binary_name(true));
+        let m = cmd.get_matches_from(std::iter::empty::<String>());
+        let a = RunArgs::from_arg_matches(&m).expect("the flags' defaults parse");
+        assert_eq!(raw_job(&a), RawJob::default());
+    }
+}

@@ -19,6 +19,7 @@ pub mod stats;
 pub mod streams;
 pub mod suite;
 pub mod sweep;
+pub mod sweep_verify;
 pub mod units;
 pub mod verify;
 

@@ -9,12 +9,15 @@
 
 pub mod clock;
 pub mod db;
+pub mod db_sweep;
 pub mod executor;
 pub mod fleet;
 pub mod judge;
 pub mod one;
 pub mod progress;
 pub mod suite;
+pub mod suite_setup;
 pub mod sweep;
+pub mod sweep_words;
 
 pub use one::run_one;

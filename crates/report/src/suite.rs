@@ -58,3 +58,11 @@ pub fn scorecard(s: &SuiteResult) -> String {
     );
     out
 }
+
+/// The heading of part `i` (from 0, of 5) measuring `name`, with the measuring left.
+pub fn part_heading(i: usize, name: &str, left_secs: f64) -> String {
+    format!(
+        "\n== part {}/5: {name} (about {left_secs:.0} s of measuring left in the suite)\n",
+        i + 1
+    )
+}

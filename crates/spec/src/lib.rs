@@ -21,6 +21,7 @@ pub mod rules;
 pub mod session;
 pub mod sim;
 pub mod streams;
+pub mod sweep_base;
 pub mod targets;
 pub mod translate;
 pub mod vary;

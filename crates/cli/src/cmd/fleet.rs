@@ -16,7 +16,7 @@ use dbio_orchestrate::run_one;
 
 /// The fleet of `--hosts`/`--hosts-file`, checked; the message says what is wrong.
 fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, CliError> {
-    let hosts = parse_hosts(&f.hosts, f.hosts_file.as_deref()).map_err(|e| e.to_string())?;
+    let hosts = parse_hosts(&f.hosts, f.hosts_file.as_deref())?;
     explicit_split(f)?;
     if f.job_json.is_some() {
         return Err("--job-json is what --hosts sends to each host; do not give both".into());
@@ -29,7 +29,7 @@ fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, CliError>
             .ok_or_else(|| format!("--target-on {t}: write HOST=PATH"))?;
         targets_on.push((h.to_string(), p.to_string()));
     }
-    fleet::check_targets_on(&hosts, &targets_on).map_err(|e| e.to_string())?;
+    fleet::check_targets_on(&hosts, &targets_on)?;
     Ok(FleetPlan {
         hosts,
         ssh: SshSetup {
@@ -107,7 +107,7 @@ fn checked_fleet(plan: FleetPlan, quiet: bool) -> Result<Fleet<'static>, CliErro
             eprintln!("[{host}] {line}");
         }
     });
-    let fleet = Fleet::checked(plan, on_line).map_err(|e| e.to_string())?;
+    let fleet = Fleet::checked(plan, on_line)?;
     if !quiet {
         for o in &fleet.offsets {
             eprintln!(

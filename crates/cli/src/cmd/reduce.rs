@@ -112,7 +112,5 @@ fn options(a: &ReduceArgs) -> Result<ReduceOptions, FlagError> {
         threads: a.threads,
         buffered: a.buffered,
     };
-    dbio_reduce::flags::options(&flags, |b| {
-        dbio_spec::buckets::parse(b).map_err(|e| e.to_string())
-    })
+    dbio_reduce::flags::options(&flags, dbio_spec::buckets::parse)
 }

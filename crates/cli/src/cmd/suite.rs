@@ -4,7 +4,7 @@
 //! The parts are run by `dbio_orchestrate::suite`; here the flags become each part's job,
 //! and what the suite says as it goes is printed.
 
-use crate::args::{RunArgs, SuiteArgs};
+use crate::args::SuiteArgs;
 use crate::cmd::sweep::Table;
 use crate::deliver::{html, keep_and_write, Delivery};
 use crate::error::CliError;
@@ -13,45 +13,12 @@ use crate::history;
 use crate::output::{check_outputs, Transcript};
 use crate::progress::Progress;
 use crate::prologue::prologue;
-use crate::raw::job_spec;
-use dbio_model::suite::Thresholds;
-use dbio_model::units::{format_size, parse_size};
-use dbio_model::{JobSpec, RunResult};
+use dbio_model::RunResult;
 use dbio_orchestrate::suite::{self, Suite, SuiteObserver};
+use dbio_orchestrate::suite_setup::{Checked, SuiteWords};
 use dbio_orchestrate::sweep::SweepObserver;
 use dbio_report::item::Item;
-use dbio_spec::targets::role_targets;
-use dbio_spec::SpecError;
 use std::sync::atomic::Ordering;
-
-/// Everything the parts share: the settings of every part's job and each role's targets.
-struct Setup {
-    /// The settings of every part (engine, duration, ramp, size, ...), before its profile.
-    base: RunArgs,
-    /// Per role, its paths (none for the simulated device).
-    targets: Vec<(String, Vec<String>)>,
-}
-
-impl Setup {
-    /// The validated job of `profile` on the targets of `role`.
-    fn job(&self, profile: &str, role: &str) -> Result<JobSpec, SpecError> {
-        let mut a = self.base.clone();
-        a.profile = Some(profile.to_string());
-        a.targets = self
-            .targets
-            .iter()
-            .find(|(r, _)| r == role)
-            .map(|(_, p)| p.clone())
-            .unwrap_or_default();
-        job_spec(&a)
-    }
-}
-
-/// The suite's settings checked: the parts' setup and the thresholds.
-struct Checked {
-    setup: Setup,
-    thresholds: Thresholds,
-}
 
 /// Checks the suite's flags before any part runs; the message says what is wrong.
 fn check(a: &SuiteArgs) -> Result<Checked, CliError> {
@@ -70,65 +37,22 @@ fn check(a: &SuiteArgs) -> Result<Checked, CliError> {
         ],
         &inputs,
     )?;
-    let thresholds = match &a.thresholds {
-        None => Thresholds::default(),
-        Some(f) => {
-            let text =
-                dbio_spec::input::read_text(f).map_err(|e| format!("--thresholds {f}: {e}"))?;
-            Thresholds::from_toml(&text, f)?
+    let words = SuiteWords {
+        engine: a.engine.clone(),
+        targets: a.targets.clone(),
+        size: a.size.clone(),
+        quick: a.quick,
+        sim: a.sim.clone(),
+        destroy_data: a.destroy_data,
+        thresholds: a.thresholds.clone(),
+    };
+    let quiet = a.out.quiet;
+    let mut notice = |n: &str| {
+        if !quiet {
+            eprintln!("dbio suite: {n}");
         }
     };
-    let sim = a.engine == "sim";
-    let targets = if sim {
-        if !a.targets.is_empty() {
-            return Err(
-                "--engine sim models a device and touches no file; leave out --target".into(),
-            );
-        }
-        Vec::new()
-    } else {
-        let values = if a.targets.is_empty() {
-            vec!["./dbio-testfile".to_string()]
-        } else {
-            a.targets.clone()
-        };
-        let rt = role_targets(&values, &["data", "log", "tempdb"])?;
-        if !a.out.quiet {
-            rt.notices.iter().for_each(|n| eprintln!("dbio suite: {n}"));
-        }
-        rt.paths
-    };
-    let (secs, ramp) = suite::step_secs(a.quick);
-    let mut base = RunArgs::defaults();
-    base.engine = a.engine.clone();
-    base.duration = Some(format!("{secs}s"));
-    base.ramp = Some(format!("{ramp}s"));
-    base.store.no_store = true;
-    base.sim = a.sim.clone();
-    base.destroy_data = a.destroy_data;
-    base.out.quiet = a.out.quiet;
-    if !sim {
-        let quick_size = if a.quick { "256MiB" } else { "1GiB" };
-        base.size = Some(a.size.clone().unwrap_or_else(|| quick_size.into()));
-    }
-    // Every part's files take the DSS part's largest I/O: say so now, not after four parts.
-    if let Some(size) = &a.size {
-        let largest = suite::largest_io(a.quick);
-        match parse_size(size) {
-            Ok(n) if n < largest => {
-                return Err(format!(
-                    "--size {size}: smaller than the suite's largest I/O ({}, in the DSS part); use at least that",
-                    format_size(largest)
-                ).into())
-            }
-            Ok(_) => {}
-            Err(e) => return Err(format!("--size {size}: {e}").into()),
-        }
-    }
-    Ok(Checked {
-        setup: Setup { base, targets },
-        thresholds,
-    })
+    Ok(words.check(&mut notice)?)
 }
 
 /// Runs `dbio suite` and returns its exit status.
@@ -203,10 +127,7 @@ struct Show<'a> {
 
 impl SuiteObserver for Show<'_> {
     fn part_start(&mut self, i: usize, name: &str, left_secs: f64) {
-        (self.say)(&format!(
-            "\n== part {}/5: {name} (about {left_secs:.0} s of measuring left in the suite)\n",
-            i + 1
-        ));
+        (self.say)(&dbio_report::suite::part_heading(i, name, left_secs));
     }
 
     fn sweep(&mut self, after_secs: f64) -> Box<dyn SweepObserver + '_> {

@@ -3,6 +3,7 @@
 //! run and dropped here; a run returns the database's counts, the device's and the client's.
 
 mod facts;
+pub mod flags;
 mod keys;
 mod maria;
 mod pgsql;

@@ -2,8 +2,9 @@
 //! MariaDB/MySQL. A run is an executor ([`DbExec`]), so a sweep is the ordinary sweep
 //! driven through it, and results go to the history and JSON as any run's.
 
+use crate::cmd::sweep::deliver;
 use crate::db_args::{DbCmd, DbDropArgs, DbRunArgs, DbSetupArgs, DbSweepArgs};
-use crate::deliver::{html, keep_and_write, Delivery};
+use crate::deliver::{keep_and_write, Delivery};
 use crate::error::CliError;
 use crate::exit::{Exit, Ran};
 use crate::history;
@@ -11,14 +12,16 @@ use crate::output::{check_outputs, Transcript};
 use crate::progress::Progress;
 use crate::prologue::prologue;
 use crate::signals::stop_flag;
+use dbio_db::slob::flags::{RunFlags, SetupFlags};
 use dbio_db::slob::run::RunOpts;
-use dbio_db::slob::setup::{drop, setup, SetupOpts};
+use dbio_db::slob::setup::{drop, setup};
 use dbio_db::url::redact;
-use dbio_model::units::{parse_duration, parse_size};
-use dbio_orchestrate::db::{self, job, DbExec};
+use dbio_orchestrate::db::{job, DbExec};
+use dbio_orchestrate::db_sweep;
 use dbio_orchestrate::executor::Plan;
 use dbio_orchestrate::run_one;
-use dbio_report::item::Item;
+use dbio_orchestrate::sweep::SweepPlan;
+use dbio_report::db_schema as schema;
 use std::sync::atomic::Ordering;
 
 /// Runs `dbio db …` and returns its exit status.
@@ -31,30 +34,20 @@ pub fn run(cmd: DbCmd) -> Exit {
     }
 }
 
+/// Runs `dbio db setup`: dbio's schema made and loaded, with a progress display.
 fn setup_cmd(a: DbSetupArgs) -> Exit {
-    let size = match parse_size(&a.size) {
-        Ok(s) if s > 0 => s,
-        _ => {
-            return Exit::usage(format!(
-                "dbio db setup: --size {}: give a size such as 256MiB or 1GiB",
-                a.size
-            ))
-        }
+    let flags = SetupFlags {
+        sessions: a.sessions,
+        size: a.size.clone(),
+        parallel: a.parallel,
     };
-    if a.sessions == 0 || a.sessions > 4096 {
-        return Exit::usage(format!(
-            "dbio db setup: --sessions {}: use 1 to 4096",
-            a.sessions
-        ));
-    }
+    let opts = match flags.check() {
+        Ok(o) => o,
+        Err(e) => return Exit::usage(format!("dbio db setup: {e}")),
+    };
     let stop = stop_flag();
     let mut p = Progress::new(a.quiet);
     let target = dbio_db::slob::SCHEMA;
-    let opts = SetupOpts {
-        sessions: a.sessions,
-        table_bytes: size,
-        parallel: a.parallel.max(1),
-    };
     let r = setup(&a.url, opts, &stop, &mut |done, total| {
         p.on(dbio_runner::Event::Prefill {
             target,
@@ -69,12 +62,8 @@ fn setup_cmd(a: DbSetupArgs) -> Exit {
                 eprintln!("dbio db setup: {n}");
             }
             println!(
-                "dbio db setup: {} at {}: {} tables of {} rows, loaded and indexed; remove with `dbio db drop --url {}`",
-                target,
-                redact(&a.url),
-                l.tables,
-                l.rows,
-                redact(&a.url)
+                "{}",
+                schema::set_up(target, &redact(&a.url), l.tables, l.rows)
             );
             Exit::Ok
         }
@@ -85,23 +74,13 @@ fn setup_cmd(a: DbSetupArgs) -> Exit {
     }
 }
 
+/// Runs `dbio db drop`: exactly what setup recorded, removed.
 fn drop_cmd(a: DbDropArgs) -> Exit {
     match drop(&a.url) {
-        Ok(None) => {
+        Ok(tables) => {
             println!(
-                "dbio db drop: nothing to drop: {} has no schema {}",
-                redact(&a.url),
-                dbio_db::slob::SCHEMA
-            );
-            Exit::Ok
-        }
-        Ok(Some(tables)) => {
-            println!(
-                "dbio db drop: dropped {} ({} tables: {}) at {}",
-                dbio_db::slob::SCHEMA,
-                tables.len(),
-                tables.join(", "),
-                redact(&a.url)
+                "{}",
+                schema::dropped(dbio_db::slob::SCHEMA, &redact(&a.url), tables.as_deref())
             );
             Exit::Ok
         }
@@ -109,60 +88,28 @@ fn drop_cmd(a: DbDropArgs) -> Exit {
     }
 }
 
-/// The run's settings, checked.
-fn opts(a: &DbRunArgs) -> Result<RunOpts, CliError> {
-    let dur = |flag: &str, v: &str| parse_duration(v).map_err(|e| format!("{flag} {v}: {e}"));
-    let think_ns = match a.think.as_deref() {
-        None => None,
-        Some(t) => {
-            let (lo, hi) = t.split_once(':').unwrap_or((t, t));
-            let (lo, hi) = (dur("--think", lo)?, dur("--think", hi)?);
-            if hi < lo {
-                return Err(format!("--think {t}: MIN:MAX with MIN at most MAX").into());
-            }
-            Some((lo.as_nanos() as u64, hi.as_nanos() as u64))
-        }
-    };
-    if a.sessions == 0 || a.sessions > 4096 {
-        return Err(format!("--sessions {}: use 1 to 4096", a.sessions).into());
-    }
-    if a.work_unit == 0 || a.work_unit > 10_000 {
-        return Err(format!("--work-unit {}: use 1 to 10000 keys", a.work_unit).into());
-    }
-    if a.update_pct > 100 {
-        return Err(format!("--update-pct {}: use 0 to 100", a.update_pct).into());
-    }
-    let duration = dur("--duration", &a.duration)?;
-    if duration.is_zero() {
-        return Err("--duration: give a time above zero, e.g. 30s".into());
-    }
-    dbio_db::url::system(&a.url)?;
-    let lock_bytes = match a.lock_memory.as_deref() {
-        None => 0,
-        Some(v) => match parse_size(v) {
-            Ok(b) if b > 0 => b,
-            _ => {
-                return Err(format!("--lock-memory {v}: give a size such as 512MiB or 4GiB").into())
-            }
-        },
-    };
-    Ok(RunOpts {
+/// The run's flags as plain data.
+fn flags(a: &DbRunArgs) -> RunFlags {
+    RunFlags {
+        url: a.url.clone(),
         sessions: a.sessions,
         work_unit: a.work_unit,
         update_pct: a.update_pct,
-        think_ns,
-        ramp: dur("--ramp", &a.ramp)?,
-        duration,
+        think: a.think.clone(),
+        duration: a.duration.clone(),
+        ramp: a.ramp.clone(),
         seed: a.seed,
-        lock_bytes,
-    })
+        lock_memory: a.lock_memory.clone(),
+    }
 }
 
 /// Runs `dbio db run`: one run through the database executor, its report said, then kept.
 fn run_cmd(a: DbRunArgs) -> Exit {
     const CMD: &str = "dbio db run";
     let none: [&str; 0] = [];
-    let ready = match prologue(CMD, &[], &none, &a.store, || opts(&a)) {
+    let ready = match prologue(CMD, &[], &none, &a.store, || {
+        flags(&a).check().map_err(CliError::from)
+    }) {
         Ok(r) => r,
         Err(exit) => return exit,
     };
@@ -199,21 +146,13 @@ fn run_cmd(a: DbRunArgs) -> Exit {
 
 /// The steps of a database sweep, each a job of its own number of sessions, all checked
 /// before the first runs.
-fn sweep_plan(a: &DbSweepArgs) -> Result<(crate::cmd::sweep::Plan, RunOpts), CliError> {
+fn sweep_plan(a: &DbSweepArgs) -> Result<(SweepPlan, RunOpts), CliError> {
     let outputs = [
         ("--json", a.run.out.json.as_deref()),
         ("--html", a.html.as_deref()),
     ];
     check_outputs(&outputs, &crate::cmd::run::measured(&[], &a.run.store))?;
-    let vary = dbio_spec::vary_flag::parse_vary(&a.vary)?;
-    db::varies_sessions(vary.key).map_err(|e| e.to_string())?;
-    let o = opts(&a.run)?;
-    let steps = db::sweep_plan(&o, &redact(&a.run.url), vary.values).map_err(|e| e.to_string())?;
-    let plan = crate::cmd::sweep::Plan {
-        knee_hint: false,
-        steps,
-    };
-    Ok((plan, o))
+    Ok(db_sweep::plan(&a.vary, &flags(&a.run))?)
 }
 
 /// Runs `dbio sweep db`: the ordinary sweep through the database executor.
@@ -232,29 +171,20 @@ fn sweep_cmd(a: DbSweepArgs) -> Exit {
         url: a.run.url.clone(),
         opts: o,
     };
-    let sweep = match crate::cmd::sweep::execute(&plan, &mut exec, a.run.out.quiet, &stop, &say) {
-        Ok(s) => s,
-        Err(m) => return Exit::Failure.with(format!("{CMD}: {m}")),
-    };
+    let sweep =
+        match crate::cmd::sweep::execute(&plan, false, &mut exec, a.run.out.quiet, &stop, &say) {
+            Ok(s) => s,
+            Err(m) => return Exit::Failure.with(format!("{CMD}: {m}")),
+        };
     say(&dbio_report::db::sweep_views(&sweep).unwrap_or_default());
-    let json = dbio_report::json::to_json(&sweep);
     let d = Delivery {
         json: a.run.out.json.as_deref(),
         html: a.html.as_deref(),
         label: a.run.store.label.as_deref(),
         quiet: a.run.out.quiet,
     };
-    let entry = || history::sweep_entry(&sweep, &json, &transcript.text(), d.label);
-    if let Err(exit) = keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD) {
-        return exit;
-    }
-    let item = || Item {
-        name: d
-            .label
-            .map_or_else(|| format!("{CMD}, vary {}", sweep.vary), str::to_string),
-        result: dbio_report::item::Result::Sweep(Box::new(sweep.clone())),
-    };
-    if let Err(exit) = html(&d, item, CMD) {
+    let name = || format!("{CMD}, vary {}", sweep.vary);
+    if let Err(exit) = deliver(&sweep, &d, ready.store.as_ref(), &transcript, name, CMD) {
         return exit;
     }
     Exit::ended(sweep.partial, stop.load(Ordering::Relaxed))
