@@ -46,10 +46,3 @@ pub enum AnalyzeError {
         end: String,
     },
 }
-
-/// Bridge (issue 24) for callers that still take a `String` error; goes once they are typed.
-impl From<AnalyzeError> for String {
-    fn from(e: AnalyzeError) -> String {
-        e.to_string()
-    }
-}

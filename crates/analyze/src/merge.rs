@@ -33,15 +33,7 @@ pub fn host_name(label: Option<&str>, r: &RunResult) -> String {
 /// Merges `hosts` (at least one). Refuses results of a newer schema, already merged ones,
 /// different workloads (unless allowed) and windows that do not overlap, naming the host
 /// and the field. Hosts with a measured clock offset are placed on the launcher's clock.
-///
-/// Bridge (issue 24): the error is a String until the callers (orchestrate's fleet) take
-/// [`AnalyzeError`]; then this is [`merged`].
-pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, String> {
-    merged(hosts, opts).map_err(String::from)
-}
-
-/// [`merge`], with the error typed.
-pub fn merged(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, AnalyzeError> {
+pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, AnalyzeError> {
     let given: Vec<&RunResult> = hosts.iter().map(|h| &h.result).collect();
     let names: Vec<&str> = hosts.iter().map(|h| h.name.as_str()).collect();
     given_once(&given, &names)?;

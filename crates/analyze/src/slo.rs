@@ -32,16 +32,9 @@ pub struct Slo {
 }
 
 impl Slo {
-    /// Parses `[read:|write:](avg|pNN[.N])<DURATION`, e.g. `p99<1ms`, `write:avg<200us`.
-    ///
-    /// Bridge (issue 24): the error is a String until the callers (the CLI's sweep and fuzz
-    /// entry) take [`AnalyzeError`]; then this is [`Slo::read`].
-    pub fn parse(v: &str) -> Result<Slo, String> {
-        Slo::read(v).map_err(String::from)
-    }
-
-    /// [`Slo::parse`], with the error typed: the value and why it is not an objective.
-    pub fn read(v: &str) -> Result<Slo, AnalyzeError> {
+    /// Parses `[read:|write:](avg|pNN[.N])<DURATION`, e.g. `p99<1ms`, `write:avg<200us`; an
+    /// error names the value and why it is not an objective.
+    pub fn parse(v: &str) -> Result<Slo, AnalyzeError> {
         let bad = |why: &str| AnalyzeError::Slo {
             value: v.to_string(),
             why: why.to_string(),
@@ -139,6 +132,7 @@ mod tests {
             assert!(
                 Slo::parse(bad)
                     .unwrap_err()
+                    .to_string()
                     .starts_with(&format!("--slo {bad}: ")),
                 "{bad}"
             );

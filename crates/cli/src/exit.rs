@@ -21,13 +21,13 @@ pub enum Exit {
 
 impl Exit {
     /// Prints `msg` to stderr and returns self.
-    pub fn with(self, msg: impl AsRef<str>) -> Exit {
-        eprintln!("{}", msg.as_ref());
+    pub fn with(self, msg: impl std::fmt::Display) -> Exit {
+        eprintln!("{msg}");
         self
     }
 
     /// Bad input: prints `msg` and returns [`Exit::Usage`].
-    pub fn usage(msg: impl AsRef<str>) -> Exit {
+    pub fn usage(msg: impl std::fmt::Display) -> Exit {
         Exit::Usage.with(msg)
     }
 }
@@ -113,6 +113,39 @@ impl From<Exit> for ExitCode {
     }
 }
 
+/// The status a library's error calls for, decided here for every command that meets it.
+pub trait Status: std::fmt::Display {
+    /// 2 when what was given is unusable (nothing ran), 1 when the work failed on the way.
+    fn status(&self) -> Exit;
+}
+
+impl Exit {
+    /// Says `cmd: e` and returns the status `e` calls for.
+    pub fn of_error(cmd: &str, e: &impl Status) -> Exit {
+        e.status().with(format!("{cmd}: {e}"))
+    }
+}
+
+/// `dbio advise`: a source or file unusable as given (2), or one that failed while read (1).
+impl Status for dbio_db::gather::GatherError {
+    fn status(&self) -> Exit {
+        match self {
+            dbio_db::gather::GatherError::Input(_) => Exit::Usage,
+            dbio_db::gather::GatherError::Failed(_) => Exit::Failure,
+        }
+    }
+}
+
+/// `dbio reduce`: paths that gave nothing to read (2), or reading that failed (1).
+impl Status for dbio_reduce::ReduceError {
+    fn status(&self) -> Exit {
+        match self {
+            dbio_reduce::ReduceError::NothingToRead(_) => Exit::Usage,
+            dbio_reduce::ReduceError::Io(_) => Exit::Failure,
+        }
+    }
+}
+
 /// Words that make no job: the message, and exit status 2 (nothing ran).
 impl From<dbio_spec::SpecError> for Exit {
     fn from(e: dbio_spec::SpecError) -> Exit {
@@ -130,6 +163,17 @@ mod tests {
         assert_eq!(Exit::ended(true, false), Exit::Failure);
         assert_eq!(Exit::ended(true, true), Exit::Interrupted);
         assert_eq!(Exit::ended(false, true), Exit::Interrupted);
+    }
+
+    #[test]
+    fn a_library_error_ends_with_the_status_it_calls_for() {
+        use dbio_db::gather::GatherError;
+        use dbio_reduce::ReduceError;
+        assert_eq!(GatherError::Input("x".into()).status(), Exit::Usage);
+        assert_eq!(GatherError::Failed("x".into()).status(), Exit::Failure);
+        assert_eq!(ReduceError::NothingToRead("x".into()).status(), Exit::Usage);
+        let io = std::io::Error::other("x");
+        assert_eq!(ReduceError::Io(io).status(), Exit::Failure);
     }
 
     #[test]

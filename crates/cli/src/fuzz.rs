@@ -35,8 +35,12 @@ pub fn command_line(args: &[String]) -> Result<(), String> {
     let argv = std::iter::once("dbio".to_string()).chain(args.iter().cloned());
     let cli = Cli::try_parse_from(argv).map_err(|e| e.to_string())?;
     match cli.command {
-        Command::Run(c) => crate::workload::plan(&c.run).map(drop),
-        Command::Sweep(s) => crate::cmd::sweep::plan(&s).map(drop),
+        Command::Run(c) => crate::workload::plan(&c.run)
+            .map(drop)
+            .map_err(|e| e.to_string()),
+        Command::Sweep(s) => crate::cmd::sweep::plan(&s)
+            .map(drop)
+            .map_err(|e| e.to_string()),
         Command::Advise(a) => crate::cmd::advise::plan(&a)
             .map(drop)
             .map_err(|e| e.to_string()),

@@ -2,6 +2,7 @@
 //! dbio-report's (`entry`). Here: the `--db/--label/--no-store` flags handed over, and
 //! saying on stderr where a result was stored.
 
+use crate::error::CliError;
 pub use dbio_report::entry::{run_entry, suite_entry, sweep_entry};
 pub use dbio_store::lookup::{find, lookup_inputs, no_history, open_existing};
 use dbio_store::{NewEntry, Store};
@@ -13,9 +14,9 @@ pub fn stored_in(a: &crate::out_args::StoreArgs) -> Option<String> {
 
 /// The history results go to, unless `--no-store` (None then). A `--label` that `dbio show`
 /// could not find again (empty, or digits that read as a run id) is refused first.
-pub fn store_unless(a: &crate::out_args::StoreArgs) -> Result<Option<Store>, String> {
+pub fn store_unless(a: &crate::out_args::StoreArgs) -> Result<Option<Store>, CliError> {
     dbio_store::lookup::store_unless(a.db.as_deref(), a.label.as_deref(), a.no_store)
-        .map_err(|e| e.to_string())
+        .map_err(CliError::from)
 }
 
 /// Stores `entry` and says where on stderr (unless quiet); a failure to store is a warning:

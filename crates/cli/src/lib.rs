@@ -10,6 +10,7 @@ mod args;
 mod cmd;
 mod db_args;
 mod deliver;
+mod error;
 mod exit;
 mod fleet_args;
 mod formats;

@@ -3,6 +3,7 @@
 //! stops it before any I/O) and gives the Ctrl-C stop flag.
 
 use crate::args::StoreArgs;
+use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history;
 use crate::output::check_outputs;
@@ -38,10 +39,11 @@ pub fn prologue<T, S: AsRef<str>>(
     outputs: &[(&str, Option<&str>)],
     inputs: &[S],
     store: &StoreArgs,
-    build: impl FnOnce() -> Result<T, String>,
+    build: impl FnOnce() -> Result<T, CliError>,
 ) -> Result<Ready<T>, Exit> {
-    let usage = |m: String| Exit::usage(format!("{cmd}: {m}"));
+    let usage = |m: CliError| Exit::usage(format!("{cmd}: {m}"));
     let work = check_outputs(outputs, inputs)
+        .map_err(CliError::from)
         .and_then(|()| build())
         .map_err(usage)?;
     let store = history::store_unless(store).map_err(usage)?;

@@ -1,6 +1,7 @@
 //! What the flags of `dbio run` ask to run: one job, or several streams of a profile.
 
 use crate::args::RunArgs;
+use crate::error::CliError;
 use crate::raw::{job_spec, load_profile, stream_specs};
 use dbio_model::{JobSpec, StreamSpec};
 use dbio_orchestrate::executor;
@@ -22,23 +23,21 @@ impl Workload {
 }
 
 /// What the flags of `dbio run` ask to run; the message says what is wrong.
-pub fn plan(a: &RunArgs) -> Result<Workload, String> {
+pub fn plan(a: &RunArgs) -> Result<Workload, CliError> {
     if let Some(j) = &a.fleet.job_json {
         // Sent by a launching dbio that validated it; the targets' safety rules apply here.
         return serde_json::from_str::<JobSpec>(j)
             .map(|s| Workload::Single(Box::new(s)))
-            .map_err(|e| format!("--job-json: not a job of this dbio: {e}"));
+            .map_err(|e| CliError::from(format!("--job-json: not a job of this dbio: {e}")));
     }
     let (name, p) = load_profile(a)?;
     if p.stream.is_empty() {
-        return job_spec(a)
-            .map_err(String::from)
-            .map(|s| Workload::Single(Box::new(s)));
+        return Ok(Workload::Single(Box::new(job_spec(a)?)));
     }
     if a.sessions.is_some() {
         return Err(format!(
             "--sessions: profile {name} runs several streams; session mode runs one workload with its own log writer, so use a single-stream profile such as slob or oltp-read"
-        ));
+        ).into());
     }
     let (streams, notices) = stream_specs(a, &name, &p)?;
     Ok(Workload::Streams(streams, notices))
@@ -46,7 +45,8 @@ pub fn plan(a: &RunArgs) -> Result<Workload, String> {
 
 /// `--start-at`: the instant measuring starts; refused when it is malformed or more than a
 /// day away.
-pub fn start_at(a: &RunArgs) -> Result<Option<std::time::SystemTime>, String> {
-    dbio_orchestrate::start_at::parse_start_at(a.fleet.start_at.as_deref())
-        .map_err(|e| e.to_string())
+pub fn start_at(a: &RunArgs) -> Result<Option<std::time::SystemTime>, CliError> {
+    Ok(dbio_orchestrate::start_at::parse_start_at(
+        a.fleet.start_at.as_deref(),
+    )?)
 }

@@ -72,15 +72,6 @@ pub enum DbError {
     Private(String),
 }
 
-/// Bridge (issue 24) for callers outside the crate that still take a `String` error (the
-/// CLI's `dbio db` and `dbio advise`, orchestrate's database executor); it goes once they
-/// take [`DbError`].
-impl From<DbError> for String {
-    fn from(e: DbError) -> String {
-        e.to_string()
-    }
-}
-
 impl DbError {
     /// `file` cannot be read as an export, and why.
     pub(crate) fn export(file: &str, why: impl Into<String>) -> DbError {

@@ -240,11 +240,7 @@ impl<'a> Text<'a> {
 mod tests {
     use super::*;
 
-    fn text_of(bytes: &[u8], block: usize) -> Result<String, String> {
-        text_of_typed(bytes, block).map_err(|e| e.to_string())
-    }
-
-    fn text_of_typed(bytes: &[u8], block: usize) -> Result<String, TextError> {
+    fn text_of(bytes: &[u8], block: usize) -> Result<String, TextError> {
         let (enc, bom) = encoding(bytes);
         let mut t = Text::new("f", enc);
         let body = &bytes[bom..];
@@ -281,16 +277,23 @@ mod tests {
     fn binary_and_broken_text_are_refused() {
         assert!(text_of(&[0; 100], 7)
             .unwrap_err()
+            .to_string()
             .contains("control byte 0x00"));
         assert!(text_of(b"a,b\n\xff\xfe\xfd", 3)
             .unwrap_err()
+            .to_string()
             .contains("not UTF-8"));
-        assert!(text_of(b"a,b\n\xc3", 64).unwrap_err().contains("not UTF-8"));
+        assert!(text_of(b"a,b\n\xc3", 64)
+            .unwrap_err()
+            .to_string()
+            .contains("not UTF-8"));
         assert!(text_of(&[0xFF, 0xFE, b'a', 0, b'b'], 64)
             .unwrap_err()
+            .to_string()
             .contains("odd number"));
         assert!(text_of(&[0xFF, 0xFE, 0x00, 0xD8, b'a', 0], 64)
             .unwrap_err()
+            .to_string()
             .contains("broken UTF-16"));
     }
 }

@@ -31,13 +31,8 @@ use snapshot::Snapshot;
 
 /// Reads an export of any form dbio knows, told apart by its content: a dbio snapshot
 /// (JSON), an AWR report, /proc/diskstats, or a SQL Server or Oracle CSV.
-///
-/// Bridge (issue 24): a String error until the CLI's `dbio advise` sources take
-/// [`DbError`] (the body is then the typed expression).
-pub fn read_export(text: &str, file: &str, partitions: bool) -> Result<Snapshot, String> {
-    parse_export(text, file, partitions)
-        .and_then(|s| s.checked(file))
-        .map_err(String::from)
+pub fn read_export(text: &str, file: &str, partitions: bool) -> Result<Snapshot, DbError> {
+    parse_export(text, file, partitions).and_then(|s| s.checked(file))
 }
 
 /// The forms of export dbio reads.
@@ -80,14 +75,11 @@ fn is_awr_report(text: &str) -> bool {
 
 /// Refuses a file whose start (its first block) is of no form dbio reads, so that the rest
 /// of it is never read.
-///
-/// Bridge (issue 24): a String error until the CLI's `dbio advise` sources take
-/// [`DbError`].
-pub fn check_export_start(head: &str, file: &str) -> Result<(), String> {
+pub fn check_export_start(head: &str, file: &str) -> Result<(), DbError> {
     if form(head).is_some() || is_awr_report(head) {
         Ok(())
     } else {
-        Err(not_an_export(head, file).into())
+        Err(not_an_export(head, file))
     }
 }
 
@@ -111,7 +103,7 @@ fn not_an_export(text: &str, file: &str) -> DbError {
 /// The export in `text`, of the form its content shows, unchecked.
 fn parse_export(text: &str, file: &str, partitions: bool) -> Result<Snapshot, DbError> {
     match form(text) {
-        Some(Form::Json) => Snapshot::read_json(text, file),
+        Some(Form::Json) => Snapshot::from_json(text, file),
         Some(Form::Awr) => oracle::parse_awr(text, file),
         Some(Form::Diskstats) => diskstats::parse(text, file, partitions),
         Some(Form::SqlServer) => sqlserver::parse(text, file),

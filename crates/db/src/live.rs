@@ -22,15 +22,7 @@ pub enum Live {
 
 impl Live {
     /// Connects to the database `url` names.
-    ///
-    /// Bridge (issue 24): a String error until the CLI's `dbio advise` take
-    /// [`DbError`].
-    pub fn connect(url: &str) -> Result<Live, String> {
-        Live::open(url).map_err(String::from)
-    }
-
-    /// [`Live::connect`], with the error typed.
-    fn open(url: &str) -> Result<Live, DbError> {
+    pub fn connect(url: &str) -> Result<Live, DbError> {
         Ok(match system(url)? {
             System::Postgres => Live::Postgres {
                 client: Box::new(crate::pg::connect(url)?),
@@ -44,15 +36,7 @@ impl Live {
     }
 
     /// The counters as they stand now.
-    ///
-    /// Bridge (issue 24): a String error until the CLI's `dbio advise` take
-    /// [`DbError`].
-    pub fn snapshot(&mut self) -> Result<Snapshot, String> {
-        self.take().map_err(String::from)
-    }
-
-    /// [`Live::snapshot`], with the error typed.
-    fn take(&mut self) -> Result<Snapshot, DbError> {
+    pub fn snapshot(&mut self) -> Result<Snapshot, DbError> {
         match self {
             Live::Postgres { client, url } => crate::pg::snapshot(client, url),
             Live::MySql { conn, url } => crate::mariadb::snapshot(conn, url),

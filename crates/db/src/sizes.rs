@@ -16,10 +16,7 @@ fn no_columns(file: &str) -> DbError {
 }
 
 /// Refuses a start whose header row lacks NAME or BYTES, before the rest is read.
-///
-/// Bridge (issue 24): a String error until the CLI's `dbio advise --sizes` take
-/// [`DbError`].
-pub fn check_start(head: &str, file: &str) -> Result<(), String> {
+pub fn check_start(head: &str, file: &str) -> Result<(), DbError> {
     let first = head.lines().next().unwrap_or("");
     let cols: Vec<String> = first
         .split([',', '\t'])
@@ -28,20 +25,12 @@ pub fn check_start(head: &str, file: &str) -> Result<(), String> {
     if cols.iter().any(|c| c == "name") && cols.iter().any(|c| c == "bytes") {
         Ok(())
     } else {
-        Err(no_columns(file).into())
+        Err(no_columns(file))
     }
 }
 
 /// The sizes by name.
-///
-/// Bridge (issue 24): a String error until the CLI's `dbio advise --sizes` take
-/// [`DbError`].
-pub fn parse(text: &str, file: &str) -> Result<HashMap<String, u64>, String> {
-    sizes(text, file).map_err(String::from)
-}
-
-/// [`parse`], with the error typed.
-fn sizes(text: &str, file: &str) -> Result<HashMap<String, u64>, DbError> {
+pub fn parse(text: &str, file: &str) -> Result<HashMap<String, u64>, DbError> {
     let t = Table::parse(text, file)?;
     if !t.has("name") || !t.has("bytes") {
         return Err(no_columns(file));

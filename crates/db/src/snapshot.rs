@@ -101,15 +101,7 @@ impl Snapshot {
     }
 
     /// Reads a snapshot written by `dbio advise --snapshot`.
-    ///
-    /// Bridge (issue 24): a String error until the CLI's `dbio advise --since` take
-    /// [`DbError`].
-    pub fn from_json(text: &str, file: &str) -> Result<Snapshot, String> {
-        Snapshot::read_json(text, file).map_err(String::from)
-    }
-
-    /// [`Snapshot::from_json`], with the error typed.
-    pub(crate) fn read_json(text: &str, file: &str) -> Result<Snapshot, DbError> {
+    pub fn from_json(text: &str, file: &str) -> Result<Snapshot, DbError> {
         let s: Snapshot = serde_json::from_str(text)
             .map_err(|e| DbError::export(file, format!("not a dbio advise snapshot ({e})")))?;
         if s.schema != SNAPSHOT_SCHEMA {
@@ -157,15 +149,7 @@ pub struct Counts {
 }
 
 /// What happened between `before` and `after`: counters subtracted object by object.
-///
-/// Bridge (issue 24): a String error until the CLI's `dbio advise` take
-/// [`DbError`].
-pub fn delta(before: &Snapshot, after: &Snapshot) -> Result<Counts, String> {
-    counts_between(before, after).map_err(String::from)
-}
-
-/// [`delta`], with the error typed.
-fn counts_between(before: &Snapshot, after: &Snapshot) -> Result<Counts, DbError> {
+pub fn delta(before: &Snapshot, after: &Snapshot) -> Result<Counts, DbError> {
     if before.system != after.system {
         return Err(DbError::delta(format!(
             "the snapshots come from different systems ({} and {}); give two of the same source",
@@ -326,7 +310,9 @@ mod tests {
 
     #[test]
     fn backwards_is_refused_with_one_line() {
-        let e = delta(&snap(25, 1000), &snap(10, 2000)).unwrap_err();
+        let e = delta(&snap(25, 1000), &snap(10, 2000))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("counters went backwards for t: reads 25 then 10"),
             "{e}"
@@ -351,6 +337,7 @@ mod tests {
         big.objects[0].bytes_read = 1;
         assert!(Snapshot::from_json(&big.to_json(), "b.json")
             .unwrap_err()
+            .to_string()
             .contains("reads"));
     }
 }

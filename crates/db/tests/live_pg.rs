@@ -125,7 +125,7 @@ fn logins_rights_and_resets_are_one_clear_line() {
         .unwrap();
     pg.end_session(c).unwrap();
     let after = dbio_db::pg::snapshot(&mut pc, &url).unwrap();
-    let e = delta(&before, &after).unwrap_err();
+    let e = delta(&before, &after).unwrap_err().to_string();
     assert!(e.contains("went backwards"), "{e}");
     let refused = format!("postgres://x:secret-pw@127.0.0.1:{}/postgres", free_port());
     let e = dbio_db::pg::connect(&refused).err().unwrap().to_string();

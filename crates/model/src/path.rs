@@ -578,21 +578,22 @@ fn switch_hop(k: &mut Keys) -> Result<HopKind, TopologyError> {
         .speed("speed")?
         .ok_or_else(|| k.err("speed", "the port speed, e.g. 4G (FC) or 10G (Ethernet)"))?;
     let fabric = k.str("fabric")?.unwrap_or_else(|| "fc".into());
-    let bw = |g: f64| -> Result<f64, String> {
+    // The bandwidth of a link of `g` Gbit/s on this fabric; Err names `key`.
+    let bw = |k: &Keys, key: &str, g: f64| -> Result<f64, TopologyError> {
         match fabric.as_str() {
             "fc" => FC_QUOTED
                 .iter()
                 .find(|(s, _)| *s as f64 == g)
                 .map(|(_, mb)| mb * 1e6)
-                .ok_or_else(|| format!("{g}G is not a Fibre Channel speed")),
+                .ok_or_else(|| k.err(key, format!("{g}G is not a Fibre Channel speed"))),
             "ethernet" => Ok(g * 1e9 / 8.0),
-            o => Err(format!("fabric '{o}': use fc or ethernet")),
+            o => Err(k.err(key, format!("fabric '{o}': use fc or ethernet"))),
         }
     };
-    let port_bw = bw(port).map_err(|e| k.err("speed", e))?;
+    let port_bw = bw(k, "speed", port)?;
     let ports = k.whole("ports", 1, 100_000)?.unwrap_or(1);
     let isl_bw = match (k.speed("isl_speed")?, k.whole("isls", 1, 1000)?) {
-        (Some(s), n) => Some(bw(s).map_err(|e| k.err("isl_speed", e))? * n.unwrap_or(1) as f64),
+        (Some(s), n) => Some(bw(k, "isl_speed", s)? * n.unwrap_or(1) as f64),
         (None, Some(_)) => return Err(k.err("isls", "give isl_speed too")),
         (None, None) => None,
     };

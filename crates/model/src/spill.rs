@@ -4,7 +4,7 @@
 
 pub mod file;
 
-pub use file::Spill;
+pub use file::{Spill, SpillError};
 
 use crate::result::RunResult;
 use file::Span;
@@ -57,7 +57,7 @@ impl SpilledRun {
     }
 
     /// The run as it was given to [`SpilledRun::new`].
-    pub fn load(self) -> Result<RunResult, String> {
+    pub fn load(self) -> Result<RunResult, SpillError> {
         let (spill, span, seconds) = match self.0 {
             Kept::Memory(r) => return Ok(*r),
             Kept::Spilled {
@@ -67,7 +67,7 @@ impl SpilledRun {
             } => (spill, span, seconds),
         };
         let mut run: RunResult = serde_json::from_slice(&spill.get(span)?)
-            .map_err(|e| format!("reading a spilled run back: {e}"))?;
+            .map_err(|e| SpillError::Run(e.to_string()))?;
         for (p, h) in run.timeseries.iter_mut().zip(seconds) {
             p.hist = h;
         }

@@ -147,13 +147,6 @@ pub enum ThresholdsError {
     },
 }
 
-impl From<ThresholdsError> for String {
-    /// The message, for callers that still pass errors on as text.
-    fn from(e: ThresholdsError) -> String {
-        e.to_string()
-    }
-}
-
 impl Thresholds {
     /// The defaults overridden by the TOML `text` of file `origin`; an error names the file,
     /// the line and the key.

@@ -65,17 +65,17 @@ fn log_writers() -> Varying {
 
 /// The validated job of `profile` on the targets of `role` ("data", "log", "tempdb"), as
 /// the caller builds it from its own settings; Err says what is wrong.
-pub type Jobs<'a> = dyn Fn(&str, &str) -> Result<JobSpec, String> + 'a;
+pub type Jobs<'a> = dyn Fn(&str, &str) -> Result<JobSpec, dbio_spec::SpecError> + 'a;
 
 /// Why a suite ended before its last part; Display says which part and why.
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteError {
     /// The data-read objective built from the thresholds does not parse.
     #[error("{0}")]
-    Objective(String),
-    /// A part's job could not be built (the caller's message).
+    Objective(dbio_analyze::error::AnalyzeError),
+    /// A part's job could not be built.
     #[error("{0}")]
-    Job(String),
+    Job(dbio_spec::SpecError),
     #[error("knee qd {0}")]
     Knee(String),
     /// The knee's queue depth does not apply to the oltp part's job.

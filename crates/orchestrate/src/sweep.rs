@@ -40,7 +40,7 @@ pub enum SweepError {
     FirstStep(RunError),
     /// The finished steps could not be read back from the spill file.
     #[error("{0}")]
-    Spill(String),
+    Spill(dbio_model::spill::SpillError),
 }
 
 /// A sweep whose steps are all validated.
@@ -206,7 +206,7 @@ pub fn run_sweep(
     let steps = ran
         .into_iter()
         .map(|(_, r)| r.load())
-        .collect::<Result<Vec<RunResult>, String>>()
+        .collect::<Result<Vec<RunResult>, _>>()
         .map_err(SweepError::Spill)?;
     let result = analyse(p, &values, steps, partial);
     obs.end(&result);

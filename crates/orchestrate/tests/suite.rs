@@ -20,7 +20,7 @@ fn job(profile: &str, target: &str) -> JobSpec {
 }
 
 /// Each part's job, on its role's file.
-fn jobs(profile: &str, role: &str) -> Result<JobSpec, String> {
+fn jobs(profile: &str, role: &str) -> Result<JobSpec, dbio_spec::SpecError> {
     Ok(job(profile, &format!("{role}.dat")))
 }
 

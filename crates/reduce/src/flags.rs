@@ -59,10 +59,10 @@ pub enum FlagError {
 }
 
 /// The flags checked and turned into the options; `buckets` reads a `--buckets` value
-/// (a preset or sizes) as its name and sizes.
-pub fn options(
+/// (a preset or sizes) as its name and sizes, or says why it cannot.
+pub fn options<E: std::fmt::Display>(
     a: &ReduceFlags,
-    buckets: impl Fn(&str) -> Result<(String, Vec<u64>), String>,
+    buckets: impl Fn(&str) -> Result<(String, Vec<u64>), E>,
 ) -> Result<ReduceOptions, FlagError> {
     let units = units(&a.unit)?;
     let mut compress = compressors(&a.compress)?;
@@ -71,7 +71,7 @@ pub fn options(
         if !compress.lz4 {
             return Err(FlagError::BucketsNeedLz4(b.clone()));
         }
-        let (name, sizes) = buckets(b).map_err(FlagError::Buckets)?;
+        let (name, sizes) = buckets(b).map_err(|e| FlagError::Buckets(e.to_string()))?;
         compress.buckets = sizes;
         buckets_name = Some(name);
     }

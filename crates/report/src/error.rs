@@ -8,5 +8,5 @@ pub enum ReportError {
     NotForFio(&'static str),
     /// A second's histogram could not be read back from the run's spill file.
     #[error("{0}")]
-    Spill(String),
+    Spill(dbio_model::spill::SpillError),
 }

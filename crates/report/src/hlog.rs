@@ -37,7 +37,7 @@ pub fn interval_log(r: &RunResult) -> Result<Option<String>, ReportError> {
             .as_ref()
             .map(|h| h.text())
             .transpose()
-            .map_err(|e| ReportError::Spill(e.to_string()))?;
+            .map_err(ReportError::Spill)?;
         let (text, max_ms) = match text.as_deref() {
             Some(h) => (h, decode_compact(h).map_or(0.0, |h| h.max() as f64 / 1e6)),
             None => (empty.as_str(), 0.0),

@@ -12,13 +12,8 @@ pub const PRESETS: [(&str, &str); 2] = [
 
 /// The name to show and the ascending sizes of `spec`, or a one-line message.
 pub fn parse(spec: &str) -> Result<(String, Vec<u64>), SpecError> {
-    parse_text(spec).map_err(SpecError::Invalid)
-}
-
-/// [`parse`], its message as text.
-fn parse_text(spec: &str) -> Result<(String, Vec<u64>), String> {
     let err = |what: String| {
-        format!("--buckets {spec}: {what}; give a preset (xtremio, pure-like), a list like 2k,4k,8k or a range like 1k..16k")
+        SpecError::Invalid(format!("--buckets {spec}: {what}; give a preset (xtremio, pure-like), a list like 2k,4k,8k or a range like 1k..16k"))
     };
     let (name, body) = match PRESETS.iter().find(|(n, _)| *n == spec) {
         Some((n, b)) => (n.to_string(), *b),
@@ -47,7 +42,7 @@ fn parse_text(spec: &str) -> Result<(String, Vec<u64>), String> {
     } else {
         body.split(',')
             .map(size)
-            .collect::<Result<Vec<u64>, String>>()?
+            .collect::<Result<Vec<u64>, SpecError>>()?
     };
     sizes.sort_unstable();
     sizes.dedup();

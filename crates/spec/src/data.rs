@@ -18,11 +18,6 @@ const FORMS: &str =
 
 /// Parses a `--data` value.
 pub fn parse_data(v: &str) -> Result<DataKind, SpecError> {
-    parse_data_text(v).map_err(SpecError::Invalid)
-}
-
-/// [`parse_data`], its message as text.
-fn parse_data_text(v: &str) -> Result<DataKind, String> {
     let bad = |why: String| format!("--data {v}: {why}");
     match v {
         "random" => return Ok(DataKind::Random),
@@ -39,18 +34,17 @@ fn parse_data_text(v: &str) -> Result<DataKind, String> {
         if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
             return Err(bad(
                 "the pattern must be hex digits after 0x, e.g. pattern:0xDEADBEEF".into(),
-            ));
+            )
+            .into());
         }
         if digits.len() % 2 == 1 {
             return Err(bad(format!(
                 "{} hex digits is not a whole number of bytes; give two digits a byte, e.g. 0x0{digits}",
                 digits.len()
-            )));
+            )).into());
         }
         if digits.len() / 2 > MAX_PATTERN {
-            return Err(bad(format!(
-                "the pattern is longer than {MAX_PATTERN} bytes"
-            )));
+            return Err(bad(format!("the pattern is longer than {MAX_PATTERN} bytes")).into());
         }
         return Ok(DataKind::Pattern(format!(
             "0x{}",
@@ -62,15 +56,17 @@ fn parse_data_text(v: &str) -> Result<DataKind, String> {
         let (key, val) = part
             .split_once(':')
             .ok_or_else(|| bad(format!("unknown kind '{part}'; {FORMS}")))?;
-        let ratio = |what: &str, max: f64| -> Result<f64, String> {
+        let ratio = |what: &str, max: f64| -> Result<f64, SpecError> {
             match val.trim().parse::<f64>() {
                 Ok(x) if (1.0..=max).contains(&x) => Ok(x),
                 Ok(_) => Err(bad(format!(
                     "the {what} ratio {val} is out of range; give 1 (none) to {max}, e.g. {key}:2"
-                ))),
+                ))
+                .into()),
                 Err(_) => Err(bad(format!(
                     "the {what} ratio '{val}' is not a number, e.g. {key}:2"
-                ))),
+                ))
+                .into()),
             }
         };
         let first = match key {
@@ -83,18 +79,19 @@ fn parse_data_text(v: &str) -> Result<DataKind, String> {
                 if !u.is_power_of_two() || !(4096..=131072).contains(&u) {
                     return Err(bad(format!(
                         "unit {val}: the dedupe unit is 4k, 8k, 16k, 32k, 64k or 128k"
-                    )));
+                    ))
+                    .into());
                 }
                 unit.replace(u).is_none()
             }
-            _ => return Err(bad(format!("unknown kind '{key}'; {FORMS}"))),
+            _ => return Err(bad(format!("unknown kind '{key}'; {FORMS}")).into()),
         };
         if !first {
-            return Err(bad(format!("{key} is given twice; give it once")));
+            return Err(bad(format!("{key} is given twice; give it once")).into());
         }
     }
     if dedupe.is_none() && compress.is_none() {
-        return Err(bad(format!("give a dedupe or a compress ratio; {FORMS}")));
+        return Err(bad(format!("give a dedupe or a compress ratio; {FORMS}")).into());
     }
     Ok(DataKind::Reducible(Reducibility {
         dedupe: dedupe.unwrap_or(1.0),

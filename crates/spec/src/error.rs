@@ -48,13 +48,6 @@ impl From<&str> for SpecError {
     }
 }
 
-/// For callers whose own errors are still messages: the text as printed.
-impl From<SpecError> for String {
-    fn from(e: SpecError) -> String {
-        e.to_string()
-    }
-}
-
 /// The message, for whatever prints text.
 impl AsRef<str> for SpecError {
     fn as_ref(&self) -> &str {

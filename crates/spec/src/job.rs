@@ -15,17 +15,12 @@ use dbio_model::*;
 /// Default measuring time when neither --duration, --ops nor --bytes is given.
 const DEFAULT_SECS: f64 = 30.0;
 /// A size flag's value in bytes; Err names the flag.
-fn size(flag: &str, v: &str) -> Result<u64, String> {
-    parse_size(v).map_err(|e| format!("--{flag}: {e}"))
+fn size(flag: &str, v: &str) -> Result<u64, SpecError> {
+    Ok(parse_size(v).map_err(|e| format!("--{flag}: {e}"))?)
 }
 
 /// Parses `8k` or `8k:70,64k:20,256k:10`.
 pub fn parse_bs(v: &str) -> Result<Vec<BsWeight>, SpecError> {
-    bs(v).map_err(SpecError::Invalid)
-}
-
-/// [`parse_bs`], its message as text.
-fn bs(v: &str) -> Result<Vec<BsWeight>, String> {
     let mut out = Vec::new();
     for part in v.split(',') {
         let (s, w) = match part.split_once(':') {
@@ -40,12 +35,10 @@ fn bs(v: &str) -> Result<Vec<BsWeight>, String> {
         };
         let size = size("bs", s)?;
         if size == 0 || size > MAX_BS {
-            return Err(format!(
-                "--bs: {part} is out of range; use 512 bytes to 256 MiB"
-            ));
+            return Err(format!("--bs: {part} is out of range; use 512 bytes to 256 MiB").into());
         }
         if w == 0 {
-            return Err(format!("--bs: {part} has weight 0; leave it out instead"));
+            return Err(format!("--bs: {part} has weight 0; leave it out instead").into());
         }
         match out.iter_mut().find(|b: &&mut BsWeight| b.size == size) {
             Some(b) => {
@@ -61,11 +54,6 @@ fn bs(v: &str) -> Result<Vec<BsWeight>, String> {
 
 /// Parses `uniform`, `zipf:THETA`, `pareto:H` or `hotspot:IO/REGION`.
 pub fn parse_skew(v: &str) -> Result<Skew, SpecError> {
-    skew(v).map_err(SpecError::Invalid)
-}
-
-/// [`parse_skew`], its message as text.
-fn skew(v: &str) -> Result<Skew, String> {
     let bad = |why: &str| {
         format!("--skew {v}: {why}; use uniform, zipf:1.2, pareto:0.2 or hotspot:90/10")
     };
@@ -74,11 +62,11 @@ fn skew(v: &str) -> Result<Skew, String> {
         None if v == "uniform" => Ok(Skew::Uniform),
         Some(("zipf", t)) => match num(t)? {
             theta if theta > 0.0 && theta <= 10.0 => Ok(Skew::Zipf { theta }),
-            _ => Err(bad("theta must be above 0 (and at most 10)")),
+            _ => Err(bad("theta must be above 0 (and at most 10)").into()),
         },
         Some(("pareto", h)) => match num(h)? {
             h if h > 0.0 && h < 1.0 => Ok(Skew::Pareto { h }),
-            _ => Err(bad("h must be between 0 and 1")),
+            _ => Err(bad("h must be between 0 and 1").into()),
         },
         Some(("hotspot", r)) => {
             let (io, region) = r
@@ -90,24 +78,19 @@ fn skew(v: &str) -> Result<Skew, String> {
                 || io.fract() != 0.0
                 || region.fract() != 0.0
             {
-                return Err(bad("IO must be 1-100 and REGION 1-99, whole percents"));
+                return Err(bad("IO must be 1-100 and REGION 1-99, whole percents").into());
             }
             Ok(Skew::Hotspot {
                 io_pct: io as u8,
                 region_pct: region as u8,
             })
         }
-        _ => Err(bad("unknown skew")),
+        _ => Err(bad("unknown skew").into()),
     }
 }
 
 /// Parses `dsync`, `fdatasync[:N]` or `fsync[:N]`.
 pub fn parse_sync(v: &str) -> Result<SyncMode, SpecError> {
-    sync(v).map_err(SpecError::Invalid)
-}
-
-/// [`parse_sync`], its message as text.
-fn sync(v: &str) -> Result<SyncMode, String> {
     let (mode, n) = match v.split_once(':') {
         Some((m, n)) => (m, Some(n)),
         None => (v, None),
@@ -117,9 +100,9 @@ fn sync(v: &str) -> Result<SyncMode, String> {
         Some(n) => match n.parse::<u32>() {
             Ok(n) if n >= 1 => n,
             _ => {
-                return Err(format!(
-                    "--sync {v}: N must be a whole number of writes, 1 or more"
-                ))
+                return Err(
+                    format!("--sync {v}: N must be a whole number of writes, 1 or more").into(),
+                )
             }
         },
     };
@@ -128,9 +111,7 @@ fn sync(v: &str) -> Result<SyncMode, String> {
         "fdatasync" => Ok(SyncMode::Fdatasync(every)),
         "fsync" => Ok(SyncMode::Fsync(every)),
         "none" => Ok(SyncMode::None),
-        _ => Err(format!(
-            "--sync {v}: unknown mode; use dsync, fdatasync:N or fsync:N"
-        )),
+        _ => Err(format!("--sync {v}: unknown mode; use dsync, fdatasync:N or fsync:N").into()),
     }
 }
 
@@ -263,7 +244,7 @@ fn settings(a: &RawJob, name: &str, p: Profile) -> Result<Settings, SpecError> {
 /// pass (session mode and verification decided before the job is made).
 fn validate(a: &RawJob, s: &Settings) -> Result<JobSpec, SpecError> {
     let (rw, read_pct) = pattern(a, s)?;
-    let bs = bs(&s.bs)?;
+    let bs = parse_bs(&s.bs)?;
     let min_bs = bs.iter().map(|b| b.size).min().unwrap_or(0);
     let align = match &s.align {
         Some(v) => size("align", v)?,
@@ -421,7 +402,7 @@ fn sync_and_skew(s: &Settings, rw: Rw) -> Result<(SyncMode, Skew), SpecError> {
     let sync_mode = s
         .sync
         .as_deref()
-        .map(sync)
+        .map(parse_sync)
         .transpose()?
         .unwrap_or(SyncMode::None);
     if sync_mode != SyncMode::None && !rw.writes() {
@@ -430,7 +411,7 @@ fn sync_and_skew(s: &Settings, rw: Rw) -> Result<(SyncMode, Skew), SpecError> {
     let skew = s
         .skew
         .as_deref()
-        .map(skew)
+        .map(parse_skew)
         .transpose()?
         .unwrap_or(Skew::Uniform);
     if skew != Skew::Uniform && !rw.is_random() {

@@ -14,11 +14,6 @@ const STEADY_HELP: &str = "use iops:X%, iops_slope:X%, bw:X% or bw_slope:X%, e.g
 
 /// Parses `iops:2%`, `iops_slope:0.3%`, `bw:5%` or `bw_slope:1%` with the window and cap.
 pub fn parse_steady(v: &str, window: Option<&str>, max: Option<&str>) -> Result<Steady, SpecError> {
-    parse_steady_text(v, window, max).map_err(SpecError::Invalid)
-}
-
-/// [`parse_steady`], its message as text.
-fn parse_steady_text(v: &str, window: Option<&str>, max: Option<&str>) -> Result<Steady, String> {
     let bad = |why: &str| format!("--steady {v}: {why}; {STEADY_HELP}");
     let (kind, limit) = v.split_once(':').ok_or_else(|| bad("no limit"))?;
     let (metric, test) = match kind {
@@ -26,7 +21,7 @@ fn parse_steady_text(v: &str, window: Option<&str>, max: Option<&str>) -> Result
         "iops_slope" => (SteadyMetric::Iops, SteadyTest::Slope),
         "bw" => (SteadyMetric::Bw, SteadyTest::Spread),
         "bw_slope" => (SteadyMetric::Bw, SteadyTest::Slope),
-        _ => return Err(bad("unknown criterion")),
+        _ => return Err(bad("unknown criterion").into()),
     };
     let pct = limit
         .trim()
@@ -34,16 +29,17 @@ fn parse_steady_text(v: &str, window: Option<&str>, max: Option<&str>) -> Result
         .ok_or_else(|| bad("give the limit in percent of the mean, with %"))?;
     let limit_pct: f64 = pct.trim().parse().map_err(|_| bad("not a number"))?;
     if !(0.0..=100.0).contains(&limit_pct) {
-        return Err(bad("the limit must be 0 % to 100 %"));
+        return Err(bad("the limit must be 0 % to 100 %").into());
     }
-    let secs = |flag: &str, v: Option<&str>, default: u32| -> Result<u32, String> {
+    let secs = |flag: &str, v: Option<&str>, default: u32| -> Result<u32, SpecError> {
         let Some(v) = v else { return Ok(default) };
         let d = parse_duration(v).map_err(|e| format!("--{flag}: {e}"))?;
         let s = d.as_secs_f64();
         if s.fract() != 0.0 || s > u32::MAX as f64 {
             return Err(format!(
                 "--{flag} {v}: give whole seconds (samples are taken every second), e.g. 10s"
-            ));
+            )
+            .into());
         }
         Ok(s as u32)
     };
@@ -53,12 +49,13 @@ fn parse_steady_text(v: &str, window: Option<&str>, max: Option<&str>) -> Result
         return Err(format!(
             "--steady-window {}: the window needs at least 2 one-second samples; use e.g. 10s",
             window.unwrap_or_default()
-        ));
+        )
+        .into());
     }
     if window_secs > max_secs {
         return Err(format!(
             "--steady-window {window_secs}s is longer than --steady-max {max_secs}s, so it could never fill; raise --steady-max or shorten the window"
-        ));
+        ).into());
     }
     Ok(Steady {
         metric,
@@ -71,11 +68,6 @@ fn parse_steady_text(v: &str, window: Option<&str>, max: Option<&str>) -> Result
 
 /// Parses `ON/PERIOD`, e.g. `2s/10s`: I/O during the first ON of every PERIOD.
 pub fn parse_burst(v: &str) -> Result<Burst, SpecError> {
-    parse_burst_text(v).map_err(SpecError::Invalid)
-}
-
-/// [`parse_burst`], its message as text.
-fn parse_burst_text(v: &str) -> Result<Burst, String> {
     let bad = |why: String| format!("--burst {v}: {why}; write ON/PERIOD, e.g. 2s/10s");
     let (on, period) = v.split_once('/').ok_or_else(|| bad("no period".into()))?;
     let secs = |x: &str| {
@@ -85,13 +77,14 @@ fn parse_burst_text(v: &str) -> Result<Burst, String> {
     };
     let (on_secs, period_secs) = (secs(on)?, secs(period)?);
     if on_secs < 0.001 {
-        return Err(bad("ON must be at least 1ms".into()));
+        return Err(bad("ON must be at least 1ms".into()).into());
     }
     if on_secs >= period_secs {
         return Err(bad(
             "ON must be shorter than PERIOD (ON equal to PERIOD is no burst: leave --burst out)"
                 .into(),
-        ));
+        )
+        .into());
     }
     Ok(Burst {
         on_secs,

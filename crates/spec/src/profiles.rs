@@ -50,11 +50,6 @@ pub fn builtin_text(name: &str) -> Option<&'static str> {
 
 /// Parses a built-in profile, or says which ones exist.
 pub fn builtin(name: &str) -> Result<Profile, SpecError> {
-    profile_text(name).map_err(SpecError::Profile)
-}
-
-/// [`builtin`], its message as text.
-fn profile_text(name: &str) -> Result<Profile, String> {
     let text = builtin_text(name).ok_or_else(|| {
         let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
         // A file given where a profile name goes was meant as --profile FILE.
@@ -63,24 +58,19 @@ fn profile_text(name: &str) -> Result<Profile, String> {
         } else {
             String::new()
         };
-        format!(
+        SpecError::Profile(format!(
             "unknown profile '{name}'; the built-in profiles are: {}{file}",
             names.join(", ")
-        )
+        ))
     })?;
-    Profile::parse(text, name).map_err(|e| e.to_string())
+    Profile::parse(text, name).map_err(|e| SpecError::Profile(e.to_string()))
 }
 
 /// Reads and parses a profile file.
 pub fn from_file(path: &str) -> Result<Profile, SpecError> {
-    from_file_text(path).map_err(SpecError::Profile)
-}
-
-/// [`from_file`], its message as text.
-fn from_file_text(path: &str) -> Result<Profile, String> {
-    let text =
-        crate::input::read_text(path).map_err(|e| format!("cannot read profile {path}: {e}"))?;
-    Profile::parse(&text, path).map_err(|e| e.to_string())
+    let text = crate::input::read_text(path)
+        .map_err(|e| SpecError::Profile(format!("cannot read profile {path}: {e}")))?;
+    Profile::parse(&text, path).map_err(|e| SpecError::Profile(e.to_string()))
 }
 
 #[cfg(test)]

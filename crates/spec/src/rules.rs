@@ -17,21 +17,17 @@ const VERIFY_UNIT: u64 = dbio_model::verify::VERIFY_UNIT;
 
 /// Checks the rules between a job's values; Err is one message naming the flag and what to do.
 pub fn check(j: &JobSpec) -> Result<(), SpecError> {
-    check_text(j).map_err(SpecError::Invalid)
-}
-
-/// [`check`], its message as text.
-fn check_text(j: &JobSpec) -> Result<(), String> {
     // Session mode first: its threads are its sessions, and the message names those.
     check_session(j)?;
     if j.qd == 0 || j.qd > MAX_QD {
         return Err(format!(
             "--qd {}: use 1 to {MAX_QD} outstanding I/Os per thread (for more, add --threads)",
             j.qd
-        ));
+        )
+        .into());
     }
     if j.threads == 0 || j.threads > MAX_THREADS {
-        return Err(format!("--threads {}: use 1 to {MAX_THREADS}", j.threads));
+        return Err(format!("--threads {}: use 1 to {MAX_THREADS}", j.threads).into());
     }
     check_sizes(j)?;
     check_mix(j)?;
@@ -41,22 +37,20 @@ fn check_text(j: &JobSpec) -> Result<(), String> {
 }
 
 /// Block sizes, alignment, file size, region.
-fn check_sizes(j: &JobSpec) -> Result<(), String> {
+fn check_sizes(j: &JobSpec) -> Result<(), SpecError> {
     if j.bs.is_empty() {
         return Err("--bs: give at least one block size, e.g. 8k".into());
     }
     for b in &j.bs {
         if b.size == 0 || b.size > MAX_BS {
-            return Err(format!(
-                "--bs {}: out of range; use 512 bytes to 256 MiB",
-                b.size
-            ));
+            return Err(format!("--bs {}: out of range; use 512 bytes to 256 MiB", b.size).into());
         }
         if b.weight == 0 {
             return Err(format!(
                 "--bs {}: weight 0; leave it out instead",
                 format_size(b.size)
-            ));
+            )
+            .into());
         }
     }
     let max_bs = j.max_bs();
@@ -68,7 +62,8 @@ fn check_sizes(j: &JobSpec) -> Result<(), String> {
             "--size {}: smaller than the largest block size {}; use a larger --size",
             format_size(s),
             format_size(max_bs)
-        ));
+        )
+        .into());
     }
     match j.region.range {
         Some(0) => return Err("--range 0: the region must hold at least one block".into()),
@@ -77,7 +72,8 @@ fn check_sizes(j: &JobSpec) -> Result<(), String> {
                 "--range {}: smaller than the largest block size {}",
                 format_size(r),
                 format_size(max_bs)
-            ))
+            )
+            .into())
         }
         _ => {}
     }
@@ -88,7 +84,8 @@ fn check_sizes(j: &JobSpec) -> Result<(), String> {
             s.parts,
             s.parts,
             s.parts.max(1)
-        ));
+        )
+        .into());
     }
     let offset = j.region.offset;
     if !offset.is_multiple_of(j.align) {
@@ -96,18 +93,20 @@ fn check_sizes(j: &JobSpec) -> Result<(), String> {
             "--offset {offset}: not a multiple of the alignment {}; use e.g. --offset {}",
             j.align,
             offset / j.align * j.align
-        ));
+        )
+        .into());
     }
     Ok(())
 }
 
 /// The read share agrees with the access pattern.
-fn check_mix(j: &JobSpec) -> Result<(), String> {
+fn check_mix(j: &JobSpec) -> Result<(), SpecError> {
     if j.read_pct > 100 {
         return Err(format!(
             "--mix {}: the read share is a percentage, 0 to 100",
             j.read_pct
-        ));
+        )
+        .into());
     }
     let fixed = match j.rw {
         Rw::Read | Rw::RandRead => Some(100),
@@ -118,13 +117,14 @@ fn check_mix(j: &JobSpec) -> Result<(), String> {
         Some(p) if p != j.read_pct => Err(format!(
             "--mix applies to --rw randrw (the read share of a mixed run); --rw {} has none",
             rw_name(j.rw)
-        )),
+        )
+        .into()),
         _ => Ok(()),
     }
 }
 
 /// An open loop's rate.
-fn check_rate(j: &JobSpec) -> Result<(), String> {
+fn check_rate(j: &JobSpec) -> Result<(), SpecError> {
     if j.rate == Some(0) {
         return Err(
             "--rate 0: give the IOPS to issue, or leave --rate out for a closed loop".into(),
@@ -137,13 +137,10 @@ fn check_rate(j: &JobSpec) -> Result<(), String> {
 }
 
 /// Session mode: one synchronous thread per session, pages of one size.
-fn check_session(j: &JobSpec) -> Result<(), String> {
+fn check_session(j: &JobSpec) -> Result<(), SpecError> {
     let Some(s) = &j.session else { return Ok(()) };
     if s.sessions == 0 || s.sessions > MAX_THREADS {
-        return Err(format!(
-            "--sessions {}: use 1 to {MAX_THREADS} sessions",
-            s.sessions
-        ));
+        return Err(format!("--sessions {}: use 1 to {MAX_THREADS} sessions", s.sessions).into());
     }
     if j.rate.is_some() {
         return Err(
@@ -155,7 +152,7 @@ fn check_session(j: &JobSpec) -> Result<(), String> {
         return Err(format!(
             "--threads does not apply to session mode: each session is a thread; use --sessions (here {})",
             s.sessions
-        ));
+        ).into());
     }
     if j.bs.len() != 1 || j.bs[0].size != s.page {
         return Err("--bs: session mode reads pages of one size; give one size, e.g. 8k".into());
@@ -164,7 +161,7 @@ fn check_session(j: &JobSpec) -> Result<(), String> {
 }
 
 /// Reducible data is written in whole dedupe units.
-fn check_units(j: &JobSpec) -> Result<(), String> {
+fn check_units(j: &JobSpec) -> Result<(), SpecError> {
     let DataKind::Reducible(r) = &j.data else {
         return Ok(());
     };
@@ -178,13 +175,13 @@ fn check_units(j: &JobSpec) -> Result<(), String> {
             format_size(u),
             format_size(s),
             format_size(u)
-        )),
+        ).into()),
         None => Ok(()),
     }
 }
 
 /// A verifying run checks whole 4 KiB blocks.
-fn check_verify(j: &JobSpec) -> Result<(), String> {
+fn check_verify(j: &JobSpec) -> Result<(), SpecError> {
     if j.verify.is_none() {
         return Ok(());
     }
@@ -192,7 +189,7 @@ fn check_verify(j: &JobSpec) -> Result<(), String> {
         return Err(format!(
             "--verify: --bs {}: verification checks 4 KiB blocks; use block sizes that are multiples of 4k",
             b.size
-        ));
+        ).into());
     }
     if !j.align.is_multiple_of(VERIFY_UNIT) {
         return Err(

@@ -13,15 +13,11 @@ pub fn split_role(value: &str) -> Option<(&str, &str)> {
 /// Refuses a `--target` value that names a role but no path (`data=`), which would otherwise
 /// become a file of that name.
 pub fn check_value(value: &str) -> Result<(), SpecError> {
-    check_value_text(value).map_err(SpecError::Invalid)
-}
-
-/// [`check_value`], its message as text.
-fn check_value_text(value: &str) -> Result<(), String> {
     match value.strip_suffix('=').filter(|r| is_role(r)) {
         Some(role) => Err(format!(
             "--target {value}: no path after '{role}='; write --target {role}=PATH"
-        )),
+        )
+        .into()),
         None => Ok(()),
     }
 }
@@ -39,24 +35,19 @@ pub struct RoleTargets {
 /// gets `PATH.<role>` beside the first plain path. A role the profile does not have, or a
 /// role still without a target, is refused with a message listing the roles.
 pub fn role_targets(values: &[String], roles: &[&str]) -> Result<RoleTargets, SpecError> {
-    role_targets_text(values, roles).map_err(SpecError::Invalid)
-}
-
-/// [`role_targets`], its message as text.
-fn role_targets_text(values: &[String], roles: &[&str]) -> Result<RoleTargets, String> {
     let list = roles.join(", ");
     let mut paths: Vec<(String, Vec<String>)> =
         roles.iter().map(|r| (r.to_string(), Vec::new())).collect();
     let mut plain = Vec::new();
     for v in values {
-        check_value_text(v)?;
+        check_value(v)?;
         match split_role(v) {
             Some((role, path)) => match paths.iter_mut().find(|(r, _)| r == role) {
                 Some((_, p)) => p.push(path.to_string()),
                 None => {
                     return Err(format!(
                         "--target {v}: this profile has no role '{role}'; its roles are {list} (--target ROLE=PATH)"
-                    ))
+                    ).into())
                 }
             },
             None => plain.push(v.clone()),
@@ -68,7 +59,7 @@ fn role_targets_text(values: &[String], roles: &[&str]) -> Result<RoleTargets, S
         if !p.is_empty() {
             return Err(format!(
                 "--target {first}: role {role} already has --target {role}=...; give each target once, as ROLE=PATH (roles: {list})"
-            ));
+            ).into());
         }
         p.extend(plain.iter().cloned());
         for (role, p) in paths.iter_mut().skip(1) {
@@ -83,12 +74,12 @@ fn role_targets_text(values: &[String], roles: &[&str]) -> Result<RoleTargets, S
     if let Some((_, twice)) = all.iter().enumerate().find(|(i, p)| all[..*i].contains(p)) {
         return Err(format!(
             "--target {twice}: named for two roles; give each role its own file or device (roles: {list})"
-        ));
+        ).into());
     }
     if let Some((role, _)) = paths.iter().find(|(_, p)| p.is_empty()) {
         return Err(format!(
             "--target: no target for role {role}; give --target {role}=PATH (roles: {list}), or one plain --target PATH for all"
-        ));
+        ).into());
     }
     Ok(RoleTargets { paths, notices })
 }

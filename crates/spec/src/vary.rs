@@ -29,11 +29,6 @@ impl Vary {
     /// The value of setting `key` (one of [`KEYS`]) as a typed change; Err names the key
     /// or the value that does not fit.
     pub fn of(key: &str, n: u64) -> Result<Vary, SpecError> {
-        Vary::of_text(key, n).map_err(SpecError::Invalid)
-    }
-
-    /// [`Vary::of`], its message as text.
-    fn of_text(key: &str, n: u64) -> Result<Vary, String> {
         let small = || {
             u32::try_from(n)
                 .map_err(|_| format!("{key}={n}: too large for {key}; use a smaller value"))
@@ -46,10 +41,7 @@ impl Vary {
             "bs" => Vary::Bs(n),
             "rate" => Vary::Rate(n),
             _ => {
-                return Err(format!(
-                    "cannot vary '{key}'; vary one of {}",
-                    KEYS.join(", ")
-                ))
+                return Err(format!("cannot vary '{key}'; vary one of {}", KEYS.join(", ")).into())
             }
         })
     }

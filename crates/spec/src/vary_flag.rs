@@ -7,11 +7,6 @@ use dbio_model::units::parse_size;
 
 /// Parses `KEY=V1,V2,…` or `KEY=FROM..TOxFACTOR` into the typed changes of a sweep's steps.
 pub fn parse_vary(v: &str) -> Result<Varying, SpecError> {
-    parse_vary_text(v).map_err(SpecError::Invalid)
-}
-
-/// [`parse_vary`], its message as text.
-fn parse_vary_text(v: &str) -> Result<Varying, String> {
     let bad = |why: String| format!("--vary {v}: {why}");
     let (key, list) = v
         .split_once('=')
@@ -22,13 +17,13 @@ fn parse_vary_text(v: &str) -> Result<Varying, String> {
             KEYS.join(", ")
         ))
     })?;
-    let number = |s: &str| -> Result<u64, String> {
+    let number = |s: &str| -> Result<u64, SpecError> {
         if key == "bs" {
-            parse_size(s).map_err(|e| bad(e.to_string()))
+            Ok(parse_size(s).map_err(|e| bad(e.to_string()))?)
         } else {
             s.trim()
                 .parse::<u64>()
-                .map_err(|_| bad(format!("'{s}' is not a whole number")))
+                .map_err(|_| bad(format!("'{s}' is not a whole number")).into())
         }
     };
     let values: Vec<String> = match list.split_once("..") {
@@ -43,9 +38,9 @@ fn parse_vary_text(v: &str) -> Result<Varying, String> {
                 .filter(|f| *f >= 2)
                 .ok_or_else(|| bad("the factor must be a whole number of 2 or more".into()))?;
             if from_n == 0 || from_n > to_n {
-                return Err(bad(
-                    "a range must start above 0 and not end below its start".into(),
-                ));
+                return Err(
+                    bad("a range must start above 0 and not end below its start".into()).into(),
+                );
             }
             let mut out = Vec::new();
             let mut x = from_n;
@@ -62,7 +57,7 @@ fn parse_vary_text(v: &str) -> Result<Varying, String> {
             .collect(),
     };
     if values.is_empty() {
-        return Err(bad("no values".into()));
+        return Err(bad("no values".into()).into());
     }
     let nums = values
         .iter()
@@ -71,7 +66,8 @@ fn parse_vary_text(v: &str) -> Result<Varying, String> {
     if key != "mix" && nums.windows(2).any(|w| w[1] <= w[0]) {
         return Err(bad(format!(
             "the values of {key} must increase from step to step"
-        )));
+        ))
+        .into());
     }
     let steps = nums
         .iter()

@@ -180,7 +180,9 @@ fn a_measured_clock_offset_puts_a_host_on_the_launchers_clock() {
 fn different_workloads_are_refused_naming_the_host_and_field() {
     let mut hosts = three();
     hosts[2].result.job.qd = 7;
-    let e = merge(&hosts, MergeOptions::default()).unwrap_err();
+    let e = merge(&hosts, MergeOptions::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("c: job.qd is 7"), "{e}");
     assert!(e.contains("--allow-different"), "{e}");
     let m = merge(
@@ -212,7 +214,9 @@ fn windows_that_do_not_overlap_are_refused() {
         host("a", T0, &[1, 1], &[1_000, 1_000]),
         host("late", T0 + 10 * SEC, &[1, 1], &[1_000, 1_000]),
     ];
-    let e = merge(&hosts, MergeOptions::default()).unwrap_err();
+    let e = merge(&hosts, MergeOptions::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("late: measured from"), "{e}");
     assert!(e.contains("do not overlap"), "{e}");
 }
@@ -221,7 +225,9 @@ fn windows_that_do_not_overlap_are_refused() {
 fn newer_schemas_merged_results_and_missing_start_times_are_refused() {
     let mut hosts = three();
     hosts[1].result.schema = "dbio.run/2".into();
-    let e = merge(&hosts, MergeOptions::default()).unwrap_err();
+    let e = merge(&hosts, MergeOptions::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("b: schema is \"dbio.run/2\""), "{e}");
     let merged = merge(&three(), MergeOptions::default()).unwrap();
     let again = vec![HostResult {
@@ -230,11 +236,13 @@ fn newer_schemas_merged_results_and_missing_start_times_are_refused() {
     }];
     assert!(merge(&again, MergeOptions::default())
         .unwrap_err()
+        .to_string()
         .contains("already a merged result"));
     let mut old = three();
     old[0].result.started_unix_ns = 0;
     assert!(merge(&old, MergeOptions::default())
         .unwrap_err()
+        .to_string()
         .starts_with("a: the result has no started_unix_ns"));
 }
 
@@ -395,7 +403,9 @@ fn one_run_given_twice_is_refused_by_name() {
     copy.name = "b-again".into();
     copy.result.label = Some("another label".into());
     hosts.push(copy);
-    let e = merge(&hosts, MergeOptions::default()).unwrap_err();
+    let e = merge(&hosts, MergeOptions::default())
+        .unwrap_err()
+        .to_string();
     assert!(
         e.starts_with(
             "b-again: the same run as b (host b.example, measuring from 2026-12-01T10:00:00.002Z)"
@@ -510,7 +520,9 @@ fn own_seeds_and_parts_of_a_split_region_merge_and_are_kept_per_host() {
         );
     }
     hosts[2].result.job.region.split = Some(dbio_model::RegionSplit { part: 2, parts: 2 });
-    let e = merge(&hosts, MergeOptions::default()).unwrap_err();
+    let e = merge(&hosts, MergeOptions::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("c: job.region is"), "{e}");
 }
 

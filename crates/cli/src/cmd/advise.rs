@@ -11,7 +11,7 @@ use dbio_analyze::advise::kept::{kept, KEPT};
 pub(crate) use dbio_analyze::advise::request::share;
 use dbio_analyze::advise::request::{self, AdviseError, AdviseFlags, Plan};
 use dbio_analyze::advise::Latency;
-use dbio_db::gather::{gather, GatherError, Outcome, Source};
+use dbio_db::gather::{gather, Outcome, Source};
 use dbio_model::advise::AdviseResult;
 
 /// Runs `dbio advise`.
@@ -41,12 +41,12 @@ pub fn run(a: AdviseArgs) -> Exit {
         ("--snapshot", a.snapshot.as_deref()),
     ];
     if let Err(m) = check_outputs(&outs, &inputs) {
-        return fail(m);
+        return fail(m.to_string());
     }
     let store = match (a.snapshot.is_some(), history::store_unless(&a.store)) {
         (true, _) => None,
         (false, Ok(s)) => s,
-        (false, Err(m)) => return fail(m),
+        (false, Err(m)) => return fail(m.to_string()),
     };
     let latency = match latency(&a, &plan) {
         Ok(l) => l,
@@ -65,8 +65,7 @@ pub fn run(a: AdviseArgs) -> Exit {
             return Exit::Ok;
         }
         Ok(Outcome::Counts(g)) => g,
-        Err(e @ GatherError::Input(_)) => return Exit::usage(format!("dbio advise: {e}")),
-        Err(e @ GatherError::Failed(_)) => return Exit::Failure.with(format!("dbio advise: {e}")),
+        Err(e) => return Exit::of_error("dbio advise", &e),
     };
     if let Some(s) = &sizes {
         g.with_sizes(s, a.sizes.as_deref().unwrap_or(""));

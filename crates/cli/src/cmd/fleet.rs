@@ -3,6 +3,7 @@
 
 use crate::args::RunArgs;
 use crate::deliver::{deliver, Delivery};
+use crate::error::CliError;
 use crate::exit::{Exit, Ran};
 use crate::fleet_args::FleetArgs;
 use crate::history;
@@ -36,8 +37,11 @@ fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
 
 /// The part of the region a one-host job keeps (`--split-region PART/PARTS`); None for the
 /// whole region, or when --hosts gives each host its part.
-pub fn explicit_split(f: &FleetArgs) -> Result<Option<RegionSplit>, String> {
-    dbio_spec::region::explicit_split(f.split_region.as_deref(), wanted(f)).map_err(String::from)
+pub fn explicit_split(f: &FleetArgs) -> Result<Option<RegionSplit>, CliError> {
+    Ok(dbio_spec::region::explicit_split(
+        f.split_region.as_deref(),
+        wanted(f),
+    )?)
 }
 
 /// True when the flags ask for several hosts.
@@ -46,7 +50,7 @@ pub fn wanted(f: &FleetArgs) -> bool {
 }
 
 /// Checks every host before anything starts, saying what it found; the fleet executor.
-fn checked_fleet(plan: FleetPlan, quiet: bool) -> Result<Fleet<'static>, String> {
+fn checked_fleet(plan: FleetPlan, quiet: bool) -> Result<Fleet<'static>, CliError> {
     if !quiet {
         eprintln!(
             "dbio: checking {} hosts (ssh, dbio, clock)",
@@ -58,7 +62,7 @@ fn checked_fleet(plan: FleetPlan, quiet: bool) -> Result<Fleet<'static>, String>
             eprintln!("[{host}] {line}");
         }
     });
-    let fleet = Fleet::checked(plan, on_line).map_err(|e| e.to_string())?;
+    let fleet = Fleet::checked(plan, on_line)?;
     if !quiet {
         for o in &fleet.offsets {
             eprintln!(
@@ -76,7 +80,7 @@ pub fn executor(
     f: &FleetArgs,
     label: Option<&str>,
     quiet: bool,
-) -> Result<Box<dyn Executor>, String> {
+) -> Result<Box<dyn Executor>, CliError> {
     if !wanted(f) {
         return Ok(Box::new(Local));
     }

@@ -2,6 +2,7 @@
 //! one result, stored and printed like a run's.
 
 use crate::cmd::run::{deliver, Delivery};
+use crate::error::CliError;
 use crate::exit::Exit;
 use crate::fleet_args::MergeArgs;
 use crate::history;
@@ -18,7 +19,7 @@ pub fn run(a: MergeArgs) -> Exit {
     let mut inputs = a.files.clone();
     inputs.extend(history::stored_in(&a.store));
     let ready = prologue("dbio merge", &outputs, &inputs, &a.store, || {
-        hosts(&a.files)
+        hosts(&a.files).map_err(CliError::from)
     });
     let (hosts, store) = match ready {
         Ok(r) => (r.work, r.store),

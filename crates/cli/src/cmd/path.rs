@@ -19,7 +19,7 @@ pub fn run(a: PathArgs) -> Exit {
     };
     inputs.push(a.topology.clone());
     if let Err(m) = check_outputs(&[("--json", a.json.as_deref())], &inputs) {
-        return fail(m);
+        return fail(m.to_string());
     }
     let text = match dbio_spec::input::read_text(&a.topology) {
         Ok(t) => t,

@@ -2,12 +2,13 @@
 //! write the estimate. Exit 1 when a path was skipped, 2 when the paths gave nothing to read.
 
 use crate::args::ReduceArgs;
+use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history;
 use crate::output::{emit_json, print_out};
 use crate::prologue::prologue;
 use dbio_reduce::flags::{FlagError, ReduceFlags};
-use dbio_reduce::{reduce, ReduceError, ReduceEvent, ReduceOptions};
+use dbio_reduce::{reduce, ReduceEvent, ReduceOptions};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
 
@@ -18,7 +19,7 @@ pub fn run(a: ReduceArgs) -> Exit {
     let outputs = [("--json", a.out.json.as_deref())];
     // The history is opened first: a bad --db stops before anything is read.
     let ready = prologue("dbio reduce", &outputs, &inputs, &a.store, || {
-        options(&a).map_err(|e| e.to_string())
+        options(&a).map_err(|e| CliError::from(e.to_string()))
     });
     let (o, store, stop) = match ready {
         Ok(r) => (r.work, r.store, r.stop.flag()),
@@ -55,8 +56,7 @@ pub fn run(a: ReduceArgs) -> Exit {
     let r = match result {
         Ok(r) => r,
         // Nothing was read, so nothing is estimated, stored or written.
-        Err(e @ ReduceError::NothingToRead(_)) => return Exit::usage(format!("dbio reduce: {e}")),
-        Err(e) => return Exit::Failure.with(format!("dbio reduce: {e}")),
+        Err(e) => return Exit::of_error("dbio reduce", &e),
     };
     for k in &r.skipped {
         eprintln!("dbio reduce: skipped {}: {}", k.path, k.error);
@@ -109,7 +109,5 @@ fn options(a: &ReduceArgs) -> Result<ReduceOptions, FlagError> {
         threads: a.threads,
         buffered: a.buffered,
     };
-    dbio_reduce::flags::options(&flags, |b| {
-        dbio_spec::buckets::parse(b).map_err(|e| e.to_string())
-    })
+    dbio_reduce::flags::options(&flags, dbio_spec::buckets::parse)
 }

@@ -2,6 +2,7 @@
 //! or CSV; and `--html` at the end of `dbio run` and `dbio sweep`.
 
 use crate::args::ReportArgs;
+use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history::find;
 use crate::output::{emit_json, write_file_atomic};
@@ -76,8 +77,8 @@ fn write_hlog(path: &str, items: &[Item]) -> Result<(), Exit> {
 
 /// Writes the HTML page of one finished run or sweep to `path` (`--html` on run and sweep);
 /// the message says what went wrong.
-pub fn write_html(path: &str, item: Item) -> Result<(), String> {
+pub fn write_html(path: &str, item: Item) -> Result<(), CliError> {
     let page = dbio_report::html::page(std::slice::from_ref(&item));
     write_file_atomic(path, page.as_bytes())
-        .map_err(|e| format!("cannot write the HTML report to {path}: {e}"))
+        .map_err(|e| CliError::from(format!("cannot write the HTML report to {path}: {e}")))
 }

@@ -7,6 +7,7 @@
 use crate::args::SuiteArgs;
 use crate::cmd::sweep::Table;
 use crate::deliver::{html, keep_and_write, Delivery};
+use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history;
 use crate::output::{check_outputs, Transcript};
@@ -20,7 +21,7 @@ use dbio_report::item::Item;
 use std::sync::atomic::Ordering;
 
 /// Checks the suite's flags before any part runs; the message says what is wrong.
-fn check(a: &SuiteArgs) -> Result<Checked, String> {
+fn check(a: &SuiteArgs) -> Result<Checked, CliError> {
     if !a.fleet.target_on.is_empty() {
         return Err("--target-on: the suite puts each part on its role's --target; with --hosts give paths that exist on every host".into());
     }
@@ -51,7 +52,7 @@ fn check(a: &SuiteArgs) -> Result<Checked, String> {
             eprintln!("dbio suite: {n}");
         }
     };
-    words.check(&mut notice).map_err(|e| e.to_string())
+    Ok(words.check(&mut notice)?)
 }
 
 /// Runs `dbio suite` and returns its exit status.
@@ -68,7 +69,7 @@ pub fn run(a: SuiteArgs) -> Exit {
     let transcript = Transcript::new(a.out.quiet, a.out.json.as_deref());
     let say = |s: &str| transcript.say(s);
     let mut s = suite::empty_result(a.quick, &setup.targets, thresholds);
-    let jobs = |profile: &str, role: &str| setup.job(profile, role).map_err(String::from);
+    let jobs = |profile: &str, role: &str| setup.job(profile, role);
     let parts = Suite {
         quick: a.quick,
         jobs: &jobs,
@@ -83,7 +84,7 @@ pub fn run(a: SuiteArgs) -> Exit {
         .and_then(|mut exec| {
             parts
                 .run(&mut *exec, &mut show, &mut s)
-                .map_err(|e| e.to_string())
+                .map_err(CliError::from)
         });
     let interrupted = stop.load(Ordering::Relaxed);
     if let Err(m) = &result {

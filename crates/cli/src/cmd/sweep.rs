@@ -5,6 +5,7 @@
 use crate::args::SweepArgs;
 use crate::cmd::fleet::executor;
 use crate::deliver::{html, keep_and_write, Delivery};
+use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history;
 use crate::output::Transcript;
@@ -23,14 +24,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Checks `--vary`, the objective and every step's job; the message says what is wrong.
-pub fn plan(a: &SweepArgs) -> Result<SweepPlan, String> {
+pub fn plan(a: &SweepArgs) -> Result<SweepPlan, CliError> {
     let words = SweepWords {
         run: raw_job(&a.run),
         vary: a.vary.clone(),
         slo: a.slo.clone(),
         target_latency: a.target_latency.clone(),
     };
-    words.plan().map_err(|e| e.to_string())
+    Ok(words.plan()?)
 }
 
 /// The sweep's table as it goes: its header, a progress display per step, a row per
@@ -110,9 +111,9 @@ pub fn execute(
     quiet: bool,
     stop: &Arc<AtomicBool>,
     say: &dyn Fn(&str),
-) -> Result<SweepResult, String> {
+) -> Result<SweepResult, CliError> {
     let mut table = Table::new(0.0, knee_hint, quiet, say);
-    run_sweep(p, exec, stop, &mut table).map_err(|e| e.to_string())
+    run_sweep(p, exec, stop, &mut table).map_err(CliError::from)
 }
 
 /// Runs `dbio sweep` and returns its exit status.

@@ -2,7 +2,7 @@
 //! or, while a run goes on, in the run's spill file ([`crate::spill::Spill`]), so that a run's
 //! memory does not grow with its seconds (an hour of them is megabytes of text).
 
-use crate::spill::file::{Span, Spill};
+use crate::spill::file::{Span, Spill, SpillError};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 
@@ -47,12 +47,12 @@ impl SecondHist {
     }
 
     /// The text, read back from the spill file if it is there.
-    pub fn text(&self) -> Result<Cow<'_, str>, String> {
+    pub fn text(&self) -> Result<Cow<'_, str>, SpillError> {
         match &self.0 {
             Repr::Text(t) => Ok(Cow::Borrowed(t)),
             Repr::Spilled(spill, span) => String::from_utf8(spill.get(*span)?)
                 .map(Cow::Owned)
-                .map_err(|_| "a second's histogram in the spill file is not text".into()),
+                .map_err(|_| SpillError::NotText),
         }
     }
 }

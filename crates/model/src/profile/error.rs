@@ -85,10 +85,3 @@ pub enum StreamsError {
         role: String,
     },
 }
-
-impl From<ProfileError> for String {
-    /// The message, for callers that still pass errors on as text.
-    fn from(e: ProfileError) -> String {
-        e.to_string()
-    }
-}

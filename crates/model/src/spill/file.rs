@@ -9,6 +9,20 @@ use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::FileExt;
 use std::sync::{Arc, Mutex};
 
+/// Why what was put in a spill file cannot be had back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpillError {
+    /// The file could not be read where the bytes were written.
+    #[error("reading back from the temporary spill file: {0}")]
+    Read(String),
+    /// A second's histogram read back is not text.
+    #[error("a second's histogram in the spill file is not text")]
+    NotText,
+    /// A run read back is not the JSON that was written.
+    #[error("reading a spilled run back: {0}")]
+    Run(String),
+}
+
 /// `len` bytes at `at` in a spill file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Span {
@@ -74,12 +88,12 @@ impl Spill {
     }
 
     /// The bytes `put` kept at `span`.
-    pub(crate) fn get(&self, span: Span) -> Result<Vec<u8>, String> {
+    pub(crate) fn get(&self, span: Span) -> Result<Vec<u8>, SpillError> {
         let mut buf = vec![0; span.len as usize];
         self.0
             .file
             .read_exact_at(&mut buf, span.at)
-            .map_err(|e| format!("reading back from the temporary spill file: {e}"))?;
+            .map_err(|e| SpillError::Read(e.to_string()))?;
         Ok(buf)
     }
 }

@@ -24,5 +24,5 @@ pub enum FleetError {
     },
     /// The hosts' results could not be merged.
     #[error("{0}")]
-    Merge(String),
+    Merge(dbio_analyze::error::AnalyzeError),
 }

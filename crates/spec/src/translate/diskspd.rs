@@ -64,7 +64,7 @@ impl Default for Diskspd {
 /// Translates DiskSpd's arguments; `read_file` reads an `-X` XML profile.
 pub fn translate(
     args: &[String],
-    read_file: &dyn Fn(&str) -> Result<String, String>,
+    read_file: &dyn Fn(&str) -> std::io::Result<String>,
 ) -> Translation {
     let mut t = Translation::default();
     let mut d = Diskspd::default();
@@ -101,7 +101,7 @@ pub fn translate(
 fn with_profile(
     t: &mut Translation,
     args: &[String],
-    read_file: &dyn Fn(&str) -> Result<String, String>,
+    read_file: &dyn Fn(&str) -> std::io::Result<String>,
 ) -> Vec<String> {
     let Some(x) = args.iter().find(|a| a.starts_with("-X")) else {
         return args.to_vec();
@@ -144,7 +144,7 @@ fn with_profile(
             out
         }
         Err(e) => {
-            t.refuse(x, e);
+            t.refuse(x, e.to_string());
             given
         }
     }
@@ -606,8 +606,8 @@ mod tests {
         s.split_whitespace().map(str::to_string).collect()
     }
 
-    fn no_file(_: &str) -> Result<String, String> {
-        Err("no such file".into())
+    fn no_file(_: &str) -> std::io::Result<String> {
+        Err(std::io::Error::other("no such file"))
     }
 
     #[test]

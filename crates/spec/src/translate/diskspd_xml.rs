@@ -1,6 +1,8 @@
 //! DiskSpd's XML profiles (`-X`, the layout `diskspd -Rpxml` prints) turned back into the
 //! command-line options they stand for, so one translator reads both.
 
+use crate::error::SpecError;
+
 /// A profile's settings as DiskSpd options, its targets (paths or `*N` templates), and the
 /// elements dbio does not read.
 #[derive(Debug, Default, PartialEq)]
@@ -21,7 +23,7 @@ struct Leaf {
 }
 
 /// Reads the leaf elements of a profile in order.
-fn leaves(xml: &str) -> Result<Vec<Leaf>, String> {
+fn leaves(xml: &str) -> Result<Vec<Leaf>, SpecError> {
     let mut out = Vec::new();
     let mut stack: Vec<(String, Option<String>, bool)> = Vec::new();
     let (mut targets, mut timespans) = (0usize, 0usize);
@@ -39,7 +41,7 @@ fn leaves(xml: &str) -> Result<Vec<Leaf>, String> {
         if let Some(name) = tag.strip_prefix('/') {
             let (open, unit, has_child) = stack.pop().ok_or("a closing tag without its opening")?;
             if open != name.trim() {
-                return Err(format!("<{open}> is closed by </{}>", name.trim()));
+                return Err(format!("<{open}> is closed by </{}>", name.trim()).into());
             }
             if !has_child {
                 let in_target = stack.iter().any(|(n, _, _)| n == "Target");
@@ -76,14 +78,14 @@ fn leaves(xml: &str) -> Result<Vec<Leaf>, String> {
         text.clear();
     }
     if let Some((open, _, _)) = stack.last() {
-        return Err(format!("<{open}> is never closed"));
+        return Err(format!("<{open}> is never closed").into());
     }
     Ok(out)
 }
 
 /// The profile's settings as DiskSpd options. Several `<Target>`s must share their settings
 /// (dbio runs one workload over all its targets).
-pub fn to_args(xml: &str) -> Result<ProfileArgs, String> {
+pub fn to_args(xml: &str) -> Result<ProfileArgs, SpecError> {
     let mut p = ProfileArgs::default();
     let mut per_target: Vec<Vec<String>> = Vec::new();
     for leaf in leaves(xml)? {
@@ -235,6 +237,7 @@ mod tests {
         assert_eq!(p.unknown, ["Distribution"]);
         assert!(to_args("<Profile><Duration>5</Profile>")
             .unwrap_err()
+            .to_string()
             .contains("Duration"));
     }
 }

@@ -3,6 +3,8 @@
 //! file), `${VAR}` from the environment and the reserved `$ncpus`, `$pagesize` and
 //! `$mb_memory`, with a product such as `8*$mb_memory`.
 
+use crate::error::SpecError;
+
 /// One option line: its key, its value (None for a flag like `time_based`), as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opt {
@@ -22,12 +24,12 @@ pub struct Section {
 
 /// What a job file may ask of the world: files (for `include`) and the environment.
 pub struct World<'a> {
-    pub read: &'a dyn Fn(&str) -> Result<String, String>,
+    pub read: &'a dyn Fn(&str) -> std::io::Result<String>,
     pub env: &'a dyn Fn(&str) -> Option<String>,
 }
 
 /// Reads job files in order into their sections.
-pub fn parse_files(paths: &[String], w: &World) -> Result<Vec<Section>, String> {
+pub fn parse_files(paths: &[String], w: &World) -> Result<Vec<Section>, SpecError> {
     let mut out = Vec::new();
     for (i, p) in paths.iter().enumerate() {
         let text = (w.read)(p).map_err(|e| format!("{p}: {e}"))?;
@@ -43,7 +45,7 @@ pub fn parse_files(paths: &[String], w: &World) -> Result<Vec<Section>, String> 
 }
 
 /// Reads one job file's text (`path` names it in messages and anchors includes).
-pub fn parse(text: &str, path: &str, w: &World) -> Result<Vec<Section>, String> {
+pub fn parse(text: &str, path: &str, w: &World) -> Result<Vec<Section>, SpecError> {
     let mut sections: Vec<Section> = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let at = || format!("{path} line {}", n + 1);
@@ -78,11 +80,9 @@ pub fn parse(text: &str, path: &str, w: &World) -> Result<Vec<Section>, String> 
 }
 
 /// The options of an included file (no sections allowed, as in fio), relative to `from`.
-fn include(file: &str, from: &str, w: &World, depth: u32) -> Result<Vec<Opt>, String> {
+fn include(file: &str, from: &str, w: &World, depth: u32) -> Result<Vec<Opt>, SpecError> {
     if depth > 16 {
-        return Err(format!(
-            "include {file}: includes nest over 16 deep (a loop?)"
-        ));
+        return Err(format!("include {file}: includes nest over 16 deep (a loop?)").into());
     }
     let path = match (w.read)(file) {
         Ok(_) => file.to_string(),
@@ -102,7 +102,8 @@ fn include(file: &str, from: &str, w: &World, depth: u32) -> Result<Vec<Opt>, St
             return Err(format!(
                 "{path} line {}: no sections in an included file (as in fio)",
                 n + 1
-            ));
+            )
+            .into());
         }
         if let Some(inner) = line.strip_prefix("include ") {
             opts.extend(include(inner.trim(), &path, w, depth + 1)?);
@@ -121,7 +122,7 @@ fn strip_comment(line: &str) -> &str {
     }
 }
 
-fn option(line: &str, w: &World) -> Result<Opt, String> {
+fn option(line: &str, w: &World) -> Result<Opt, SpecError> {
     let (key, value) = match line.split_once('=') {
         Some((k, v)) => (k.trim(), Some(expand(v.trim(), w)?)),
         None => (line, None),
@@ -134,7 +135,7 @@ fn option(line: &str, w: &World) -> Result<Opt, String> {
 }
 
 /// Expands `${VAR}` and the reserved keywords, then a product `A*B` of whole numbers.
-pub fn expand(v: &str, w: &World) -> Result<String, String> {
+pub fn expand(v: &str, w: &World) -> Result<String, SpecError> {
     let mut out = String::new();
     let mut rest = v;
     while let Some(i) = rest.find('$') {
@@ -206,7 +207,7 @@ mod tests {
     use super::*;
 
     fn world<'a>(
-        files: &'a dyn Fn(&str) -> Result<String, String>,
+        files: &'a dyn Fn(&str) -> std::io::Result<String>,
         env: &'a dyn Fn(&str) -> Option<String>,
     ) -> World<'a> {
         World { read: files, env }
@@ -214,7 +215,7 @@ mod tests {
 
     #[test]
     fn sections_options_comments_and_flags() {
-        let files = |_: &str| Err("none".to_string());
+        let files = |_: &str| Err(std::io::Error::other("none"));
         let env = |_: &str| None;
         let text =
             "; a comment\n[global]\nbs=4k   ; trailing\n# another\ntime_based\n[job1]\nrw=read\n";
@@ -236,7 +237,7 @@ mod tests {
     fn environment_and_includes() {
         let files = |p: &str| match p {
             "dir/common.fio" => Ok("size=${SIZE}\n".to_string()),
-            _ => Err("no such file".to_string()),
+            _ => Err(std::io::Error::other("no such file")),
         };
         let env = |k: &str| (k == "SIZE").then(|| "64m".to_string());
         let s = parse(
@@ -247,9 +248,13 @@ mod tests {
         .unwrap();
         assert_eq!(s[0].opts[0].value.as_deref(), Some("64m"));
         assert_eq!(s[0].opts[1].value.as_deref(), Some("8"));
-        let e = parse("[j]\nsize=${NOPE}\n", "j.fio", &world(&files, &env)).unwrap_err();
+        let e = parse("[j]\nsize=${NOPE}\n", "j.fio", &world(&files, &env))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("NOPE is not set"), "{e}");
-        let e = parse("bs=4k\n", "j.fio", &world(&files, &env)).unwrap_err();
+        let e = parse("bs=4k\n", "j.fio", &world(&files, &env))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("before any [section]"), "{e}");
     }
 }

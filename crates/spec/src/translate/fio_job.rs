@@ -5,9 +5,10 @@
 use super::fio_ini::{parse_files, World};
 use super::fio_opts::{apply, FioJob};
 use super::{secs, Job, RunFlags, Translation};
+use crate::error::SpecError;
 
 /// Translates job files, in order; an unreadable or malformed file is an error.
-pub fn translate(paths: &[String], w: &World) -> Result<Translation, String> {
+pub fn translate(paths: &[String], w: &World) -> Result<Translation, SpecError> {
     let sections = parse_files(paths, w)?;
     let mut t = Translation::default();
     let mut global = FioJob::default();
@@ -26,7 +27,8 @@ pub fn translate(paths: &[String], w: &World) -> Result<Translation, String> {
         return Err(format!(
             "{}: no job section; a job file needs a [name] section besides [global]",
             paths.join(", ")
-        ));
+        )
+        .into());
     }
     let mut step: Vec<String> = Vec::new();
     for (i, (name, j)) in jobs.iter().enumerate() {

@@ -25,7 +25,7 @@ struct Sqlio {
 /// Translates SQLIO's arguments; `read_file` reads a `-F` parameter file.
 pub fn translate(
     args: &[String],
-    read_file: &dyn Fn(&str) -> Result<String, String>,
+    read_file: &dyn Fn(&str) -> std::io::Result<String>,
 ) -> Translation {
     let mut t = Translation::default();
     let mut s = Sqlio::default();
@@ -59,7 +59,7 @@ fn option(
     s: &mut Sqlio,
     a: &str,
     opt: &str,
-    read_file: &dyn Fn(&str) -> Result<String, String>,
+    read_file: &dyn Fn(&str) -> std::io::Result<String>,
 ) {
     let (key, v) = opt.split_at(opt.chars().next().map_or(0, char::len_utf8));
     match key {
@@ -123,7 +123,7 @@ fn param_file(
     s: &mut Sqlio,
     a: &str,
     path: &str,
-    read_file: &dyn Fn(&str) -> Result<String, String>,
+    read_file: &dyn Fn(&str) -> std::io::Result<String>,
 ) {
     let text = match read_file(path) {
         Ok(x) => x,
@@ -327,8 +327,8 @@ mod tests {
         s.split_whitespace().map(str::to_string).collect()
     }
 
-    fn no_file(_: &str) -> Result<String, String> {
-        Err("no such file".into())
+    fn no_file(_: &str) -> std::io::Result<String> {
+        Err(std::io::Error::other("no such file"))
     }
 
     #[test]

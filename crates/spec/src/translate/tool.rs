@@ -43,18 +43,19 @@ pub fn translate_with(
     read: &dyn Fn(&str) -> std::io::Result<String>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Translation, SpecError> {
-    let read = |path: &str| read(path).map_err(|e| e.to_string());
     match tool {
-        Tool::Sqlio => Ok(sqlio::translate(args, &read)),
-        Tool::Diskspd => Ok(diskspd::translate(args, &read)),
+        Tool::Sqlio => Ok(sqlio::translate(args, read)),
+        Tool::Diskspd => Ok(diskspd::translate(args, read)),
         Tool::Fio => {
             if args.is_empty() {
                 return Err(SpecError::Translation(
                     "give one or more job files, e.g. dbio fio job.fio".into(),
                 ));
             }
-            let world = World { read: &read, env };
-            fio_job::translate(args, &world).map_err(SpecError::Translation)
+            let world = World { read, env };
+            // What reading or translating the job files says is about the tool's words.
+            fio_job::translate(args, &world)
+                .map_err(|e| SpecError::Translation(e.message().to_string()))
         }
     }
 }

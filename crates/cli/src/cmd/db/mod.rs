@@ -5,6 +5,7 @@
 use crate::cmd::sweep::deliver;
 use crate::db_args::{DbCmd, DbDropArgs, DbRunArgs, DbSetupArgs, DbSweepArgs};
 use crate::deliver::{keep_and_write, Delivery};
+use crate::error::CliError;
 use crate::exit::{Exit, Ran};
 use crate::history;
 use crate::output::{check_outputs, Transcript};
@@ -107,7 +108,7 @@ fn run_cmd(a: DbRunArgs) -> Exit {
     const CMD: &str = "dbio db run";
     let none: [&str; 0] = [];
     let ready = match prologue(CMD, &[], &none, &a.store, || {
-        flags(&a).check().map_err(|e| e.to_string())
+        flags(&a).check().map_err(CliError::from)
     }) {
         Ok(r) => r,
         Err(exit) => return exit,
@@ -145,13 +146,13 @@ fn run_cmd(a: DbRunArgs) -> Exit {
 
 /// The steps of a database sweep, each a job of its own number of sessions, all checked
 /// before the first runs.
-fn sweep_plan(a: &DbSweepArgs) -> Result<(SweepPlan, RunOpts), String> {
+fn sweep_plan(a: &DbSweepArgs) -> Result<(SweepPlan, RunOpts), CliError> {
     let outputs = [
         ("--json", a.run.out.json.as_deref()),
         ("--html", a.html.as_deref()),
     ];
     check_outputs(&outputs, &crate::cmd::run::measured(&[], &a.run.store))?;
-    db_sweep::plan(&a.vary, &flags(&a.run)).map_err(|e| e.to_string())
+    Ok(db_sweep::plan(&a.vary, &flags(&a.run))?)
 }
 
 /// Runs `dbio sweep db`: the ordinary sweep through the database executor.
