@@ -1,7 +1,7 @@
 //! What the flags of `dbio run` ask to run: one job, or several streams of a profile.
 
 use crate::args::RunArgs;
-use crate::raw::{job_spec, load_profile, stream_specs};
+use crate::raw::{job_spec, raw_job};
 use dbio_model::{JobSpec, StreamSpec};
 use dbio_orchestrate::executor;
 
@@ -29,7 +29,7 @@ pub fn plan(a: &RunArgs) -> Result<Workload, String> {
             .map(|s| Workload::Single(Box::new(s)))
             .map_err(|e| format!("--job-json: not a job of this dbio: {e}"));
     }
-    let (name, p) = load_profile(a)?;
+    let (name, p) = raw_job(a).profile()?;
     if p.stream.is_empty() {
         return job_spec(a)
             .map_err(String::from)
@@ -40,7 +40,7 @@ pub fn plan(a: &RunArgs) -> Result<Workload, String> {
             "--sessions: profile {name} runs several streams; session mode runs one workload with its own log writer, so use a single-stream profile such as slob or oltp-read"
         ));
     }
-    let (streams, notices) = stream_specs(a, &name, &p)?;
+    let (streams, notices) = raw_job(a).streams(&name, &p)?;
     Ok(Workload::Streams(streams, notices))
 }
 

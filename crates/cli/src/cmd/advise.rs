@@ -5,26 +5,25 @@ use crate::advise_args::AdviseArgs;
 use crate::advise_wait::Waiter;
 use crate::exit::Exit;
 use crate::history::{self, find, lookup_inputs};
-use crate::output::{check_outputs, emit_json, print_out, write_atomic_with, write_file_atomic};
-use dbio_analyze::advise::devices::Device;
+use crate::output::{
+    check_outputs, emit_json, print_out, print_summary, write_atomic_with, write_file_atomic,
+};
+use crate::prologue::{failure, usage};
 use dbio_analyze::advise::kept::{kept, KEPT};
+use dbio_analyze::advise::measured::latency;
 pub(crate) use dbio_analyze::advise::request::share;
 use dbio_analyze::advise::request::{self, AdviseError, AdviseFlags, Plan};
-use dbio_analyze::advise::Latency;
 use dbio_db::gather::{gather, GatherError, Outcome, Source};
 use dbio_model::advise::AdviseResult;
 
 /// Runs `dbio advise`.
-pub fn run(a: AdviseArgs) -> Exit {
+pub fn run(a: AdviseArgs) -> Result<Exit, Exit> {
+    const CMD: &str = "dbio advise";
     if a.queries {
         print_out(dbio_db::queries::QUERIES);
-        return Exit::Ok;
+        return Ok(Exit::Ok);
     }
-    let fail = |m: String| Exit::usage(format!("dbio advise: {m}"));
-    let plan = match plan(&a) {
-        Ok(p) => p,
-        Err(m) => return fail(m.to_string()),
-    };
+    let plan = plan(&a).map_err(usage(CMD))?;
     let runs: Vec<&str> = plan
         .flash_run
         .iter()
@@ -40,43 +39,35 @@ pub fn run(a: AdviseArgs) -> Exit {
         ("--html", a.html.as_deref()),
         ("--snapshot", a.snapshot.as_deref()),
     ];
-    if let Err(m) = check_outputs(&outs, &inputs) {
-        return fail(m);
-    }
+    check_outputs(&outs, &inputs).map_err(usage(CMD))?;
     let store = match (a.snapshot.is_some(), history::store_unless(&a.store)) {
         (true, _) => None,
-        (false, Ok(s)) => s,
-        (false, Err(m)) => return fail(m),
+        (false, s) => s.map_err(usage(CMD))?,
     };
-    let latency = match latency(&a, &plan) {
-        Ok(l) => l,
-        Err(m) => return fail(m.to_string()),
-    };
-    let sizes = match a.sizes.as_deref().map(dbio_db::gather::sizes) {
-        Some(Err(m)) => return fail(m.to_string()),
-        Some(Ok(s)) => Some(s),
-        None => None,
-    };
+    // A stored run, sweep or suite's JSON by name, or why it was not found.
+    let stored = |name: &str| find(a.store.db.as_deref(), name).map(|f| f.json);
+    let stored = |name: &str| stored(name).map_err(|m| m.to_string());
+    let latency = latency(&plan, a.current.as_deref(), &stored).map_err(usage(CMD))?;
+    let sizes = a.sizes.as_deref().map(dbio_db::gather::sizes);
+    let sizes = sizes.transpose().map_err(usage(CMD))?;
     let mut g = match gather(&source(&a), plan.interval, &mut Waiter::new(a.out.quiet)) {
         Ok(Outcome::Saved(msg)) => {
             if !a.out.quiet {
                 eprintln!("dbio advise: {msg}");
             }
-            return Exit::Ok;
+            return Ok(Exit::Ok);
         }
         Ok(Outcome::Counts(g)) => g,
-        Err(e @ GatherError::Input(_)) => return Exit::usage(format!("dbio advise: {e}")),
-        Err(e @ GatherError::Failed(_)) => return Exit::Failure.with(format!("dbio advise: {e}")),
+        Err(e @ GatherError::Input(_)) => return Err(usage(CMD)(e)),
+        Err(e @ GatherError::Failed(_)) => return Err(failure(CMD)(e)),
     };
     if let Some(s) = &sizes {
         g.with_sizes(s, a.sizes.as_deref().unwrap_or(""));
     }
-    if let Err(e) = g.check_io() {
-        return Exit::Failure.with(format!("dbio advise: {e}"));
-    }
+    g.check_io().map_err(failure(CMD))?;
     let interrupted = g.interrupted;
     let r = dbio_orchestrate::advise::analyse(&plan, latency, g);
-    finish(&a, &r, store.as_ref(), interrupted)
+    Ok(finish(&a, &r, store.as_ref(), interrupted))
 }
 
 /// The flags as dbio-analyze takes them, checked there.
@@ -106,34 +97,6 @@ fn source(a: &AdviseArgs) -> Source {
         snapshot: a.snapshot.clone(),
         since: a.since.clone(),
     }
-}
-
-/// The latency model: measured devices from stored runs, or the assumed flash latency.
-fn latency(a: &AdviseArgs, p: &Plan) -> Result<Latency, AdviseError> {
-    let Some(flash) = &p.flash_run else {
-        return Ok(Latency::Assumed {
-            flash_ms: p.flash_ms,
-        });
-    };
-    let db = a.store.db.as_deref();
-    Ok(Latency::Measured {
-        flash: device(db, flash, "--flash")?,
-        current: a
-            .current
-            .as_deref()
-            .map(|c| device(db, c, "--current"))
-            .transpose()?,
-    })
-}
-
-/// A measured device from a stored run, sweep or suite (or a JSON file of one).
-fn device(db: Option<&str>, name: &str, flag: &str) -> Result<Device, AdviseError> {
-    let found = find(db, name).map_err(|m| AdviseError::NotFound {
-        flag: flag.into(),
-        name: name.into(),
-        why: m.to_string(),
-    })?;
-    request::device_of(flag, name, &found.json)
 }
 
 /// Prints, writes and stores the advice.
@@ -177,13 +140,7 @@ fn finish(
             return Exit::Failure.with(format!("dbio advise: cannot write {path}: {e}"));
         }
     }
-    if !a.out.quiet {
-        if a.out.json.as_deref() == Some("-") {
-            eprint!("{summary}");
-        } else {
-            print_out(&summary);
-        }
-    }
+    print_summary(&summary, a.out.json.as_deref(), a.out.quiet);
     if interrupted.is_some() {
         Exit::Interrupted
     } else {

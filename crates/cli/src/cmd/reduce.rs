@@ -4,26 +4,21 @@
 use crate::args::ReduceArgs;
 use crate::exit::Exit;
 use crate::history;
-use crate::output::{emit_json, print_out};
-use crate::prologue::prologue;
+use crate::output::{emit_json, print_summary};
+use crate::prologue::{failure, prologue, usage};
 use dbio_reduce::flags::{FlagError, ReduceFlags};
 use dbio_reduce::{reduce, ReduceError, ReduceEvent, ReduceOptions};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
 
 /// Runs `dbio reduce` and returns its exit status.
-pub fn run(a: ReduceArgs) -> Exit {
+pub fn run(a: ReduceArgs) -> Result<Exit, Exit> {
     let mut inputs = a.paths.clone();
     inputs.extend(history::stored_in(&a.store));
     let outputs = [("--json", a.out.json.as_deref())];
     // The history is opened first: a bad --db stops before anything is read.
-    let ready = prologue("dbio reduce", &outputs, &inputs, &a.store, || {
-        options(&a).map_err(|e| e.to_string())
-    });
-    let (o, store, stop) = match ready {
-        Ok(r) => (r.work, r.store, r.stop.flag()),
-        Err(exit) => return exit,
-    };
+    let ready = prologue("dbio reduce", &outputs, &inputs, &a.store, || options(&a));
+    let (o, store, stop) = ready.map(|r| (r.work, r.store, r.stop.flag()))?;
     let mut bar: Option<ProgressBar> = None;
     let quiet = a.out.quiet;
     let result = reduce(&a.paths, &o, &stop, &mut |ev| match ev {
@@ -52,12 +47,11 @@ pub fn run(a: ReduceArgs) -> Exit {
     if let Some(b) = bar.take() {
         b.finish_and_clear();
     }
-    let r = match result {
-        Ok(r) => r,
+    let r = result.map_err(|e| match e {
         // Nothing was read, so nothing is estimated, stored or written.
-        Err(e @ ReduceError::NothingToRead(_)) => return Exit::usage(format!("dbio reduce: {e}")),
-        Err(e) => return Exit::Failure.with(format!("dbio reduce: {e}")),
-    };
+        ReduceError::NothingToRead(_) => usage("dbio reduce")(e),
+        e => failure("dbio reduce")(e),
+    })?;
     for k in &r.skipped {
         eprintln!("dbio reduce: skipped {}: {}", k.path, k.error);
     }
@@ -75,25 +69,19 @@ pub fn run(a: ReduceArgs) -> Exit {
     if let Some(path) = a.out.json.as_deref() {
         if let Err(e) = emit_json(path, &json) {
             eprint!("{summary}");
-            return Exit::Failure.with(format!(
+            return Err(Exit::Failure.with(format!(
                 "dbio reduce: cannot write the JSON result to {path}: {e}"
-            ));
+            )));
         }
     }
-    if !a.out.quiet {
-        if a.out.json.as_deref() == Some("-") {
-            eprint!("{summary}");
-        } else {
-            print_out(&summary);
-        }
-    }
-    if r.partial {
+    print_summary(&summary, a.out.json.as_deref(), a.out.quiet);
+    Ok(if r.partial {
         Exit::Interrupted
     } else if !r.skipped.is_empty() {
         Exit::Failure
     } else {
         Exit::Ok
-    }
+    })
 }
 
 /// The flags as dbio-reduce takes them, checked there.
