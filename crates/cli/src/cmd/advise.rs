@@ -9,12 +9,12 @@ use crate::output::{
     check_outputs, emit_json, print_out, print_summary, write_atomic_with, write_file_atomic,
 };
 use crate::prologue::{failure, usage};
-use dbio_analyze::advise::kept::{kept, KEPT};
 use dbio_analyze::advise::measured::latency;
 pub(crate) use dbio_analyze::advise::request::share;
 use dbio_analyze::advise::request::{self, AdviseError, AdviseFlags, Plan};
 use dbio_db::gather::{gather, GatherError, Outcome, Source};
 use dbio_model::advise::AdviseResult;
+use dbio_report::advise_json::AdviseJson;
 
 /// Runs `dbio advise`.
 pub fn run(a: AdviseArgs) -> Result<Exit, Exit> {
@@ -106,16 +106,9 @@ fn finish(
     store: Option<&dbio_store::Store>,
     interrupted: Option<f64>,
 ) -> Exit {
-    let to_json = dbio_report::json::to_json::<AdviseResult>;
-    // The whole result as a string only for stdout or a history that keeps it whole: of
-    // 100,000 objects it is about 100 MB, and a --json file is written as it is made.
-    let kept = store.map(|_| kept(r, KEPT));
-    let json =
-        (a.out.json.as_deref() == Some("-") || matches!(kept, Some(None))).then(|| to_json(r));
+    let texts = AdviseJson::of(r, a.out.json.as_deref() == Some("-"), store.is_some());
     let summary = dbio_report::advise::summary(r, a.top);
-    if let (Some(store), Some(kept)) = (store, &kept) {
-        let stored = kept.as_ref().map(to_json);
-        let stored = stored.as_deref().or(json.as_deref()).unwrap_or_default();
+    if let (Some(store), Some(stored)) = (store, texts.stored()) {
         history::keep(
             store,
             &dbio_report::entry::advise_entry(r, stored, &summary, a.store.label.as_deref()),
@@ -129,7 +122,7 @@ fn finish(
         }
     }
     if let Some(path) = a.out.json.as_deref() {
-        let written = match &json {
+        let written = match &texts.whole {
             Some(json) => emit_json(path, json),
             None => write_atomic_with(path, |w| {
                 serde_json::to_writer_pretty(&mut *w, r)?;
