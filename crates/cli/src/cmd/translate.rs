@@ -6,6 +6,7 @@ use crate::args::{Cli, Command, RunCmd};
 use crate::exit::Exit;
 use crate::output::print_out;
 use clap::{CommandFactory, Parser};
+use dbio_spec::translate::split::split;
 use dbio_spec::translate::tool::{translate, Tool};
 use dbio_spec::translate::{command_line, Fate, Translation};
 
@@ -64,15 +65,6 @@ pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
         }
     }
     Ok(Exit::Ok)
-}
-
-/// The tool's arguments, then dbio's: dbio's start at the first `--flag`.
-fn split(raw: &[String]) -> (Vec<String>, Vec<String>) {
-    let at = raw
-        .iter()
-        .position(|a| a.starts_with("--"))
-        .unwrap_or(raw.len());
-    (raw[..at].to_vec(), raw[at..].to_vec())
 }
 
 fn help(name: &str) -> Exit {
