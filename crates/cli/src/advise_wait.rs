@@ -3,10 +3,11 @@
 
 use crate::output::write_file_atomic;
 use dbio_db::gather::Interval;
+use dbio_db::interval::wait_interval;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The terminal's side of the interval.
 pub struct Waiter {
@@ -39,6 +40,12 @@ impl Interval for Waiter {
 /// Waits `interval` with a progress display; Ctrl-C (`stop`) ends the wait early (the
 /// seconds waited are returned) and the second snapshot is taken then.
 fn wait(interval: Duration, quiet: bool, stop: &AtomicBool) -> Option<f64> {
+    let left = |e: Duration| {
+        format!(
+            "between snapshots, {} s left (Ctrl-C takes the second one now)",
+            (interval - e).as_secs()
+        )
+    };
     let bar = (!quiet).then(|| {
         let b = ProgressBar::with_draw_target(
             Some(interval.as_millis() as u64),
@@ -47,30 +54,15 @@ fn wait(interval: Duration, quiet: bool, stop: &AtomicBool) -> Option<f64> {
         b.set_style(
             ProgressStyle::with_template("{elapsed} [{bar:30}] {msg}").expect("valid template"),
         );
-        b.set_message(format!(
-            "between snapshots, {} s left (Ctrl-C takes the second one now)",
-            interval.as_secs()
-        ));
+        b.set_message(left(Duration::ZERO));
         b
     });
-    let start = Instant::now();
-    let cut = loop {
-        let e = start.elapsed();
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            break Some(e.as_secs_f64());
-        }
-        if e >= interval {
-            break None;
-        }
+    let cut = wait_interval(interval, stop, &mut |e| {
         if let Some(b) = &bar {
             b.set_position(e.as_millis() as u64);
-            b.set_message(format!(
-                "between snapshots, {} s left (Ctrl-C takes the second one now)",
-                (interval - e).as_secs()
-            ));
+            b.set_message(left(e));
         }
-        std::thread::sleep(Duration::from_millis(100).min(interval - e));
-    };
+    });
     if let Some(b) = bar {
         b.finish_and_clear();
     }

@@ -6,7 +6,8 @@ use crate::cmd::report::write_html;
 use crate::exit::Exit;
 use crate::formats::FormatArgs;
 use crate::history;
-use crate::output::{emit_json, print_out};
+use crate::out_args::{Outputs, StoreArgs};
+use crate::output::{emit_json, print_summary};
 use dbio_model::RunResult;
 use dbio_report::item::Item;
 use dbio_store::{NewEntry, Store};
@@ -22,12 +23,22 @@ pub struct Delivery<'a> {
 impl<'a> Delivery<'a> {
     /// The outputs `dbio run` was given.
     pub fn of(a: &'a RunArgs) -> Self {
+        Delivery::new(&a.out, a.html.as_deref(), &a.store)
+    }
+
+    /// The outputs of the shared flags `out` and `store`, and `--html` (a command's own).
+    pub fn new(out: &'a Outputs, html: Option<&'a str>, store: &'a StoreArgs) -> Self {
         Delivery {
-            json: a.out.json.as_deref(),
-            html: a.html.as_deref(),
-            label: a.store.label.as_deref(),
-            quiet: a.out.quiet,
+            json: out.json.as_deref(),
+            html,
+            label: store.label.as_deref(),
+            quiet: out.quiet,
         }
+    }
+
+    /// The files written, as the output checks take them: `--json` and `--html`.
+    pub fn outputs(&self) -> [(&'static str, Option<&'a str>); 2] {
+        [("--json", self.json), ("--html", self.html)]
     }
 }
 
@@ -46,7 +57,6 @@ pub fn deliver_as(
     formats: &FormatArgs,
 ) -> Exit {
     r.label = d.label.map(str::to_string);
-    let json_to_stdout = d.json == Some("-");
     let json = dbio_report::json::to_json(&r);
     let summary = dbio_report::text::summary(&r);
     if let Some(store) = store {
@@ -76,11 +86,8 @@ pub fn deliver_as(
         for w in &r.warnings {
             eprintln!("warning: {}", w.message);
         }
-    } else if json_to_stdout {
-        eprint!("{}", formats.summary(&r, &summary));
-    } else {
-        print_out(&formats.summary(&r, &summary));
     }
+    print_summary(&formats.summary(&r, &summary), d.json, d.quiet);
     Exit::of_run(&r, cmd)
 }
 

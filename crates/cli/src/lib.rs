@@ -32,29 +32,34 @@ use clap::Parser;
 use dbio_spec::translate::tool::Tool;
 use std::process::ExitCode;
 
+/// The exit status of a command that ended early (Err) or at its end (Ok).
+fn status(r: Result<exit::Exit, exit::Exit>) -> ExitCode {
+    r.unwrap_or_else(|e| e).into()
+}
+
 /// Parses the process's arguments, runs the command and returns its exit status.
 pub fn main() -> ExitCode {
     dbio_engine::sys::return_freed_memory();
     let cli = args::Cli::parse_from(db_args::canonical(std::env::args_os().collect()));
     match cli.command {
-        args::Command::Run(a) => cmd::run::run(a.run, &a.formats).into(),
+        args::Command::Run(a) => status(cmd::run::run(a.run, &a.formats)),
         args::Command::Profiles(a) => cmd::profiles::run(a).into(),
-        args::Command::Sweep(a) => cmd::sweep::run(*a).into(),
-        args::Command::History(a) => cmd::history::history(a).into(),
-        args::Command::Show(a) => cmd::history::show(a).into(),
-        args::Command::Export(a) => cmd::history::export(a).into(),
-        args::Command::Compare(a) => cmd::compare::run(a).into(),
-        args::Command::Suite(a) => cmd::suite::run(*a).into(),
-        args::Command::Path(a) => cmd::path::run(a).into(),
-        args::Command::Reduce(a) => cmd::reduce::run(*a).into(),
-        args::Command::Report(a) => cmd::report::run(a).into(),
-        args::Command::Sqlio(a) => cmd::translate::run(Tool::Sqlio, &a.args).into(),
-        args::Command::Diskspd(a) => cmd::translate::run(Tool::Diskspd, &a.args).into(),
-        args::Command::Fio(a) => cmd::translate::run(Tool::Fio, &a.args).into(),
-        args::Command::Merge(a) => cmd::merge::run(*a).into(),
+        args::Command::Sweep(a) => status(cmd::sweep::run(*a)),
+        args::Command::History(a) => status(cmd::history::history(a)),
+        args::Command::Show(a) => status(cmd::history::show(a)),
+        args::Command::Export(a) => status(cmd::history::export(a)),
+        args::Command::Compare(a) => status(cmd::compare::run(a)),
+        args::Command::Suite(a) => status(cmd::suite::run(*a)),
+        args::Command::Path(a) => status(cmd::path::run(a)),
+        args::Command::Reduce(a) => status(cmd::reduce::run(*a)),
+        args::Command::Report(a) => status(cmd::report::run(a)),
+        args::Command::Sqlio(a) => status(cmd::translate::run(Tool::Sqlio, &a.args)),
+        args::Command::Diskspd(a) => status(cmd::translate::run(Tool::Diskspd, &a.args)),
+        args::Command::Fio(a) => status(cmd::translate::run(Tool::Fio, &a.args)),
+        args::Command::Merge(a) => status(cmd::merge::run(*a)),
         args::Command::Clock => cmd::clock::run().into(),
-        args::Command::Advise(a) => cmd::advise::run(*a).into(),
-        args::Command::Db(a) => cmd::db::run(a.cmd).into(),
-        args::Command::Verify(a) => cmd::verify::run(a).into(),
+        args::Command::Advise(a) => status(cmd::advise::run(*a)),
+        args::Command::Db(a) => status(cmd::db::run(a.cmd)),
+        args::Command::Verify(a) => status(cmd::verify::run(a)),
     }
 }

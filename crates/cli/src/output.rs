@@ -48,6 +48,16 @@ pub fn emit_json(path: &str, json: &str) -> std::io::Result<()> {
     }
 }
 
+/// Prints a result's summary unless `quiet`: on stderr when its JSON (`json`) goes to stdout.
+pub fn print_summary(summary: &str, json: Option<&str>, quiet: bool) {
+    if quiet {
+    } else if json == Some("-") {
+        eprint!("{summary}");
+    } else {
+        print_out(summary);
+    }
+}
+
 /// What a long command (sweep, suite) prints as it goes, kept whole for the history
 /// (`dbio show` prints it again): on stdout, on stderr when stdout carries the JSON
 /// (`--json -`), or nowhere with --quiet.

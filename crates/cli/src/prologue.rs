@@ -3,12 +3,12 @@
 //! stops it before any I/O) and gives the Ctrl-C stop flag.
 
 use crate::args::StoreArgs;
-use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history;
 use crate::output::check_outputs;
 use dbio_store::Store;
 use std::cell::OnceCell;
+use std::fmt::Display;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -34,23 +34,30 @@ impl Stop {
 /// The prologue of command `cmd`: `outputs` (flag, path) checked against `inputs`, then
 /// `build` (what the command runs), then the history of `store` opened; the stop flag comes
 /// with it. Err is status 2 after saying, after `cmd: `, what is wrong.
-pub fn prologue<T, S: AsRef<str>>(
+pub fn prologue<T, E: Display, S: AsRef<str>>(
     cmd: &str,
     outputs: &[(&str, Option<&str>)],
     inputs: &[S],
     store: &StoreArgs,
-    build: impl FnOnce() -> Result<T, CliError>,
+    build: impl FnOnce() -> Result<T, E>,
 ) -> Result<Ready<T>, Exit> {
-    let usage = |m: CliError| Exit::usage(format!("{cmd}: {m}"));
-    let work = check_outputs(outputs, inputs)
-        .map_err(CliError::from)
-        .and_then(|()| build())
-        .map_err(usage)?;
-    let store = history::store_unless(store).map_err(usage)?;
+    check_outputs(outputs, inputs).map_err(usage(cmd))?;
+    let work = build().map_err(usage(cmd))?;
+    let store = history::store_unless(store).map_err(usage(cmd))?;
     let ready = Ready {
         work,
         store,
         stop: Stop(OnceCell::new()),
     };
     Ok(ready)
+}
+
+/// Bad input to command `cmd`: what is wrong said after `cmd: `, status 2.
+pub fn usage<E: Display>(cmd: &str) -> impl Fn(E) -> Exit + '_ {
+    move |e| Exit::usage(format!("{cmd}: {e}"))
+}
+
+/// A failure of command `cmd`: what went wrong said after `cmd: `, status 1.
+pub fn failure<E: Display>(cmd: &str) -> impl Fn(E) -> Exit + '_ {
+    move |e| Exit::Failure.with(format!("{cmd}: {e}"))
 }

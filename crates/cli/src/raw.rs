@@ -2,8 +2,7 @@
 //! place the command line's clap structs meet the library.
 
 use crate::args::RunArgs;
-use dbio_model::profile::Profile;
-use dbio_model::{JobSpec, StreamSpec};
+use dbio_model::JobSpec;
 use dbio_spec::{RawJob, SpecError};
 
 /// The run flags as plain data, nothing checked yet.
@@ -59,21 +58,6 @@ pub fn raw_job(a: &RunArgs) -> RawJob {
 /// The validated job of a single-stream `dbio run`.
 pub fn job_spec(a: &RunArgs) -> Result<JobSpec, SpecError> {
     raw_job(a).check()
-}
-
-/// The profile the run starts from and its name.
-pub fn load_profile(a: &RunArgs) -> Result<(String, Profile), SpecError> {
-    raw_job(a).profile()
-}
-
-/// The validated streams of multi-stream profile `p` (named `name`) under the flags, and
-/// notices for targets dbio chose itself.
-pub fn stream_specs(
-    a: &RunArgs,
-    name: &str,
-    p: &Profile,
-) -> Result<(Vec<StreamSpec>, Vec<String>), SpecError> {
-    raw_job(a).streams(name, p)
 }
 
 #[cfg(test)]

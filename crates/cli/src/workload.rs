@@ -2,7 +2,7 @@
 
 use crate::args::RunArgs;
 use crate::error::CliError;
-use crate::raw::{job_spec, load_profile, stream_specs};
+use crate::raw::{job_spec, raw_job};
 use dbio_model::{JobSpec, StreamSpec};
 use dbio_orchestrate::executor;
 
@@ -30,7 +30,7 @@ pub fn plan(a: &RunArgs) -> Result<Workload, CliError> {
             .map(|s| Workload::Single(Box::new(s)))
             .map_err(|e| CliError::from(format!("--job-json: not a job of this dbio: {e}")));
     }
-    let (name, p) = load_profile(a)?;
+    let (name, p) = raw_job(a).profile()?;
     if p.stream.is_empty() {
         return Ok(Workload::Single(Box::new(job_spec(a)?)));
     }
@@ -39,7 +39,7 @@ pub fn plan(a: &RunArgs) -> Result<Workload, CliError> {
             "--sessions: profile {name} runs several streams; session mode runs one workload with its own log writer, so use a single-stream profile such as slob or oltp-read"
         ).into());
     }
-    let (streams, notices) = stream_specs(a, &name, &p)?;
+    let (streams, notices) = raw_job(a).streams(&name, &p)?;
     Ok(Workload::Streams(streams, notices))
 }
 

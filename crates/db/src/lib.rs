@@ -9,6 +9,7 @@ pub mod diskstats;
 pub mod error;
 pub mod export_text;
 pub mod gather;
+pub mod interval;
 pub mod kind;
 pub mod live;
 pub mod mariadb;

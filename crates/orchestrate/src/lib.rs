@@ -18,6 +18,7 @@ pub mod one;
 pub mod progress;
 pub mod start_at;
 pub mod suite;
+pub mod suite_fleet;
 pub mod suite_setup;
 pub mod sweep;
 pub mod sweep_words;

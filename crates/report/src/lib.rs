@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod advise;
+pub mod advise_json;
 pub mod awr;
 pub mod cluster;
 pub mod compare;

@@ -5,6 +5,7 @@
 pub mod devices;
 pub mod kept;
 pub mod knapsack;
+pub mod measured;
 mod options;
 mod place;
 pub mod request;

@@ -5,26 +5,25 @@ use crate::advise_args::AdviseArgs;
 use crate::advise_wait::Waiter;
 use crate::exit::Exit;
 use crate::history::{self, find, lookup_inputs};
-use crate::output::{check_outputs, emit_json, print_out, write_atomic_with, write_file_atomic};
-use dbio_analyze::advise::devices::Device;
-use dbio_analyze::advise::kept::{kept, KEPT};
+use crate::output::{
+    check_outputs, emit_json, print_out, print_summary, write_atomic_with, write_file_atomic,
+};
+use crate::prologue::{failure, usage};
+use dbio_analyze::advise::measured::latency;
 pub(crate) use dbio_analyze::advise::request::share;
 use dbio_analyze::advise::request::{self, AdviseError, AdviseFlags, Plan};
-use dbio_analyze::advise::Latency;
 use dbio_db::gather::{gather, Outcome, Source};
 use dbio_model::advise::AdviseResult;
+use dbio_report::advise_json::AdviseJson;
 
 /// Runs `dbio advise`.
-pub fn run(a: AdviseArgs) -> Exit {
+pub fn run(a: AdviseArgs) -> Result<Exit, Exit> {
+    const CMD: &str = "dbio advise";
     if a.queries {
         print_out(dbio_db::queries::QUERIES);
-        return Exit::Ok;
+        return Ok(Exit::Ok);
     }
-    let fail = |m: String| Exit::usage(format!("dbio advise: {m}"));
-    let plan = match plan(&a) {
-        Ok(p) => p,
-        Err(m) => return fail(m.to_string()),
-    };
+    let plan = plan(&a).map_err(usage(CMD))?;
     let runs: Vec<&str> = plan
         .flash_run
         .iter()
@@ -40,42 +39,34 @@ pub fn run(a: AdviseArgs) -> Exit {
         ("--html", a.html.as_deref()),
         ("--snapshot", a.snapshot.as_deref()),
     ];
-    if let Err(m) = check_outputs(&outs, &inputs) {
-        return fail(m.to_string());
-    }
+    check_outputs(&outs, &inputs).map_err(usage(CMD))?;
     let store = match (a.snapshot.is_some(), history::store_unless(&a.store)) {
         (true, _) => None,
-        (false, Ok(s)) => s,
-        (false, Err(m)) => return fail(m.to_string()),
+        (false, s) => s.map_err(usage(CMD))?,
     };
-    let latency = match latency(&a, &plan) {
-        Ok(l) => l,
-        Err(m) => return fail(m.to_string()),
-    };
-    let sizes = match a.sizes.as_deref().map(dbio_db::gather::sizes) {
-        Some(Err(m)) => return fail(m.to_string()),
-        Some(Ok(s)) => Some(s),
-        None => None,
-    };
+    // A stored run, sweep or suite's JSON by name, or why it was not found.
+    let stored = |name: &str| find(a.store.db.as_deref(), name).map(|f| f.json);
+    let stored = |name: &str| stored(name).map_err(|m| m.to_string());
+    let latency = latency(&plan, a.current.as_deref(), &stored).map_err(usage(CMD))?;
+    let sizes = a.sizes.as_deref().map(dbio_db::gather::sizes);
+    let sizes = sizes.transpose().map_err(usage(CMD))?;
     let mut g = match gather(&source(&a), plan.interval, &mut Waiter::new(a.out.quiet)) {
         Ok(Outcome::Saved(msg)) => {
             if !a.out.quiet {
                 eprintln!("dbio advise: {msg}");
             }
-            return Exit::Ok;
+            return Ok(Exit::Ok);
         }
         Ok(Outcome::Counts(g)) => g,
-        Err(e) => return Exit::of_error("dbio advise", &e),
+        Err(e) => return Err(Exit::of_error(CMD, &e)),
     };
     if let Some(s) = &sizes {
         g.with_sizes(s, a.sizes.as_deref().unwrap_or(""));
     }
-    if let Err(e) = g.check_io() {
-        return Exit::Failure.with(format!("dbio advise: {e}"));
-    }
+    g.check_io().map_err(failure(CMD))?;
     let interrupted = g.interrupted;
     let r = dbio_orchestrate::advise::analyse(&plan, latency, g);
-    finish(&a, &r, store.as_ref(), interrupted)
+    Ok(finish(&a, &r, store.as_ref(), interrupted))
 }
 
 /// The flags as dbio-analyze takes them, checked there.
@@ -107,34 +98,6 @@ fn source(a: &AdviseArgs) -> Source {
     }
 }
 
-/// The latency model: measured devices from stored runs, or the assumed flash latency.
-fn latency(a: &AdviseArgs, p: &Plan) -> Result<Latency, AdviseError> {
-    let Some(flash) = &p.flash_run else {
-        return Ok(Latency::Assumed {
-            flash_ms: p.flash_ms,
-        });
-    };
-    let db = a.store.db.as_deref();
-    Ok(Latency::Measured {
-        flash: device(db, flash, "--flash")?,
-        current: a
-            .current
-            .as_deref()
-            .map(|c| device(db, c, "--current"))
-            .transpose()?,
-    })
-}
-
-/// A measured device from a stored run, sweep or suite (or a JSON file of one).
-fn device(db: Option<&str>, name: &str, flag: &str) -> Result<Device, AdviseError> {
-    let found = find(db, name).map_err(|m| AdviseError::NotFound {
-        flag: flag.into(),
-        name: name.into(),
-        why: m.to_string(),
-    })?;
-    request::device_of(flag, name, &found.json)
-}
-
 /// Prints, writes and stores the advice.
 fn finish(
     a: &AdviseArgs,
@@ -142,16 +105,9 @@ fn finish(
     store: Option<&dbio_store::Store>,
     interrupted: Option<f64>,
 ) -> Exit {
-    let to_json = dbio_report::json::to_json::<AdviseResult>;
-    // The whole result as a string only for stdout or a history that keeps it whole: of
-    // 100,000 objects it is about 100 MB, and a --json file is written as it is made.
-    let kept = store.map(|_| kept(r, KEPT));
-    let json =
-        (a.out.json.as_deref() == Some("-") || matches!(kept, Some(None))).then(|| to_json(r));
+    let texts = AdviseJson::of(r, a.out.json.as_deref() == Some("-"), store.is_some());
     let summary = dbio_report::advise::summary(r, a.top);
-    if let (Some(store), Some(kept)) = (store, &kept) {
-        let stored = kept.as_ref().map(to_json);
-        let stored = stored.as_deref().or(json.as_deref()).unwrap_or_default();
+    if let (Some(store), Some(stored)) = (store, texts.stored()) {
         history::keep(
             store,
             &dbio_report::entry::advise_entry(r, stored, &summary, a.store.label.as_deref()),
@@ -165,7 +121,7 @@ fn finish(
         }
     }
     if let Some(path) = a.out.json.as_deref() {
-        let written = match &json {
+        let written = match &texts.whole {
             Some(json) => emit_json(path, json),
             None => write_atomic_with(path, |w| {
                 serde_json::to_writer_pretty(&mut *w, r)?;
@@ -176,13 +132,7 @@ fn finish(
             return Exit::Failure.with(format!("dbio advise: cannot write {path}: {e}"));
         }
     }
-    if !a.out.quiet {
-        if a.out.json.as_deref() == Some("-") {
-            eprint!("{summary}");
-        } else {
-            print_out(&summary);
-        }
-    }
+    print_summary(&summary, a.out.json.as_deref(), a.out.quiet);
     if interrupted.is_some() {
         Exit::Interrupted
     } else {

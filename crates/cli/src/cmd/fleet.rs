@@ -7,9 +7,8 @@ use crate::error::CliError;
 use crate::exit::{Exit, Ran};
 use crate::fleet_args::FleetArgs;
 use crate::history;
-use crate::prologue::prologue;
+use crate::prologue::{failure, prologue};
 use crate::workload::{plan, start_at, Workload};
-use dbio_model::RegionSplit;
 use dbio_orchestrate::executor::{Executor, Fleet, Local, Plan, FLEET_STREAMS};
 use dbio_orchestrate::fleet::{flags::FleetFlags, FleetPlan};
 use dbio_orchestrate::run_one;
@@ -28,20 +27,6 @@ fn flags(f: &FleetArgs, label: Option<&str>) -> FleetFlags {
         host_json: f.host_json.clone(),
         label: label.map(str::to_string),
     }
-}
-
-/// The fleet of `--hosts`/`--hosts-file`, checked; the message says what is wrong.
-fn fleet_plan(f: &FleetArgs, label: Option<&str>) -> Result<FleetPlan, String> {
-    flags(f, label).plan().map_err(|e| e.to_string())
-}
-
-/// The part of the region a one-host job keeps (`--split-region PART/PARTS`); None for the
-/// whole region, or when --hosts gives each host its part.
-pub fn explicit_split(f: &FleetArgs) -> Result<Option<RegionSplit>, CliError> {
-    Ok(dbio_spec::region::explicit_split(
-        f.split_region.as_deref(),
-        wanted(f),
-    )?)
 }
 
 /// True when the flags ask for several hosts.
@@ -84,56 +69,38 @@ pub fn executor(
     if !wanted(f) {
         return Ok(Box::new(Local));
     }
-    if f.start_at.is_some() {
-        return Err(
-            "--start-at starts one run; with --hosts dbio starts every step on all hosts at once itself"
-                .into(),
-        );
-    }
-    // Every step of a sweep or a suite keeps its hosts' results in a folder of its own.
-    let plan = FleetPlan {
-        step: Some(1),
-        ..fleet_plan(f, label)?
-    };
-    Ok(Box::new(checked_fleet(plan, quiet)?))
+    let plan = flags(f, label).steps_plan(f.start_at.is_some());
+    Ok(Box::new(checked_fleet(
+        plan.map_err(|e| e.to_string())?,
+        quiet,
+    )?))
 }
 
 /// Runs `dbio run --hosts …` and delivers the merged result like a run's.
-pub fn run(a: RunArgs) -> Exit {
-    let outputs = [
-        ("--json", a.out.json.as_deref()),
-        ("--html", a.html.as_deref()),
-    ];
+pub fn run(a: RunArgs) -> Result<Exit, Exit> {
+    let outputs = Delivery::of(&a).outputs();
     let inputs: Vec<String> = history::stored_in(&a.store).into_iter().collect();
     let ready = prologue("dbio run", &outputs, &inputs, &a.store, || {
         let job = match plan(&a)? {
             Workload::Single(spec) => *spec,
-            Workload::Streams(..) => return Err(FLEET_STREAMS.into()),
+            Workload::Streams(..) => return Err(CliError::from(String::from(FLEET_STREAMS))),
         };
-        let fp = fleet_plan(&a.fleet, a.store.label.as_deref())?;
+        let fp = flags(&a.fleet, a.store.label.as_deref()).plan()?;
         Ok((job, fp, start_at(&a)?))
     });
-    let (job, fp, start_at, store, stop) = match ready {
-        Ok(r) => (r.work.0, r.work.1, r.work.2, r.store, r.stop),
-        Err(exit) => return exit,
-    };
-    let mut exec = match checked_fleet(fp, a.out.quiet) {
-        Ok(e) => e,
-        Err(m) => return Exit::Failure.with(format!("dbio run: {m}")),
-    };
+    let (job, fp, start_at, store, stop) =
+        ready.map(|r| (r.work.0, r.work.1, r.work.2, r.store, r.stop))?;
+    let mut exec = checked_fleet(fp, a.out.quiet).map_err(failure("dbio run"))?;
     let stop = stop.flag();
     let mut progress = crate::progress::Progress::new(a.out.quiet);
     let plan = Plan::job(&job).at(start_at);
     let merged = run_one(&mut exec, &plan, &stop, &mut |ev| progress.on(ev));
     progress.finish();
-    let r = match merged {
-        Ok(r) => r,
-        Err(e) => return Exit::no_result(&e, Ran::Fleet, "dbio run"),
-    };
+    let r = merged.map_err(|e| Exit::no_result(&e, Ran::Fleet, "dbio run"))?;
     if let Some(c) = &r.cluster {
         for f in &c.failed {
             eprintln!("dbio run: {}: {}", f.name, f.reason);
         }
     }
-    deliver(r, &Delivery::of(&a), store.as_ref(), "dbio run")
+    Ok(deliver(r, &Delivery::of(&a), store.as_ref(), "dbio run"))
 }

@@ -6,42 +6,29 @@ use crate::error::CliError;
 use crate::exit::Exit;
 use crate::fleet_args::MergeArgs;
 use crate::history;
-use crate::prologue::prologue;
+use crate::prologue::{prologue, usage};
 use dbio_analyze::merge::{given_once, host_name, merge, HostResult, MergeOptions};
 use dbio_store::run_files::read_all;
 
 /// Runs `dbio merge` and returns its exit status.
-pub fn run(a: MergeArgs) -> Exit {
-    let outputs = [
-        ("--json", a.out.json.as_deref()),
-        ("--html", a.html.as_deref()),
-    ];
+pub fn run(a: MergeArgs) -> Result<Exit, Exit> {
+    let d = Delivery::new(&a.out, a.html.as_deref(), &a.store);
+    let outputs = d.outputs();
     let mut inputs = a.files.clone();
     inputs.extend(history::stored_in(&a.store));
     let ready = prologue("dbio merge", &outputs, &inputs, &a.store, || {
         hosts(&a.files).map_err(CliError::from)
     });
-    let (hosts, store) = match ready {
-        Ok(r) => (r.work, r.store),
-        Err(exit) => return exit,
-    };
+    let (hosts, store) = ready.map(|r| (r.work, r.store))?;
     let opts = MergeOptions {
         allow_different: a.allow_different,
         ..Default::default()
     };
     // Judged as a cluster: every host's outstanding I/Os and device, the slowest named.
-    let mut r = match merge(&hosts, opts) {
-        Ok(r) => dbio_orchestrate::judge::judged(r),
-        Err(m) => return Exit::usage(format!("dbio merge: {m}")),
-    };
+    let r = merge(&hosts, opts).map_err(usage("dbio merge"))?;
+    let mut r = dbio_orchestrate::judge::judged(r);
     r.label = a.store.label.clone();
-    let d = Delivery {
-        json: a.out.json.as_deref(),
-        html: a.html.as_deref(),
-        label: a.store.label.as_deref(),
-        quiet: a.out.quiet,
-    };
-    deliver(r, &d, store.as_ref(), "dbio merge")
+    Ok(deliver(r, &d, store.as_ref(), "dbio merge"))
 }
 
 /// The hosts' results in `files`, each read once and named by its host (and its file when

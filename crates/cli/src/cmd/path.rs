@@ -5,57 +5,51 @@ use crate::args::PathArgs;
 use crate::exit::Exit;
 use crate::history::{find, lookup_inputs};
 use crate::output::{check_outputs, emit_json, print_out};
+use crate::prologue::usage;
 use dbio_analyze::flags::io_sizes;
 use dbio_model::path::Topology;
 use dbio_model::RunResult;
 
 /// Runs `dbio path`.
-pub fn run(a: PathArgs) -> Exit {
-    let fail = |m: String| Exit::usage(format!("dbio path: {m}"));
+pub fn run(a: PathArgs) -> Result<Exit, Exit> {
+    const CMD: &str = "dbio path";
     // The history is read only for --run.
     let mut inputs = match &a.run {
         Some(run) => lookup_inputs(&[run.as_str()], a.history.db.as_deref()),
         None => Vec::new(),
     };
     inputs.push(a.topology.clone());
-    if let Err(m) = check_outputs(&[("--json", a.json.as_deref())], &inputs) {
-        return fail(m.to_string());
-    }
-    let text = match dbio_spec::input::read_text(&a.topology) {
-        Ok(t) => t,
-        Err(e) => return fail(format!("{}: {e}", a.topology)),
-    };
-    let t = match Topology::parse(&text, &a.topology) {
-        Ok(t) => t,
-        Err(m) => return fail(m.to_string()),
-    };
-    let sizes = match a.io_size.as_deref().map(io_sizes).transpose() {
-        Ok(s) => s.unwrap_or_default(),
-        Err(e) => return fail(e.to_string()),
-    };
+    check_outputs(&[("--json", a.json.as_deref())], &inputs).map_err(usage(CMD))?;
+    let text = dbio_spec::input::read_text(&a.topology)
+        .map_err(|e| usage(CMD)(format!("{}: {e}", a.topology)))?;
+    let t = Topology::parse(&text, &a.topology).map_err(usage(CMD))?;
+    let sizes = a
+        .io_size
+        .as_deref()
+        .map(io_sizes)
+        .transpose()
+        .map_err(usage(CMD))?;
+    let sizes = sizes.unwrap_or_default();
     let mut p = dbio_analyze::path::analyse(&t, &sizes);
     if let Some(name) = &a.run {
-        let found = match find(a.history.db.as_deref(), name) {
-            Ok(f) => f,
-            Err(m) => return fail(m.to_string()),
-        };
+        let found = find(a.history.db.as_deref(), name).map_err(usage(CMD))?;
         match serde_json::from_str::<RunResult>(&found.json) {
             Ok(r) => p.run = Some(dbio_analyze::path::hold(&t, &r)),
             Err(_) => {
-                return fail(format!(
+                return Err(usage(CMD)(format!(
                     "--run {name}: not a run result; give a run id, label or JSON file"
-                ))
+                )))
             }
         }
     }
     if let Some(path) = a.json.as_deref() {
         if let Err(e) = emit_json(path, &dbio_report::json::to_json(&p)) {
-            return Exit::Failure.with(format!("dbio path: cannot write {path}: {e}"));
+            return Err(Exit::Failure.with(format!("dbio path: cannot write {path}: {e}")));
         }
         if path == "-" {
-            return Exit::Ok;
+            return Ok(Exit::Ok);
         }
     }
     print_out(&dbio_report::path::path(&p));
-    Exit::Ok
+    Ok(Exit::Ok)
 }

@@ -2,10 +2,9 @@
 //! write the estimate. Exit 1 when a path was skipped, 2 when the paths gave nothing to read.
 
 use crate::args::ReduceArgs;
-use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history;
-use crate::output::{emit_json, print_out};
+use crate::output::{emit_json, print_summary};
 use crate::prologue::prologue;
 use dbio_reduce::flags::{FlagError, ReduceFlags};
 use dbio_reduce::{reduce, ReduceEvent, ReduceOptions};
@@ -13,18 +12,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
 
 /// Runs `dbio reduce` and returns its exit status.
-pub fn run(a: ReduceArgs) -> Exit {
+pub fn run(a: ReduceArgs) -> Result<Exit, Exit> {
     let mut inputs = a.paths.clone();
     inputs.extend(history::stored_in(&a.store));
     let outputs = [("--json", a.out.json.as_deref())];
     // The history is opened first: a bad --db stops before anything is read.
-    let ready = prologue("dbio reduce", &outputs, &inputs, &a.store, || {
-        options(&a).map_err(|e| CliError::from(e.to_string()))
-    });
-    let (o, store, stop) = match ready {
-        Ok(r) => (r.work, r.store, r.stop.flag()),
-        Err(exit) => return exit,
-    };
+    let ready = prologue("dbio reduce", &outputs, &inputs, &a.store, || options(&a));
+    let (o, store, stop) = ready.map(|r| (r.work, r.store, r.stop.flag()))?;
     let mut bar: Option<ProgressBar> = None;
     let quiet = a.out.quiet;
     let result = reduce(&a.paths, &o, &stop, &mut |ev| match ev {
@@ -53,11 +47,8 @@ pub fn run(a: ReduceArgs) -> Exit {
     if let Some(b) = bar.take() {
         b.finish_and_clear();
     }
-    let r = match result {
-        Ok(r) => r,
-        // Nothing was read, so nothing is estimated, stored or written.
-        Err(e) => return Exit::of_error("dbio reduce", &e),
-    };
+    // Nothing read (2: nothing is estimated, stored or written) or reading failed (1).
+    let r = result.map_err(|e| Exit::of_error("dbio reduce", &e))?;
     for k in &r.skipped {
         eprintln!("dbio reduce: skipped {}: {}", k.path, k.error);
     }
@@ -75,25 +66,19 @@ pub fn run(a: ReduceArgs) -> Exit {
     if let Some(path) = a.out.json.as_deref() {
         if let Err(e) = emit_json(path, &json) {
             eprint!("{summary}");
-            return Exit::Failure.with(format!(
+            return Err(Exit::Failure.with(format!(
                 "dbio reduce: cannot write the JSON result to {path}: {e}"
-            ));
+            )));
         }
     }
-    if !a.out.quiet {
-        if a.out.json.as_deref() == Some("-") {
-            eprint!("{summary}");
-        } else {
-            print_out(&summary);
-        }
-    }
-    if r.partial {
+    print_summary(&summary, a.out.json.as_deref(), a.out.quiet);
+    Ok(if r.partial {
         Exit::Interrupted
     } else if !r.skipped.is_empty() {
         Exit::Failure
     } else {
         Exit::Ok
-    }
+    })
 }
 
 /// The flags as dbio-reduce takes them, checked there.

@@ -6,15 +6,17 @@ use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history::find;
 use crate::output::{emit_json, write_file_atomic};
+use crate::prologue::usage;
 use dbio_report::hlog_of::{interval_log_of, HlogError};
 use dbio_report::item::Item;
 
 /// Runs `dbio report` and returns its exit status.
-pub fn run(a: ReportArgs) -> Exit {
+pub fn run(a: ReportArgs) -> Result<Exit, Exit> {
+    const CMD: &str = "dbio report";
     if a.html.is_none() && a.md.is_none() && a.csv.is_none() && a.hlog.is_none() {
-        return Exit::usage(
+        return Err(Exit::usage(
             "dbio report: say what to write: --html FILE, --md FILE, --csv FILE or --hlog FILE ('-' for stdout with --md, --csv and --hlog)",
-        );
+        ));
     }
     let names: Vec<&str> = a.runs.iter().map(String::as_str).collect();
     let inputs = crate::history::lookup_inputs(&names, a.history.db.as_deref());
@@ -24,28 +26,21 @@ pub fn run(a: ReportArgs) -> Exit {
         ("--csv", a.csv.as_deref()),
         ("--hlog", a.hlog.as_deref()),
     ];
-    if let Err(m) = crate::output::check_outputs(&outputs, &inputs) {
-        return Exit::usage(format!("dbio report: {m}"));
-    }
+    crate::output::check_outputs(&outputs, &inputs).map_err(usage(CMD))?;
     let mut items = Vec::new();
     for name in &a.runs {
-        let found = match find(a.history.db.as_deref(), name) {
-            Ok(f) => f,
-            Err(m) => return Exit::usage(format!("dbio report: {m}")),
-        };
+        let found = find(a.history.db.as_deref(), name).map_err(usage(CMD))?;
         match Item::from_json(name, &found.json) {
             Some(it) => items.push(it),
             None => {
-                return Exit::usage(format!(
+                return Err(Exit::usage(format!(
                     "dbio report: {name}: not a dbio run, sweep or suite result (JSON from --json)"
-                ))
+                )))
             }
         }
     }
     if let Some(path) = a.hlog.as_deref() {
-        if let Err(m) = write_hlog(path, &items) {
-            return m;
-        }
+        write_hlog(path, &items)?;
     }
     let outputs = [
         (
@@ -59,10 +54,12 @@ pub fn run(a: ReportArgs) -> Exit {
     for (flag, path, render) in outputs {
         let Some(path) = path else { continue };
         if let Err(e) = emit_json(path, &render(&items)) {
-            return Exit::Failure.with(format!("dbio report: {flag}: cannot write {path}: {e}"));
+            return Err(
+                Exit::Failure.with(format!("dbio report: {flag}: cannot write {path}: {e}"))
+            );
         }
     }
-    Exit::Ok
+    Ok(Exit::Ok)
 }
 
 /// `--hlog`: the interval log of the one run given.

@@ -3,6 +3,7 @@
 use crate::args::{RunArgs, StoreArgs};
 use crate::deliver::deliver_as;
 pub use crate::deliver::{deliver, Delivery};
+use crate::error::CliError;
 use crate::exit::{Exit, Ran};
 use crate::formats::FormatArgs;
 use crate::history;
@@ -32,24 +33,17 @@ pub fn measured(targets: &[String], store: &StoreArgs) -> Vec<String> {
 }
 
 /// Runs `dbio run` and returns its exit status; `formats` may ask for other tools' layouts.
-pub fn run(a: RunArgs, formats: &FormatArgs) -> Exit {
+pub fn run(a: RunArgs, formats: &FormatArgs) -> Result<Exit, Exit> {
     if let Some(exit) = crate::formats::before_run(&a, formats) {
-        return exit;
+        return Ok(exit);
     }
     if crate::cmd::fleet::wanted(&a.fleet) {
         return crate::cmd::fleet::run(a);
     }
-    let outputs = [
-        ("--json", a.out.json.as_deref()),
-        ("--html", a.html.as_deref()),
-    ];
+    let outputs = Delivery::of(&a).outputs();
     let ready = prologue("dbio run", &outputs, &inputs(&a), &a.store, || {
-        Ok((plan(&a)?, start_at(&a)?))
-    });
-    let ready = match ready {
-        Ok(r) => r,
-        Err(exit) => return exit,
-    };
+        Ok::<_, CliError>((plan(&a)?, start_at(&a)?))
+    })?;
     let ((work, start_at), stop) = (&ready.work, ready.stop.flag());
     if a.fleet.stop_on_eof {
         stop_on_eof(stop.clone());
@@ -62,16 +56,9 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Exit {
         progress.on(ev)
     });
     progress.finish();
-    match result {
-        Ok(r) => deliver_as(
-            r,
-            &Delivery::of(&a),
-            ready.store.as_ref(),
-            "dbio run",
-            formats,
-        ),
-        Err(e) => Exit::no_result(&e, Ran::Here, "dbio run"),
-    }
+    let r = result.map_err(|e| Exit::no_result(&e, Ran::Here, "dbio run"))?;
+    let d = Delivery::of(&a);
+    Ok(deliver_as(r, &d, ready.store.as_ref(), "dbio run", formats))
 }
 
 /// Sets `stop` when standard input closes: a remote dbio started over ssh stops with the

@@ -12,9 +12,10 @@ use crate::exit::Exit;
 use crate::history;
 use crate::output::{check_outputs, Transcript};
 use crate::progress::Progress;
-use crate::prologue::prologue;
+use crate::prologue::{prologue, usage};
 use dbio_model::RunResult;
 use dbio_orchestrate::suite::{self, Suite, SuiteObserver};
+use dbio_orchestrate::suite_fleet;
 use dbio_orchestrate::suite_setup::{Checked, SuiteWords};
 use dbio_orchestrate::sweep::SweepObserver;
 use dbio_report::item::Item;
@@ -22,21 +23,12 @@ use std::sync::atomic::Ordering;
 
 /// Checks the suite's flags before any part runs; the message says what is wrong.
 fn check(a: &SuiteArgs) -> Result<Checked, CliError> {
-    if !a.fleet.target_on.is_empty() {
-        return Err("--target-on: the suite puts each part on its role's --target; with --hosts give paths that exist on every host".into());
-    }
-    if crate::cmd::fleet::explicit_split(&a.fleet)?.is_some() {
-        return Err("--split-region PART/PARTS: the suite's parts each use their whole target; to split a shared device among hosts give --hosts with --split-region alone".into());
-    }
+    let (f, on_hosts) = (&a.fleet, crate::cmd::fleet::wanted(&a.fleet));
+    suite_fleet::check(!f.target_on.is_empty(), f.split_region.as_deref(), on_hosts)
+        .map_err(|e| e.to_string())?;
     let mut inputs = crate::cmd::run::measured(&a.targets, &a.store);
     inputs.extend(a.thresholds.clone());
-    check_outputs(
-        &[
-            ("--json", a.out.json.as_deref()),
-            ("--html", a.html.as_deref()),
-        ],
-        &inputs,
-    )?;
+    check_outputs(&delivery(a).outputs(), &inputs)?;
     let words = SuiteWords {
         engine: a.engine.clone(),
         targets: a.targets.clone(),
@@ -56,14 +48,11 @@ fn check(a: &SuiteArgs) -> Result<Checked, CliError> {
 }
 
 /// Runs `dbio suite` and returns its exit status.
-pub fn run(a: SuiteArgs) -> Exit {
+pub fn run(a: SuiteArgs) -> Result<Exit, Exit> {
     const CMD: &str = "dbio suite";
     // The outputs are checked among the suite's own flags, in their order.
     let none: [&str; 0] = [];
-    let ready = match prologue(CMD, &[], &none, &a.store, || check(&a)) {
-        Ok(r) => r,
-        Err(exit) => return exit,
-    };
+    let ready = prologue(CMD, &[], &none, &a.store, || check(&a))?;
     let Checked { setup, thresholds } = ready.work;
     let stop = ready.stop.flag();
     let transcript = Transcript::new(a.out.quiet, a.out.json.as_deref());
@@ -89,31 +78,27 @@ pub fn run(a: SuiteArgs) -> Exit {
     let interrupted = stop.load(Ordering::Relaxed);
     if let Err(m) = &result {
         if s.oltp_read.is_none() && !interrupted {
-            return Exit::usage(format!("{CMD}: {m}"));
+            return Err(usage(CMD)(m));
         }
         eprintln!("{CMD}: {m}");
     }
     suite::conclude(&mut s, result.is_err() || interrupted);
     say(&dbio_report::suite::scorecard(&s));
     let json = dbio_report::json::to_json(&s);
-    let d = Delivery {
-        json: a.out.json.as_deref(),
-        html: a.html.as_deref(),
-        label: a.store.label.as_deref(),
-        quiet: a.out.quiet,
-    };
+    let d = delivery(&a);
     let entry = || history::suite_entry(&s, &json, &transcript.text(), d.label);
-    if let Err(exit) = keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD) {
-        return exit;
-    }
+    keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD)?;
     let item = || Item {
         name: d.label.unwrap_or("suite").to_string(),
         result: dbio_report::item::Result::Suite(Box::new(s.clone())),
     };
-    if let Err(exit) = html(&d, item, CMD) {
-        return exit;
-    }
-    Exit::ended(s.partial, interrupted)
+    html(&d, item, CMD)?;
+    Ok(Exit::ended(s.partial, interrupted))
+}
+
+/// Where the suite's result goes.
+fn delivery(a: &SuiteArgs) -> Delivery<'_> {
+    Delivery::new(&a.out, a.html.as_deref(), &a.store)
 }
 
 /// The suite as it goes: a heading per part, a sweep part's table, a run part's progress

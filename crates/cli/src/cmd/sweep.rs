@@ -10,7 +10,7 @@ use crate::exit::Exit;
 use crate::history;
 use crate::output::Transcript;
 use crate::progress::Progress;
-use crate::prologue::prologue;
+use crate::prologue::{prologue, usage};
 use crate::raw::raw_job;
 use dbio_model::sweep::SweepResult;
 use dbio_model::RunResult;
@@ -117,41 +117,30 @@ pub fn execute(
 }
 
 /// Runs `dbio sweep` and returns its exit status.
-pub fn run(a: SweepArgs) -> Exit {
+pub fn run(a: SweepArgs) -> Result<Exit, Exit> {
     const CMD: &str = "dbio sweep";
-    let outputs = [
-        ("--json", a.run.out.json.as_deref()),
-        ("--html", a.run.html.as_deref()),
-    ];
+    let outputs = Delivery::of(&a.run).outputs();
     let inputs = crate::cmd::run::inputs(&a.run);
-    let ready = match prologue(CMD, &outputs, &inputs, &a.run.store, || plan(&a)) {
-        Ok(r) => r,
-        Err(exit) => return exit,
-    };
+    let ready = prologue(CMD, &outputs, &inputs, &a.run.store, || plan(&a))?;
     let stop = ready.stop.flag();
     let transcript = Transcript::new(a.run.out.quiet, a.run.out.json.as_deref());
     let say = |s: &str| transcript.say(s);
     let run = &a.run;
     let exec = executor(&run.fleet, run.store.label.as_deref(), run.out.quiet);
-    let sweep = match exec
+    let sweep = exec
         .and_then(|mut e| execute(&ready.work, true, &mut *e, run.out.quiet, &stop, &say))
-    {
-        Ok(s) => s,
-        Err(m) => return Exit::usage(format!("{CMD}: {m}")),
-    };
+        .map_err(usage(CMD))?;
     let d = Delivery::of(run);
     let name = || format!("vary {}", sweep.vary);
-    if let Err(exit) = deliver(&sweep, &d, ready.store.as_ref(), &transcript, name, CMD) {
-        return exit;
-    }
+    deliver(&sweep, &d, ready.store.as_ref(), &transcript, name, CMD)?;
     // --verify: any step whose writes did not all read back ends the sweep with status 3.
     let bad = sweep.bad_blocks();
     if bad > 0 {
-        return Exit::Corrupt.with(format!(
+        return Err(Exit::Corrupt.with(format!(
             "{CMD}: verify found {bad} bad blocks (exit status 3)"
-        ));
+        )));
     }
-    Exit::ended(sweep.partial, stop.load(Ordering::Relaxed))
+    Ok(Exit::ended(sweep.partial, stop.load(Ordering::Relaxed)))
 }
 
 /// Delivers a finished sweep: kept in the history with what was said (`transcript`), its

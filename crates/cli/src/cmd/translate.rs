@@ -6,22 +6,20 @@ use crate::args::{Cli, Command, RunCmd};
 use crate::exit::Exit;
 use crate::output::print_out;
 use clap::{CommandFactory, Parser};
+use dbio_spec::translate::split::split;
 use dbio_spec::translate::tool::{translate, Tool};
 use dbio_spec::translate::{command_line, Fate, Translation};
 
 /// Runs `dbio sqlio`, `dbio diskspd` or `dbio fio`.
-pub fn run(tool: Tool, raw: &[String]) -> Exit {
+pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
     let name = tool.name();
     let (theirs, mut ours) = split(raw);
     if ours.iter().any(|a| a == "--help") || theirs.iter().any(|a| a == "-?") || raw.is_empty() {
-        return help(name);
+        return Ok(help(name));
     }
     let dry_run = ours.iter().any(|a| a == "--dry-run");
     ours.retain(|a| a != "--dry-run");
-    let t = match translate(tool, &theirs) {
-        Ok(t) => t,
-        Err(e) => return e.map(|m| format!("dbio {name}: {m}")).into(),
-    };
+    let t = translate(tool, &theirs).map_err(|e| e.map(|m| format!("dbio {name}: {m}")))?;
     let refused = t.refusals();
     if !refused.is_empty() {
         if dry_run {
@@ -32,15 +30,12 @@ pub fn run(tool: Tool, raw: &[String]) -> Exit {
         for n in &refused {
             eprintln!("dbio {name}: {}", n.line());
         }
-        return Exit::usage(format!(
+        return Err(Exit::usage(format!(
             "dbio {name}: nothing was run: {} option(s) above have no dbio counterpart",
             refused.len()
-        ));
+        )));
     }
-    let runs = match parse_runs(name, &t, &ours) {
-        Ok(r) => r,
-        Err(e) => return Exit::usage(e),
-    };
+    let runs = parse_runs(name, &t, &ours).map_err(Exit::usage)?;
     let to_stdout =
         !ours.iter().any(|a| a == "-") && !ours.iter().any(|a| a == "-q" || a == "--quiet");
     let say = |s: String| {
@@ -61,24 +56,15 @@ pub fn run(tool: Tool, raw: &[String]) -> Exit {
         }
     }
     if dry_run {
-        return Exit::Ok;
+        return Ok(Exit::Ok);
     }
     for (_, cmd) in runs {
-        let exit = crate::cmd::run::run(cmd.run, &cmd.formats);
+        let exit = crate::cmd::run::run(cmd.run, &cmd.formats)?;
         if exit != Exit::Ok {
-            return exit;
+            return Err(exit);
         }
     }
-    Exit::Ok
-}
-
-/// The tool's arguments, then dbio's: dbio's start at the first `--flag`.
-fn split(raw: &[String]) -> (Vec<String>, Vec<String>) {
-    let at = raw
-        .iter()
-        .position(|a| a.starts_with("--"))
-        .unwrap_or(raw.len());
-    (raw[..at].to_vec(), raw[at..].to_vec())
+    Ok(Exit::Ok)
 }
 
 fn help(name: &str) -> Exit {

@@ -9,6 +9,7 @@ pub mod hosts;
 pub mod launch;
 pub mod share;
 pub mod ssh;
+pub mod steps;
 pub mod targets;
 
 use dbio_analyze::merge::{merge, HostResult, MergeOptions};

@@ -5,12 +5,11 @@
 use crate::cmd::sweep::deliver;
 use crate::db_args::{DbCmd, DbDropArgs, DbRunArgs, DbSetupArgs, DbSweepArgs};
 use crate::deliver::{keep_and_write, Delivery};
-use crate::error::CliError;
 use crate::exit::{Exit, Ran};
 use crate::history;
 use crate::output::{check_outputs, Transcript};
 use crate::progress::Progress;
-use crate::prologue::prologue;
+use crate::prologue::{failure, prologue, usage};
 use crate::signals::stop_flag;
 use dbio_db::slob::flags::{RunFlags, SetupFlags};
 use dbio_db::slob::run::RunOpts;
@@ -25,7 +24,7 @@ use dbio_report::db_schema as schema;
 use std::sync::atomic::Ordering;
 
 /// Runs `dbio db …` and returns its exit status.
-pub fn run(cmd: DbCmd) -> Exit {
+pub fn run(cmd: DbCmd) -> Result<Exit, Exit> {
     match cmd {
         DbCmd::Setup(a) => setup_cmd(a),
         DbCmd::Run(a) => run_cmd(a),
@@ -35,16 +34,14 @@ pub fn run(cmd: DbCmd) -> Exit {
 }
 
 /// Runs `dbio db setup`: dbio's schema made and loaded, with a progress display.
-fn setup_cmd(a: DbSetupArgs) -> Exit {
+fn setup_cmd(a: DbSetupArgs) -> Result<Exit, Exit> {
+    const CMD: &str = "dbio db setup";
     let flags = SetupFlags {
         sessions: a.sessions,
         size: a.size.clone(),
         parallel: a.parallel,
     };
-    let opts = match flags.check() {
-        Ok(o) => o,
-        Err(e) => return Exit::usage(format!("dbio db setup: {e}")),
-    };
+    let opts = flags.check().map_err(usage(CMD))?;
     let stop = stop_flag();
     let mut p = Progress::new(a.quiet);
     let target = dbio_db::slob::SCHEMA;
@@ -65,27 +62,23 @@ fn setup_cmd(a: DbSetupArgs) -> Exit {
                 "{}",
                 schema::set_up(target, &redact(&a.url), l.tables, l.rows)
             );
-            Exit::Ok
+            Ok(Exit::Ok)
         }
         Err(m) if stop.load(Ordering::Relaxed) => {
-            Exit::Interrupted.with(format!("dbio db setup: {m}"))
+            Err(Exit::Interrupted.with(format!("dbio db setup: {m}")))
         }
-        Err(m) => Exit::Failure.with(format!("dbio db setup: {m}")),
+        Err(m) => Err(failure(CMD)(m)),
     }
 }
 
 /// Runs `dbio db drop`: exactly what setup recorded, removed.
-fn drop_cmd(a: DbDropArgs) -> Exit {
-    match drop(&a.url) {
-        Ok(tables) => {
-            println!(
-                "{}",
-                schema::dropped(dbio_db::slob::SCHEMA, &redact(&a.url), tables.as_deref())
-            );
-            Exit::Ok
-        }
-        Err(m) => Exit::Failure.with(format!("dbio db drop: {m}")),
-    }
+fn drop_cmd(a: DbDropArgs) -> Result<Exit, Exit> {
+    let tables = drop(&a.url).map_err(failure("dbio db drop"))?;
+    println!(
+        "{}",
+        schema::dropped(dbio_db::slob::SCHEMA, &redact(&a.url), tables.as_deref())
+    );
+    Ok(Exit::Ok)
 }
 
 /// The run's flags as plain data.
@@ -104,15 +97,10 @@ fn flags(a: &DbRunArgs) -> RunFlags {
 }
 
 /// Runs `dbio db run`: one run through the database executor, its report said, then kept.
-fn run_cmd(a: DbRunArgs) -> Exit {
+fn run_cmd(a: DbRunArgs) -> Result<Exit, Exit> {
     const CMD: &str = "dbio db run";
     let none: [&str; 0] = [];
-    let ready = match prologue(CMD, &[], &none, &a.store, || {
-        flags(&a).check().map_err(CliError::from)
-    }) {
-        Ok(r) => r,
-        Err(exit) => return exit,
-    };
+    let ready = prologue(CMD, &[], &none, &a.store, || flags(&a).check())?;
     let o = ready.work;
     let stop = ready.stop.flag();
     let mut exec = DbExec {
@@ -123,46 +111,37 @@ fn run_cmd(a: DbRunArgs) -> Exit {
     let mut p = Progress::new(a.out.quiet);
     let r = run_one(&mut exec, &Plan::job(&job), &stop, &mut |ev| p.on(ev));
     p.finish();
-    let mut r = match r {
-        Ok(r) => r,
-        Err(e) => return Exit::no_result(&e, Ran::Db, CMD),
-    };
+    let mut r = r.map_err(|e| Exit::no_result(&e, Ran::Db, CMD))?;
     r.label = a.store.label.clone();
     let transcript = Transcript::new(a.out.quiet, a.out.json.as_deref());
     transcript.say(&dbio_report::db::report(&r).unwrap_or_default());
     let json = dbio_report::json::to_json(&r);
-    let d = Delivery {
-        json: a.out.json.as_deref(),
-        html: None,
-        label: a.store.label.as_deref(),
-        quiet: a.out.quiet,
-    };
+    let d = Delivery::new(&a.out, None, &a.store);
     let entry = || history::run_entry(&r, &json, &transcript.text(), d.label);
-    if let Err(exit) = keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD) {
-        return exit;
-    }
-    Exit::of_db_run(&r, CMD)
+    keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD)?;
+    Ok(Exit::of_db_run(&r, CMD))
 }
 
 /// The steps of a database sweep, each a job of its own number of sessions, all checked
 /// before the first runs.
-fn sweep_plan(a: &DbSweepArgs) -> Result<(SweepPlan, RunOpts), CliError> {
-    let outputs = [
-        ("--json", a.run.out.json.as_deref()),
-        ("--html", a.html.as_deref()),
-    ];
-    check_outputs(&outputs, &crate::cmd::run::measured(&[], &a.run.store))?;
-    Ok(db_sweep::plan(&a.vary, &flags(&a.run))?)
+fn sweep_plan(a: &DbSweepArgs) -> Result<(SweepPlan, RunOpts), String> {
+    check_outputs(
+        &delivery(a).outputs(),
+        &crate::cmd::run::measured(&[], &a.run.store),
+    )?;
+    db_sweep::plan(&a.vary, &flags(&a.run)).map_err(|e| e.to_string())
+}
+
+/// Where a database sweep's result goes.
+fn delivery(a: &DbSweepArgs) -> Delivery<'_> {
+    Delivery::new(&a.run.out, a.html.as_deref(), &a.run.store)
 }
 
 /// Runs `dbio sweep db`: the ordinary sweep through the database executor.
-fn sweep_cmd(a: DbSweepArgs) -> Exit {
+fn sweep_cmd(a: DbSweepArgs) -> Result<Exit, Exit> {
     const CMD: &str = "dbio sweep db";
     let none: [&str; 0] = [];
-    let ready = match prologue(CMD, &[], &none, &a.run.store, || sweep_plan(&a)) {
-        Ok(r) => r,
-        Err(exit) => return exit,
-    };
+    let ready = prologue(CMD, &[], &none, &a.run.store, || sweep_plan(&a))?;
     let (plan, o) = ready.work;
     let stop = ready.stop.flag();
     let transcript = Transcript::new(a.run.out.quiet, a.run.out.json.as_deref());
@@ -171,21 +150,11 @@ fn sweep_cmd(a: DbSweepArgs) -> Exit {
         url: a.run.url.clone(),
         opts: o,
     };
-    let sweep =
-        match crate::cmd::sweep::execute(&plan, false, &mut exec, a.run.out.quiet, &stop, &say) {
-            Ok(s) => s,
-            Err(m) => return Exit::Failure.with(format!("{CMD}: {m}")),
-        };
+    let sweep = crate::cmd::sweep::execute(&plan, false, &mut exec, a.run.out.quiet, &stop, &say)
+        .map_err(failure(CMD))?;
     say(&dbio_report::db::sweep_views(&sweep).unwrap_or_default());
-    let d = Delivery {
-        json: a.run.out.json.as_deref(),
-        html: a.html.as_deref(),
-        label: a.run.store.label.as_deref(),
-        quiet: a.run.out.quiet,
-    };
+    let d = delivery(&a);
     let name = || format!("{CMD}, vary {}", sweep.vary);
-    if let Err(exit) = deliver(&sweep, &d, ready.store.as_ref(), &transcript, name, CMD) {
-        return exit;
-    }
-    Exit::ended(sweep.partial, stop.load(Ordering::Relaxed))
+    deliver(&sweep, &d, ready.store.as_ref(), &transcript, name, CMD)?;
+    Ok(Exit::ended(sweep.partial, stop.load(Ordering::Relaxed)))
 }
