@@ -6,10 +6,10 @@ use super::Latency;
 
 /// The latency model of plan `p`: `current` is `--current` as written; `find` gives a stored
 /// run, sweep or suite's JSON by name (id, label or JSON file), or why it was not found.
-pub fn latency(
+pub fn latency<E: std::fmt::Display>(
     p: &Plan,
     current: Option<&str>,
-    find: &dyn Fn(&str) -> Result<String, String>,
+    find: &dyn Fn(&str) -> Result<String, E>,
 ) -> Result<Latency, AdviseError> {
     let Some(flash) = &p.flash_run else {
         return Ok(Latency::Assumed {
@@ -20,7 +20,7 @@ pub fn latency(
         let json = find(name).map_err(|why| AdviseError::NotFound {
             flag: flag.into(),
             name: name.into(),
-            why,
+            why: why.to_string(),
         })?;
         device_of(flag, name, &json)
     };

@@ -46,7 +46,6 @@ pub fn run(a: AdviseArgs) -> Result<Exit, Exit> {
     };
     // A stored run, sweep or suite's JSON by name, or why it was not found.
     let stored = |name: &str| find(a.store.db.as_deref(), name).map(|f| f.json);
-    let stored = |name: &str| stored(name).map_err(|m| m.to_string());
     let latency = latency(&plan, a.current.as_deref(), &stored).map_err(usage(CMD))?;
     let sizes = a.sizes.as_deref().map(dbio_db::gather::sizes);
     let sizes = sizes.transpose().map_err(usage(CMD))?;
