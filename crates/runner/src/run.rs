@@ -49,11 +49,9 @@ pub fn run_sim(
     on_event: &mut dyn FnMut(Event),
     start_at: Option<SystemTime>,
 ) -> Result<RunResult, RunError> {
-    let mut warnings = Vec::new();
-    wait_until(start_at, &stop, on_event, &mut warnings)?;
-    let mut r = crate::sim::run(spec, &stop);
-    r.warnings.extend(warnings);
-    Ok(r)
+    after_start(start_at, &stop, on_event, |_| {
+        Ok(crate::sim::run(spec, &stop))
+    })
 }
 
 /// A session-mode job (`--sessions`), started at `start_at` if given.
@@ -63,9 +61,22 @@ pub fn run_session(
     on_event: &mut dyn FnMut(Event),
     start_at: Option<SystemTime>,
 ) -> Result<RunResult, RunError> {
+    after_start(start_at, &stop.clone(), on_event, |on_event| {
+        crate::session::run_sessions(spec, stop, on_event)
+    })
+}
+
+/// Runs `job` once `start_at` has come (at once without one); a start already past adds its
+/// warning to the job's result.
+fn after_start(
+    start_at: Option<SystemTime>,
+    stop: &Arc<AtomicBool>,
+    on_event: &mut dyn FnMut(Event),
+    job: impl FnOnce(&mut dyn FnMut(Event)) -> Result<RunResult, RunError>,
+) -> Result<RunResult, RunError> {
     let mut warnings = Vec::new();
-    wait_until(start_at, &stop, on_event, &mut warnings)?;
-    let mut r = crate::session::run_sessions(spec, stop, on_event)?;
+    wait_until(start_at, stop, on_event, &mut warnings)?;
+    let mut r = job(on_event)?;
     r.warnings.extend(warnings);
     Ok(r)
 }
