@@ -147,7 +147,7 @@ fn lock_holder(holders: &[u32]) -> String {
             EXCL_WAIT.as_secs()
         )
     } else {
-        "a process this one cannot see".into()
+        "a process this one cannot see (one that has ended, or one in another PID namespace)".into()
     }
 }
 
@@ -495,13 +495,20 @@ mod tests {
         .unwrap();
         assert_eq!(said, "locked\n");
         let md = std::fs::metadata(&path).unwrap();
+        // In the first PID namespace /proc/locks keeps the dead holder's pid; in any other
+        // (a container, CI's sandbox) the kernel hides a lock whose holder's pid is freed.
         let dead = sys::flock_holders(md.dev(), md.ino());
-        assert_eq!(dead.len(), 1);
-        assert!(!Path::new(&format!("/proc/{}", dead[0])).exists());
+        assert!(dead.len() <= 1, "{dead:?}");
         // Still held after the wait: refused, without naming the dead pid.
         let e = open_target(p, &write_opts(false)).unwrap_err().to_string();
-        assert!(e.contains("a process that has ended"), "{e}");
-        assert!(!e.contains(&format!("pid {}", dead[0])), "{e}");
+        if let Some(pid) = dead.first() {
+            assert!(!Path::new(&format!("/proc/{pid}")).exists());
+            assert!(e.contains("a process that has ended"), "{e}");
+            assert!(!e.contains(&format!("pid {pid}")), "{e}");
+        } else {
+            assert!(e.contains("a process this one cannot see"), "{e}");
+            assert!(!e.contains("pid "), "{e}");
+        }
         // Released: the lock is taken.
         drop(holder.stdin.take());
         holder.wait().unwrap();
