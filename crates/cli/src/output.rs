@@ -40,12 +40,7 @@ pub fn check_outputs<S: AsRef<str>>(
 
 /// Writes a result's JSON where `--json` says: stdout for `-`, else the file, atomically.
 pub fn emit_json(path: &str, json: &str) -> std::io::Result<()> {
-    if path == "-" {
-        print_out(json);
-        Ok(())
-    } else {
-        write_file_atomic(path, json.as_bytes())
-    }
+    dbio_report::deliver::emit(path, json, print_out)
 }
 
 /// Prints a result's summary unless `quiet`: on stderr when its JSON (`json`) goes to stdout.

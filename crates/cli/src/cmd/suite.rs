@@ -18,7 +18,6 @@ use dbio_orchestrate::suite::{self, Suite, SuiteObserver};
 use dbio_orchestrate::suite_fleet;
 use dbio_orchestrate::suite_setup::{Checked, SuiteWords};
 use dbio_orchestrate::sweep::SweepObserver;
-use dbio_report::item::Item;
 use std::sync::atomic::Ordering;
 
 /// Checks the suite's flags before any part runs; the message says what is wrong.
@@ -86,13 +85,9 @@ pub fn run(a: SuiteArgs) -> Result<Exit, Exit> {
     say(&dbio_report::suite::scorecard(&s));
     let json = dbio_report::json::to_json(&s);
     let d = delivery(&a);
-    let entry = || history::suite_entry(&s, &json, &transcript.text(), d.label);
+    let entry = || history::suite_entry(&s, &json, &transcript.text(), d.to.label);
     keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD)?;
-    let item = || Item {
-        name: d.label.unwrap_or("suite").to_string(),
-        result: dbio_report::item::Result::Suite(Box::new(s.clone())),
-    };
-    html(&d, item, CMD)?;
+    html(&d, || d.to.suite_item(&s), CMD)?;
     Ok(Exit::ended(s.partial, interrupted))
 }
 

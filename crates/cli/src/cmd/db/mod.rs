@@ -117,7 +117,7 @@ fn run_cmd(a: DbRunArgs) -> Result<Exit, Exit> {
     transcript.say(&dbio_report::db::report(&r).unwrap_or_default());
     let json = dbio_report::json::to_json(&r);
     let d = Delivery::new(&a.out, None, &a.store);
-    let entry = || history::run_entry(&r, &json, &transcript.text(), d.label);
+    let entry = || history::run_entry(&r, &json, &transcript.text(), d.to.label);
     keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD)?;
     Ok(Exit::of_db_run(&r, CMD))
 }
