@@ -5,6 +5,9 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// Checks, before a command starts, that each output given (flag, path) can be written and
+/// is none of the inputs; the error says what is wrong.
+pub use dbio_store::files::check_outputs;
 pub use dbio_store::files::{write_atomic_with, write_file_atomic};
 
 /// Set when stdout could not take what was printed (a full disk, an I/O error).
@@ -27,15 +30,6 @@ pub fn print_out(s: &str) {
 /// Whether anything printed to stdout was lost (not counting a closed pipe).
 pub fn stdout_failed() -> bool {
     STDOUT_FAILED.load(Ordering::Relaxed)
-}
-
-/// Checks, before a command starts, that each output given (flag, path) can be written and
-/// is none of `inputs`; the message says what is wrong (see `dbio_store::files`).
-pub fn check_outputs<S: AsRef<str>>(
-    outputs: &[(&str, Option<&str>)],
-    inputs: &[S],
-) -> Result<(), String> {
-    dbio_store::files::check_outputs(outputs, inputs).map_err(|e| e.to_string())
 }
 
 /// Writes a result's JSON where `--json` says: stdout for `-`, else the file, atomically.

@@ -23,8 +23,7 @@ use std::sync::atomic::Ordering;
 /// Checks the suite's flags before any part runs; the message says what is wrong.
 fn check(a: &SuiteArgs) -> Result<Checked, CliError> {
     let (f, on_hosts) = (&a.fleet, crate::cmd::fleet::wanted(&a.fleet));
-    suite_fleet::check(!f.target_on.is_empty(), f.split_region.as_deref(), on_hosts)
-        .map_err(|e| e.to_string())?;
+    suite_fleet::check(!f.target_on.is_empty(), f.split_region.as_deref(), on_hosts)?;
     let mut inputs = crate::cmd::run::measured(&a.targets, &a.store);
     inputs.extend(a.thresholds.clone());
     check_outputs(&delivery(a).outputs(), &inputs)?;
