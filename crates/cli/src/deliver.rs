@@ -3,11 +3,11 @@
 
 use crate::args::RunArgs;
 use crate::exit::Exit;
-use crate::formats::FormatArgs;
 use crate::history;
 use crate::out_args::{Outputs, StoreArgs};
 use crate::output::{print_out, print_summary};
 use crate::prologue::failure;
+use crate::tool_formats::FormatArgs;
 use dbio_model::RunResult;
 use dbio_report::deliver::{Destination, FinishedRun};
 use dbio_report::item::Item;

@@ -26,6 +26,17 @@ pub enum JsonLayout {
     Fio,
 }
 
+/// Why the layouts asked for cannot be given; Display names the flags and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    /// Other tools' layouts describe one host's run, not hosts' results merged.
+    #[error("--output-format and --json-format apply to a run on this host; merge the hosts' results (dbio merge) first")]
+    OnHosts,
+    /// `--json-format` without `--json`: nothing would be written in it.
+    #[error("--json-format {0}: give --json FILE (or --json - for stdout) to write it")]
+    NoJson(&'static str),
+}
+
 /// The layouts a run is printed and written in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Layouts {
@@ -52,6 +63,18 @@ impl Layouts {
     /// Whether both are dbio's own.
     pub fn is_dbio(&self) -> bool {
         *self == Layouts::default()
+    }
+
+    /// Refuses layouts that would print nothing of what was asked: another tool's layout of
+    /// a run `on_hosts`, or a JSON layout without `--json` (`json_given`).
+    pub fn check(&self, on_hosts: bool, json_given: bool) -> Result<(), LayoutError> {
+        if !self.is_dbio() && on_hosts {
+            return Err(LayoutError::OnHosts);
+        }
+        match self.json {
+            JsonLayout::Fio if !json_given => Err(LayoutError::NoJson("fio")),
+            _ => Ok(()),
+        }
     }
 
     /// The JSON to write: dbio's own as given (`dbio_json`), or fio's json+ made from `r`.
@@ -96,5 +119,22 @@ mod tests {
         assert_eq!(diskspd.summary, SummaryLayout::Diskspd);
         assert_eq!(diskspd.summary(&r, "S"), crate::diskspd::to_diskspd(&r));
         assert_eq!(Layouts::named("other", "other"), Layouts::default());
+    }
+
+    #[test]
+    fn layouts_that_would_print_nothing_asked_are_refused_by_flag() {
+        let own = Layouts::default();
+        assert_eq!(own.check(true, false), Ok(()));
+        let sqlio = Layouts::named("sqlio", "dbio");
+        assert_eq!(sqlio.check(false, false), Ok(()));
+        assert_eq!(sqlio.check(true, true), Err(LayoutError::OnHosts));
+        let fio = Layouts::named("dbio", "fio");
+        assert_eq!(fio.check(false, true), Ok(()));
+        let e = fio.check(false, false).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--json-format fio: give --json FILE (or --json - for stdout) to write it"
+        );
+        assert_eq!(fio.check(true, false), Err(LayoutError::OnHosts));
     }
 }
