@@ -9,6 +9,7 @@ use crate::output::print_summary;
 use crate::prologue::prologue;
 use dbio_reduce::flags::{FlagError, ReduceFlags};
 use dbio_reduce::{reduce, ReduceEvent, ReduceOptions};
+use dbio_report::entry::ReduceEntry;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
 
@@ -55,14 +56,8 @@ pub fn run(a: ReduceArgs) -> Result<Exit, Exit> {
     }
     let json = dbio_report::json::to_json(&r);
     let summary = dbio_report::reduce::summary(&r);
-    let entry = || {
-        dbio_report::entry::ReduceEntry {
-            paths: &a.paths,
-            made_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-            label: a.store.label.clone(),
-        }
-        .entry(&r, &json, &summary)
-    };
+    let label = a.store.label.as_deref();
+    let entry = || ReduceEntry::now(&a.paths, label).entry(&r, &json, &summary);
     let d = Delivery::new(&a.out, None, &a.store);
     keep_and_write(store.as_ref(), entry, &json, &d, "dbio reduce")
         .inspect_err(|_| eprint!("{summary}"))?;
