@@ -3,11 +3,10 @@
 
 use crate::args::ReportArgs;
 use crate::exit::Exit;
-use crate::history::find;
 use crate::output::emit_json;
 use crate::prologue::usage;
 use dbio_report::hlog_of::{interval_log_of, HlogError};
-use dbio_report::item::Item;
+use dbio_report::item::{found, Item};
 
 /// Runs `dbio report` and returns its exit status.
 pub fn run(a: ReportArgs) -> Result<Exit, Exit> {
@@ -26,18 +25,7 @@ pub fn run(a: ReportArgs) -> Result<Exit, Exit> {
         ("--hlog", a.hlog.as_deref()),
     ];
     crate::output::check_outputs(&outputs, &inputs).map_err(usage(CMD))?;
-    let mut items = Vec::new();
-    for name in &a.runs {
-        let found = find(a.history.db.as_deref(), name).map_err(usage(CMD))?;
-        match Item::from_json(name, &found.json) {
-            Some(it) => items.push(it),
-            None => {
-                return Err(Exit::usage(format!(
-                    "dbio report: {name}: not a dbio run, sweep or suite result (JSON from --json)"
-                )))
-            }
-        }
-    }
+    let items = found(a.history.db.as_deref(), &a.runs).map_err(usage(CMD))?;
     if let Some(path) = a.hlog.as_deref() {
         write_hlog(path, &items)?;
     }
