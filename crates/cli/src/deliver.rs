@@ -64,13 +64,7 @@ pub fn deliver_as(
     if let Some(store) = store {
         history::keep(store, &run.entry(&d.to), d.quiet, cmd);
     }
-    let written =
-        d.to.json
-            .map_or(Ok(()), |_| {
-                d.to.write_json(&layouts.json(r, &run.json), print_out)
-            })
-            .and_then(|()| d.to.write_html(|| d.to.run_item(r)));
-    if let Err(e) = written {
+    if let Err(e) = run.write(&d.to, &layouts, print_out) {
         eprintln!("{cmd}: {e}");
         eprint!("{}", run.summary);
         return Exit::Failure;
@@ -80,7 +74,7 @@ pub fn deliver_as(
             eprintln!("warning: {}", w.message);
         }
     }
-    print_summary(&layouts.summary(r, &run.summary), d.to.json, d.quiet);
+    print_summary(&run.summary_in(&layouts), d.to.json, d.quiet);
     Exit::of_run(r, cmd)
 }
 

@@ -3,6 +3,7 @@
 //! happened and the exit status that follows are the caller's; each failure here is a
 //! [`DeliverError`] whose Display is the message the user reads after `dbio CMD: `.
 
+use crate::formats::Layouts;
 use crate::item::{Item, Result as Shown};
 use dbio_model::suite::SuiteResult;
 use dbio_model::sweep::SweepResult;
@@ -146,6 +147,25 @@ impl FinishedRun {
     pub fn entry(&self, to: &Destination) -> NewEntry {
         crate::entry::run_entry(&self.result, &self.json, &self.summary, to.label)
     }
+
+    /// Writes the run's `--json` (in the JSON layout of `layouts`; `-`: handed to `print`),
+    /// then its `--html` page, as `to` says; the first failure ends it.
+    pub fn write(
+        &self,
+        to: &Destination,
+        layouts: &Layouts,
+        print: impl FnOnce(&str),
+    ) -> Result<(), DeliverError> {
+        if to.json.is_some() {
+            to.write_json(&layouts.json(&self.result, &self.json), print)?;
+        }
+        to.write_html(|| to.run_item(&self.result))
+    }
+
+    /// The summary to print, in the summary layout of `layouts`.
+    pub fn summary_in(&self, layouts: &Layouts) -> String {
+        layouts.summary(&self.result, &self.summary)
+    }
 }
 
 #[cfg(test)]
@@ -238,6 +258,42 @@ mod tests {
         Destination::default()
             .write_html(|| panic!("no page is made without --html"))
             .unwrap();
+    }
+
+    #[test]
+    fn a_run_is_written_in_the_layouts_asked_and_stops_at_the_first_failure() {
+        let dir = tempfile::tempdir().unwrap();
+        let (json, html) = (dir.path().join("r.json"), dir.path().join("r.html"));
+        let to = Destination {
+            json: json.to_str(),
+            html: html.to_str(),
+            label: None,
+        };
+        let done = FinishedRun::new(run(), &to);
+        let fio = Layouts::named("sqlio", "fio");
+        done.write(&to, &fio, |_| panic!("a file, not stdout"))
+            .unwrap();
+        let written = std::fs::read_to_string(&json).unwrap();
+        assert_eq!(written, crate::fio_json::to_fio_json(&done.result));
+        assert!(std::fs::read_to_string(&html).unwrap().contains("<html"));
+        assert_eq!(done.summary_in(&fio), crate::sqlio::to_sqlio(&done.result));
+        assert_eq!(done.summary_in(&Layouts::default()), done.summary);
+        let mut printed = String::new();
+        let to_stdout = Destination {
+            json: Some("-"),
+            ..Default::default()
+        };
+        done.write(&to_stdout, &Layouts::default(), |s| printed.push_str(s))
+            .unwrap();
+        assert_eq!(printed, done.json);
+        std::fs::remove_file(&html).unwrap();
+        let blocked = Destination {
+            json: Some(dir.path().to_str().unwrap()),
+            ..to
+        };
+        let e = done.write(&blocked, &fio, |_| {}).unwrap_err();
+        assert!(matches!(e, DeliverError::Json { .. }));
+        assert!(!html.exists(), "no page after the JSON failed");
     }
 
     #[test]
