@@ -55,6 +55,15 @@ pub enum CliError {
     /// Fleet flags that make no fleet.
     #[error(transparent)]
     FleetFlags(#[from] dbio_orchestrate::fleet::flags::FlagsError),
+    /// Fleet flags that make no fleet for a sweep's or a suite's steps.
+    #[error(transparent)]
+    FleetSteps(#[from] dbio_orchestrate::fleet::steps::StepsError),
+    /// Fleet flags the suite refuses.
+    #[error(transparent)]
+    SuiteFleet(#[from] dbio_orchestrate::suite_fleet::SuiteFleetError),
+    /// An output file (`--json`, `--html`) that cannot be written or would overwrite an input.
+    #[error(transparent)]
+    Output(#[from] dbio_store::files::OutputError),
 }
 
 /// A message of the CLI's own checks.

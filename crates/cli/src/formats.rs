@@ -6,28 +6,19 @@
 use crate::args::RunArgs;
 use crate::exit::Exit;
 use crate::output::print_out;
+use crate::prologue::usage;
 pub use crate::tool_formats::FormatArgs;
 
 /// What `dbio run` does before running: `--as-fio` prints the job file and ends the command
-/// (Some), flag combinations that would print nothing of what was asked are refused (Some),
-/// else the run goes on (None).
+/// (Some), flag combinations that would print nothing of what was asked are refused (Some,
+/// see `dbio_report::formats`), else the run goes on (None).
 pub fn before_run(a: &RunArgs, f: &FormatArgs) -> Option<Exit> {
     if f.as_fio {
         return Some(print_as_fio(a));
     }
-    let other = f.output_format != "dbio" || f.json_format != "dbio";
-    if other && (!a.fleet.hosts.is_empty() || a.fleet.hosts_file.is_some()) {
-        return Some(Exit::usage(
-            "dbio run: --output-format and --json-format apply to a run on this host; merge the hosts' results (dbio merge) first",
-        ));
-    }
-    if f.json_format != "dbio" && a.out.json.is_none() {
-        return Some(Exit::usage(format!(
-            "dbio run: --json-format {}: give --json FILE (or --json - for stdout) to write it",
-            f.json_format
-        )));
-    }
-    None
+    let on_hosts = crate::cmd::fleet::wanted(&a.fleet);
+    let checked = f.layouts().check(on_hosts, a.out.json.is_some());
+    checked.err().map(usage("dbio run"))
 }
 
 /// `dbio run … --as-fio`: prints the fio job file of the run's workload; nothing runs.

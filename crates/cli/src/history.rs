@@ -22,9 +22,9 @@ pub fn store_unless(a: &crate::out_args::StoreArgs) -> Result<Option<Store>, Cli
 /// Stores `entry` and says where on stderr (unless quiet); a failure to store is a warning:
 /// the result has been printed and written already.
 pub fn keep(store: &Store, entry: &NewEntry, quiet: bool, cmd: &str) {
-    match store.add(entry) {
+    match dbio_report::deliver::keep(store, entry) {
         Ok(id) if !quiet => eprintln!("{cmd}: stored as run {id} in {}", store.path().display()),
         Ok(_) => {}
-        Err(e) => eprintln!("{cmd}: warning: the result was not stored: {e}"),
+        Err(e) => eprintln!("{cmd}: warning: {e}"),
     }
 }

@@ -5,6 +5,9 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// Checks, before a command starts, that each output given (flag, path) can be written and
+/// is none of the inputs; the error says what is wrong.
+pub use dbio_store::files::check_outputs;
 pub use dbio_store::files::{write_atomic_with, write_file_atomic};
 
 /// Set when stdout could not take what was printed (a full disk, an I/O error).
@@ -29,23 +32,9 @@ pub fn stdout_failed() -> bool {
     STDOUT_FAILED.load(Ordering::Relaxed)
 }
 
-/// Checks, before a command starts, that each output given (flag, path) can be written and
-/// is none of `inputs`; the message says what is wrong (see `dbio_store::files`).
-pub fn check_outputs<S: AsRef<str>>(
-    outputs: &[(&str, Option<&str>)],
-    inputs: &[S],
-) -> Result<(), String> {
-    dbio_store::files::check_outputs(outputs, inputs).map_err(|e| e.to_string())
-}
-
 /// Writes a result's JSON where `--json` says: stdout for `-`, else the file, atomically.
 pub fn emit_json(path: &str, json: &str) -> std::io::Result<()> {
-    if path == "-" {
-        print_out(json);
-        Ok(())
-    } else {
-        write_file_atomic(path, json.as_bytes())
-    }
+    dbio_report::deliver::emit(path, json, print_out)
 }
 
 /// Prints a result's summary unless `quiet`: on stderr when its JSON (`json`) goes to stdout.

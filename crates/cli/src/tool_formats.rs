@@ -1,8 +1,8 @@
-//! The flags of other tools' output formats (`--output-format`, `--json-format`, `--as-fio`),
-//! and the layout each one picks from dbio-report's exporters.
+//! The flags of other tools' output formats (`--output-format`, `--json-format`, `--as-fio`);
+//! the layouts they name are dbio-report's (`formats`).
 
 use clap::Args;
-use dbio_model::RunResult;
+use dbio_report::formats::Layouts;
 
 /// The output-format flags of `dbio run` (and of the sqlio, diskspd and fio front ends).
 #[derive(Debug, Clone, Args)]
@@ -32,20 +32,8 @@ impl Default for FormatArgs {
 }
 
 impl FormatArgs {
-    /// The JSON to write: dbio's own as given, or fio's json+ made from the result.
-    pub fn json(&self, r: &RunResult, dbio_json: &str) -> String {
-        match self.json_format.as_str() {
-            "fio" => dbio_report::fio_json::to_fio_json(r),
-            _ => dbio_json.to_string(),
-        }
-    }
-
-    /// The summary to print: dbio's own as given, or another tool's layout.
-    pub fn summary(&self, r: &RunResult, dbio_summary: &str) -> String {
-        match self.output_format.as_str() {
-            "sqlio" => dbio_report::sqlio::to_sqlio(r),
-            "diskspd" => dbio_report::diskspd::to_diskspd(r),
-            _ => dbio_summary.to_string(),
-        }
+    /// The layouts these flags name, from dbio-report's exporters.
+    pub fn layouts(&self) -> Layouts {
+        Layouts::named(&self.output_format, &self.json_format)
     }
 }

@@ -119,7 +119,16 @@ pub struct ReduceEntry<'a> {
     pub label: Option<String>,
 }
 
-impl ReduceEntry<'_> {
+impl<'a> ReduceEntry<'a> {
+    /// The entry of an estimate of `paths` made now, under `label`.
+    pub fn now(paths: &'a [String], label: Option<&str>) -> Self {
+        ReduceEntry {
+            paths,
+            made_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            label: label.map(str::to_string),
+        }
+    }
+
     /// The entry, with the JSON and summary as written and printed.
     pub fn entry(self, r: &ReduceResult, json: &str, summary: &str) -> NewEntry {
         NewEntry {
@@ -137,5 +146,22 @@ impl ReduceEntry<'_> {
             summary: summary.into(),
             ..Default::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reduce_entry_made_now_carries_its_paths_label_and_time() {
+        let paths = vec!["/a".to_string(), "/b".to_string()];
+        let e = ReduceEntry::now(&paths, Some("base"));
+        assert_eq!(e.paths, paths.as_slice());
+        assert_eq!(e.label.as_deref(), Some("base"));
+        // RFC 3339 in whole seconds, UTC: 2026-11-27T04:50:19Z.
+        assert_eq!(e.made_at.len(), 20, "{}", e.made_at);
+        assert!(e.made_at.ends_with('Z') && e.made_at.as_bytes()[10] == b'T');
+        assert!(humantime::parse_rfc3339(&e.made_at).is_ok());
     }
 }

@@ -4,6 +4,7 @@
 use dbio_model::suite::SuiteResult;
 use dbio_model::sweep::SweepResult;
 use dbio_model::RunResult;
+use dbio_store::lookup::{find, LookupError};
 
 /// A result a report shows.
 pub enum Result {
@@ -37,6 +38,29 @@ pub fn parts(s: &SuiteResult) -> Vec<Part<'_>> {
         out.push(Part::Sweep("DSS bandwidth against I/O size", x));
     }
     out
+}
+
+/// Why a result named for a report cannot be shown; Display names it and what to give.
+#[derive(Debug, thiserror::Error)]
+pub enum FindError {
+    /// No such run id, label or file, or a history that cannot be read.
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
+    /// Found, but not a result a report shows.
+    #[error("{0}: not a dbio run, sweep or suite result (JSON from --json)")]
+    NotAResult(String),
+}
+
+/// The results `names` (run ids, labels or JSON files) give, in order, from the history at
+/// `db` (the default one when None).
+pub fn found(db: Option<&str>, names: &[String]) -> std::result::Result<Vec<Item>, FindError> {
+    names
+        .iter()
+        .map(|name| {
+            let json = find(db, name)?.json;
+            Item::from_json(name, &json).ok_or_else(|| FindError::NotAResult(name.clone()))
+        })
+        .collect()
 }
 
 /// One result of a report with its name (a run id, a label, a file name).
@@ -86,4 +110,32 @@ pub fn warnings<'a>(runs: &[&'a RunResult]) -> Vec<&'a dbio_model::Warning> {
         }
     }
     seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_are_found_by_file_in_order_and_others_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().display().to_string();
+        let (run, other) = (format!("{d}/run.json"), format!("{d}/other.json"));
+        std::fs::write(&run, include_str!("../tests/fixtures/run.json")).unwrap();
+        std::fs::write(&other, "{\"schema\": \"dbio.advise/1\"}\n").unwrap();
+        let db = format!("{d}/history.db");
+        let items = found(Some(&db), &[run.clone(), run.clone()]).unwrap();
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[0].name, run);
+        assert!(matches!(items[1].result, Result::Run(_)));
+        let e = found(Some(&db), &[run.clone(), other.clone()])
+            .err()
+            .unwrap();
+        assert_eq!(
+            e.to_string(),
+            format!("{other}: not a dbio run, sweep or suite result (JSON from --json)")
+        );
+        let e = found(Some(&db), &["base".to_string()]).err().unwrap();
+        assert!(matches!(e, FindError::Lookup(_)), "{e}");
+    }
 }

@@ -1,4 +1,5 @@
-//! Exporters: results in, bytes out. Pure functions, no I/O.
+//! Exporters: results in, bytes out. Pure functions, no I/O, but for `deliver`, which keeps
+//! and writes a finished result where it goes.
 #![forbid(unsafe_code)]
 
 pub mod advise;
@@ -10,11 +11,13 @@ pub mod compare_all;
 pub mod csv;
 pub mod db;
 pub mod db_schema;
+pub mod deliver;
 pub mod diskspd;
 pub mod entry;
 pub mod error;
 pub mod fio_job;
 pub mod fio_json;
+pub mod formats;
 pub mod history;
 pub mod hlog;
 pub mod hlog_of;

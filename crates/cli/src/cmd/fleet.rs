@@ -69,11 +69,8 @@ pub fn executor(
     if !wanted(f) {
         return Ok(Box::new(Local));
     }
-    let plan = flags(f, label).steps_plan(f.start_at.is_some());
-    Ok(Box::new(checked_fleet(
-        plan.map_err(|e| e.to_string())?,
-        quiet,
-    )?))
+    let plan = flags(f, label).steps_plan(f.start_at.is_some())?;
+    Ok(Box::new(checked_fleet(plan, quiet)?))
 }
 
 /// Runs `dbio run --hosts …` and delivers the merged result like a run's.

@@ -2,12 +2,14 @@
 //! write the estimate. Exit 1 when a path was skipped, 2 when the paths gave nothing to read.
 
 use crate::args::ReduceArgs;
+use crate::deliver::{keep_and_write, Delivery};
 use crate::exit::Exit;
 use crate::history;
-use crate::output::{emit_json, print_summary};
+use crate::output::print_summary;
 use crate::prologue::prologue;
 use dbio_reduce::flags::{FlagError, ReduceFlags};
 use dbio_reduce::{reduce, ReduceEvent, ReduceOptions};
+use dbio_report::entry::ReduceEntry;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
 
@@ -54,23 +56,11 @@ pub fn run(a: ReduceArgs) -> Result<Exit, Exit> {
     }
     let json = dbio_report::json::to_json(&r);
     let summary = dbio_report::reduce::summary(&r);
-    if let Some(store) = &store {
-        let entry = dbio_report::entry::ReduceEntry {
-            paths: &a.paths,
-            made_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-            label: a.store.label.clone(),
-        }
-        .entry(&r, &json, &summary);
-        history::keep(store, &entry, a.out.quiet, "dbio reduce");
-    }
-    if let Some(path) = a.out.json.as_deref() {
-        if let Err(e) = emit_json(path, &json) {
-            eprint!("{summary}");
-            return Err(Exit::Failure.with(format!(
-                "dbio reduce: cannot write the JSON result to {path}: {e}"
-            )));
-        }
-    }
+    let label = a.store.label.as_deref();
+    let entry = || ReduceEntry::now(&a.paths, label).entry(&r, &json, &summary);
+    let d = Delivery::new(&a.out, None, &a.store);
+    keep_and_write(store.as_ref(), entry, &json, &d, "dbio reduce")
+        .inspect_err(|_| eprint!("{summary}"))?;
     print_summary(&summary, a.out.json.as_deref(), a.out.quiet);
     Ok(if r.partial {
         Exit::Interrupted

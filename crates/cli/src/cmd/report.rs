@@ -1,14 +1,12 @@
 //! `dbio report`: stored runs and sweeps (or JSON result files) as one HTML page, Markdown
-//! or CSV; and `--html` at the end of `dbio run` and `dbio sweep`.
+//! or CSV.
 
 use crate::args::ReportArgs;
-use crate::error::CliError;
 use crate::exit::Exit;
-use crate::history::find;
-use crate::output::{emit_json, write_file_atomic};
+use crate::output::emit_json;
 use crate::prologue::usage;
 use dbio_report::hlog_of::{interval_log_of, HlogError};
-use dbio_report::item::Item;
+use dbio_report::item::{found, Item};
 
 /// Runs `dbio report` and returns its exit status.
 pub fn run(a: ReportArgs) -> Result<Exit, Exit> {
@@ -27,18 +25,7 @@ pub fn run(a: ReportArgs) -> Result<Exit, Exit> {
         ("--hlog", a.hlog.as_deref()),
     ];
     crate::output::check_outputs(&outputs, &inputs).map_err(usage(CMD))?;
-    let mut items = Vec::new();
-    for name in &a.runs {
-        let found = find(a.history.db.as_deref(), name).map_err(usage(CMD))?;
-        match Item::from_json(name, &found.json) {
-            Some(it) => items.push(it),
-            None => {
-                return Err(Exit::usage(format!(
-                    "dbio report: {name}: not a dbio run, sweep or suite result (JSON from --json)"
-                )))
-            }
-        }
-    }
+    let items = found(a.history.db.as_deref(), &a.runs).map_err(usage(CMD))?;
     if let Some(path) = a.hlog.as_deref() {
         write_hlog(path, &items)?;
     }
@@ -70,12 +57,4 @@ fn write_hlog(path: &str, items: &[Item]) -> Result<(), Exit> {
     })?;
     emit_json(path, &log)
         .map_err(|e| Exit::Failure.with(format!("dbio report: --hlog: cannot write {path}: {e}")))
-}
-
-/// Writes the HTML page of one finished run or sweep to `path` (`--html` on run and sweep);
-/// the message says what went wrong.
-pub fn write_html(path: &str, item: Item) -> Result<(), CliError> {
-    let page = dbio_report::html::page(std::slice::from_ref(&item));
-    write_file_atomic(path, page.as_bytes())
-        .map_err(|e| CliError::from(format!("cannot write the HTML report to {path}: {e}")))
 }

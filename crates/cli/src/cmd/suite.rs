@@ -18,14 +18,12 @@ use dbio_orchestrate::suite::{self, Suite, SuiteObserver};
 use dbio_orchestrate::suite_fleet;
 use dbio_orchestrate::suite_setup::{Checked, SuiteWords};
 use dbio_orchestrate::sweep::SweepObserver;
-use dbio_report::item::Item;
 use std::sync::atomic::Ordering;
 
 /// Checks the suite's flags before any part runs; the message says what is wrong.
 fn check(a: &SuiteArgs) -> Result<Checked, CliError> {
     let (f, on_hosts) = (&a.fleet, crate::cmd::fleet::wanted(&a.fleet));
-    suite_fleet::check(!f.target_on.is_empty(), f.split_region.as_deref(), on_hosts)
-        .map_err(|e| e.to_string())?;
+    suite_fleet::check(!f.target_on.is_empty(), f.split_region.as_deref(), on_hosts)?;
     let mut inputs = crate::cmd::run::measured(&a.targets, &a.store);
     inputs.extend(a.thresholds.clone());
     check_outputs(&delivery(a).outputs(), &inputs)?;
@@ -86,13 +84,9 @@ pub fn run(a: SuiteArgs) -> Result<Exit, Exit> {
     say(&dbio_report::suite::scorecard(&s));
     let json = dbio_report::json::to_json(&s);
     let d = delivery(&a);
-    let entry = || history::suite_entry(&s, &json, &transcript.text(), d.label);
+    let entry = || history::suite_entry(&s, &json, &transcript.text(), d.to.label);
     keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD)?;
-    let item = || Item {
-        name: d.label.unwrap_or("suite").to_string(),
-        result: dbio_report::item::Result::Suite(Box::new(s.clone())),
-    };
-    html(&d, item, CMD)?;
+    html(&d, || d.to.suite_item(&s), CMD)?;
     Ok(Exit::ended(s.partial, interrupted))
 }
 

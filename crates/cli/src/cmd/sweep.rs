@@ -17,7 +17,6 @@ use dbio_model::RunResult;
 use dbio_orchestrate::executor::Executor;
 use dbio_orchestrate::sweep::{run_sweep, SweepObserver, SweepPlan};
 use dbio_orchestrate::sweep_words::SweepWords;
-use dbio_report::item::Item;
 use dbio_report::sweep as text;
 use dbio_store::Store;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -154,11 +153,7 @@ pub fn deliver(
     cmd: &str,
 ) -> Result<(), Exit> {
     let json = dbio_report::json::to_json(sweep);
-    let entry = || history::sweep_entry(sweep, &json, &transcript.text(), d.label);
+    let entry = || history::sweep_entry(sweep, &json, &transcript.text(), d.to.label);
     keep_and_write(store, entry, &json, d, cmd)?;
-    let item = || Item {
-        name: d.label.map_or_else(name, str::to_string),
-        result: dbio_report::item::Result::Sweep(Box::new(sweep.clone())),
-    };
-    html(d, item, cmd)
+    html(d, || d.to.sweep_item(sweep, name), cmd)
 }

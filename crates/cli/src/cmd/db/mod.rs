@@ -5,6 +5,7 @@
 use crate::cmd::sweep::deliver;
 use crate::db_args::{DbCmd, DbDropArgs, DbRunArgs, DbSetupArgs, DbSweepArgs};
 use crate::deliver::{keep_and_write, Delivery};
+use crate::error::CliError;
 use crate::exit::{Exit, Ran};
 use crate::history;
 use crate::output::{check_outputs, Transcript};
@@ -117,19 +118,19 @@ fn run_cmd(a: DbRunArgs) -> Result<Exit, Exit> {
     transcript.say(&dbio_report::db::report(&r).unwrap_or_default());
     let json = dbio_report::json::to_json(&r);
     let d = Delivery::new(&a.out, None, &a.store);
-    let entry = || history::run_entry(&r, &json, &transcript.text(), d.label);
+    let entry = || history::run_entry(&r, &json, &transcript.text(), d.to.label);
     keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD)?;
     Ok(Exit::of_db_run(&r, CMD))
 }
 
 /// The steps of a database sweep, each a job of its own number of sessions, all checked
 /// before the first runs.
-fn sweep_plan(a: &DbSweepArgs) -> Result<(SweepPlan, RunOpts), String> {
+fn sweep_plan(a: &DbSweepArgs) -> Result<(SweepPlan, RunOpts), CliError> {
     check_outputs(
         &delivery(a).outputs(),
         &crate::cmd::run::measured(&[], &a.run.store),
     )?;
-    db_sweep::plan(&a.vary, &flags(&a.run)).map_err(|e| e.to_string())
+    Ok(db_sweep::plan(&a.vary, &flags(&a.run))?)
 }
 
 /// Where a database sweep's result goes.

@@ -1,0 +1,140 @@
+//! Which layout a run's result is printed and written in: dbio's own, or another tool's
+//! (`--output-format sqlio|diskspd`, `--json-format fio`), so that scripts parsing those
+//! tools' output keep working.
+
+use dbio_model::RunResult;
+
+/// The layout of a run's summary on the terminal.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SummaryLayout {
+    /// dbio's own summary.
+    #[default]
+    Dbio,
+    /// SQLIO's throughput lines and millisecond histogram.
+    Sqlio,
+    /// DiskSpd's per-thread tables and latency percentiles.
+    Diskspd,
+}
+
+/// The layout of a run's `--json`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum JsonLayout {
+    /// dbio's own JSON.
+    #[default]
+    Dbio,
+    /// fio's json+ (jobs[].read|write with clat_ns percentiles and bins).
+    Fio,
+}
+
+/// Why the layouts asked for cannot be given; Display names the flags and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    /// Other tools' layouts describe one host's run, not hosts' results merged.
+    #[error("--output-format and --json-format apply to a run on this host; merge the hosts' results (dbio merge) first")]
+    OnHosts,
+    /// `--json-format` without `--json`: nothing would be written in it.
+    #[error("--json-format {0}: give --json FILE (or --json - for stdout) to write it")]
+    NoJson(&'static str),
+}
+
+/// The layouts a run is printed and written in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Layouts {
+    pub summary: SummaryLayout,
+    pub json: JsonLayout,
+}
+
+impl Layouts {
+    /// The layouts named by `--output-format` (dbio, sqlio, diskspd) and `--json-format`
+    /// (dbio, fio); a name not among them means dbio's own (the flags' parser refuses it).
+    pub fn named(output_format: &str, json_format: &str) -> Layouts {
+        let summary = match output_format {
+            "sqlio" => SummaryLayout::Sqlio,
+            "diskspd" => SummaryLayout::Diskspd,
+            _ => SummaryLayout::Dbio,
+        };
+        let json = match json_format {
+            "fio" => JsonLayout::Fio,
+            _ => JsonLayout::Dbio,
+        };
+        Layouts { summary, json }
+    }
+
+    /// Whether both are dbio's own.
+    pub fn is_dbio(&self) -> bool {
+        *self == Layouts::default()
+    }
+
+    /// Refuses layouts that would print nothing of what was asked: another tool's layout of
+    /// a run `on_hosts`, or a JSON layout without `--json` (`json_given`).
+    pub fn check(&self, on_hosts: bool, json_given: bool) -> Result<(), LayoutError> {
+        if !self.is_dbio() && on_hosts {
+            return Err(LayoutError::OnHosts);
+        }
+        match self.json {
+            JsonLayout::Fio if !json_given => Err(LayoutError::NoJson("fio")),
+            _ => Ok(()),
+        }
+    }
+
+    /// The JSON to write: dbio's own as given (`dbio_json`), or fio's json+ made from `r`.
+    pub fn json(&self, r: &RunResult, dbio_json: &str) -> String {
+        match self.json {
+            JsonLayout::Fio => crate::fio_json::to_fio_json(r),
+            JsonLayout::Dbio => dbio_json.to_string(),
+        }
+    }
+
+    /// The summary to print: dbio's own as given (`dbio_summary`), or another tool's layout.
+    pub fn summary(&self, r: &RunResult, dbio_summary: &str) -> String {
+        match self.summary {
+            SummaryLayout::Sqlio => crate::sqlio::to_sqlio(r),
+            SummaryLayout::Diskspd => crate::diskspd::to_diskspd(r),
+            SummaryLayout::Dbio => dbio_summary.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed fixture run.
+    fn run() -> RunResult {
+        serde_json::from_str(include_str!("../tests/fixtures/run.json")).expect("the fixture run")
+    }
+
+    #[test]
+    fn each_name_picks_its_layout_and_dbio_keeps_the_text_given() {
+        let r = run();
+        let own = Layouts::named("dbio", "dbio");
+        assert!(own.is_dbio());
+        assert_eq!(own.json(&r, "J"), "J");
+        assert_eq!(own.summary(&r, "S"), "S");
+        let other = Layouts::named("sqlio", "fio");
+        assert!(!other.is_dbio());
+        assert_eq!(other.summary(&r, "S"), crate::sqlio::to_sqlio(&r));
+        assert_eq!(other.json(&r, "J"), crate::fio_json::to_fio_json(&r));
+        let diskspd = Layouts::named("diskspd", "dbio");
+        assert_eq!(diskspd.summary, SummaryLayout::Diskspd);
+        assert_eq!(diskspd.summary(&r, "S"), crate::diskspd::to_diskspd(&r));
+        assert_eq!(Layouts::named("other", "other"), Layouts::default());
+    }
+
+    #[test]
+    fn layouts_that_would_print_nothing_asked_are_refused_by_flag() {
+        let own = Layouts::default();
+        assert_eq!(own.check(true, false), Ok(()));
+        let sqlio = Layouts::named("sqlio", "dbio");
+        assert_eq!(sqlio.check(false, false), Ok(()));
+        assert_eq!(sqlio.check(true, true), Err(LayoutError::OnHosts));
+        let fio = Layouts::named("dbio", "fio");
+        assert_eq!(fio.check(false, true), Ok(()));
+        let e = fio.check(false, false).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--json-format fio: give --json FILE (or --json - for stdout) to write it"
+        );
+        assert_eq!(fio.check(true, false), Err(LayoutError::OnHosts));
+    }
+}
