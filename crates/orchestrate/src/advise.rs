@@ -50,7 +50,9 @@ pub enum Advice {
     Saved(String),
     /// The advice, and whether an interruption cut the interval short.
     Made {
+        /// The advice as printed, written and stored.
         result: Box<AdviseResult>,
+        /// Ctrl-C took the second snapshot before the interval's end.
         interrupted: bool,
     },
 }

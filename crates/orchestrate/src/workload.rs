@@ -8,7 +8,9 @@ use dbio_spec::{RawJob, SpecError};
 /// What `dbio run` runs: one job, or several streams with notices about their targets.
 #[derive(Debug)]
 pub enum Workload {
+    /// One job.
     Single(Box<JobSpec>),
+    /// A profile's streams, and notices for the targets dbio chose itself.
     Streams(Vec<StreamSpec>, Vec<String>),
 }
 

@@ -7,6 +7,7 @@ use crate::error::SpecError;
 /// One job's `dbio run`: its arguments (from `run` on) and its command line as printed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunLine {
+    /// `run`, the job's flags, then dbio's own.
     pub argv: Vec<String>,
     /// `dbio run …`, each argument quoted for a POSIX shell as needed.
     pub line: String,
