@@ -34,7 +34,9 @@ fn value(which: u8, v: &str) -> bool {
         13 => dbio_analyze::slo::Slo::parse(v).is_ok(),
         14 => dbio_model::path::parse_rate(v).is_ok(),
         15 => dbio_orchestrate::fleet::hosts::parse_host(v).is_ok(),
-        16..=18 => dbio::fuzz::flag_value(which % 20, v).is_ok(),
+        16 => dbio_analyze::flags::devices(v).is_ok(),
+        17 => dbio_store::since::since(v).is_ok(),
+        18 => dbio_analyze::advise::request::share(v).is_ok(),
         _ => dbio_spec::targets::check_value(v).is_ok(),
     }
 }

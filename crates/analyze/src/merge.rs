@@ -528,6 +528,7 @@ fn spread(hosts: &[HostResult]) -> Spread {
 }
 
 mod different;
+pub mod files;
 mod host;
 mod series;
 #[cfg(test)]

@@ -1,28 +1,10 @@
-//! Entry points of the `flags` fuzz target (`fuzz/`) for what only the command line parses:
-//! whole command lines (clap, then each command's own checks) and the flag values of the
-//! commands that read no job. The parsers of jobs are `dbio-spec`'s, fuzzed directly. Each
-//! returns the parser's message on refusal; what they must never do is panic.
+//! The entry point of the `flags` fuzz target (`fuzz/`) for what only the command line
+//! parses: whole command lines (clap, then each command's own checks). Flag values are the
+//! libraries' parsers, fuzzed directly. It returns the parser's message on refusal; what it
+//! must never do is panic.
 
 use crate::args::{Cli, Command};
 use clap::Parser;
-
-/// A flag value parsed as the command line parses it, chosen by `which`: `--devices` of
-/// `dbio compare`, `--since` of `dbio history`, `--io-wait-share` of `dbio advise` (others:
-/// nothing to do).
-pub fn flag_value(which: u8, v: &str) -> Result<(), String> {
-    match which {
-        16 => dbio_analyze::flags::devices(v)
-            .map(drop)
-            .map_err(|e| e.to_string()),
-        17 => crate::cmd::history::since(v)
-            .map(drop)
-            .map_err(|e| e.to_string()),
-        18 => crate::cmd::advise::share(v)
-            .map(drop)
-            .map_err(|e| e.to_string()),
-        _ => Ok(()),
-    }
-}
 
 /// A `dbio run`, `dbio sweep` or `dbio advise` command line (without the program name)
 /// parsed by clap and checked as the command checks it before it does anything. Command

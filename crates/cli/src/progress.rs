@@ -1,7 +1,9 @@
 //! The live display on stderr: prefill progress (bytes, rate, time left) and, while
 //! measuring, IOPS, MB/s and p99 of the last second with the time left. Hidden when stderr
-//! is not a terminal or with --quiet.
+//! is not a terminal or with --quiet. For a launching dbio, lines instead
+//! (`dbio_orchestrate::progress::Lines`).
 
+use dbio_orchestrate::progress::Lines;
 use dbio_runner::Event;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
@@ -15,11 +17,10 @@ pub struct Progress {
     /// run's own planned seconds: together the time left in all.
     more: Option<f64>,
     planned: Option<f64>,
-    /// Measuring and every second as a line on stderr, for a launching dbio (--hosts).
-    lines: bool,
-    /// In line mode after the window: the heartbeat's thread, which writes `dbio-finishing`
-    /// every second until this is dropped (with the display, once the result is delivered).
-    heartbeat: Option<std::sync::mpsc::Sender<()>>,
+    /// Measuring and every second as a line on stderr, for a launching dbio (--hosts); its
+    /// `dbio-finishing` heartbeat lasts until this is dropped (with the display, once the
+    /// result is delivered).
+    lines: Option<Lines<std::io::Stderr>>,
 }
 
 impl Progress {
@@ -31,14 +32,13 @@ impl Progress {
             prefill_of: String::new(),
             more: None,
             planned: None,
-            lines: false,
-            heartbeat: None,
+            lines: None,
         }
     }
 
     /// Writes progress as lines a launching dbio reads instead of drawing it.
     pub fn line_mode(mut self, on: bool) -> Self {
-        self.lines = on;
+        self.lines = on.then(|| Lines::new(std::io::stderr()));
         self
     }
 
@@ -61,15 +61,8 @@ impl Progress {
 
     /// Shows one runner event.
     pub fn on(&mut self, ev: Event) {
-        if self.lines {
-            use dbio_orchestrate::progress::{measuring, tick};
-            match ev {
-                Event::Measuring { planned_secs } => eprintln!("{}", measuring(planned_secs)),
-                Event::Tick { point, elapsed } => eprintln!("{}", tick(elapsed, point)),
-                Event::Notice(m) => eprintln!("dbio: {m}"),
-                Event::Finishing => self.heartbeat = Some(heartbeat()),
-                Event::Prefill { .. } => {}
-            }
+        if let Some(lines) = &mut self.lines {
+            lines.on(ev);
             return;
         }
         if self.quiet {
@@ -131,21 +124,4 @@ impl Progress {
             b.finish_and_clear();
         }
     }
-}
-
-/// Writes `dbio-finishing` now and then once a second until the returned sender is dropped:
-/// after its window a host may be silent for minutes (its `--verify` pass reads the whole
-/// region back), and its launcher must hear it is still alive.
-fn heartbeat() -> std::sync::mpsc::Sender<()> {
-    use dbio_orchestrate::progress::FINISHING;
-    let (tx, rx) = std::sync::mpsc::channel::<()>();
-    eprintln!("{FINISHING}");
-    std::thread::spawn(move || {
-        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
-            rx.recv_timeout(Duration::from_secs(1))
-        {
-            eprintln!("{FINISHING}");
-        }
-    });
-    tx
 }

@@ -22,5 +22,6 @@ pub mod suite_fleet;
 pub mod suite_setup;
 pub mod sweep;
 pub mod sweep_words;
+pub mod workload;
 
 pub use one::run_one;

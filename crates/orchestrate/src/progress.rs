@@ -1,7 +1,13 @@
 //! Progress as lines on stderr, for a launching dbio to read (`--progress-lines`): a remote
-//! host's seconds reach the one display that shows the whole fleet.
+//! host's seconds reach the one display that shows the whole fleet. [`Lines`] writes them,
+//! [`parse`] reads them back.
 
 use dbio_model::TimePoint;
+use dbio_runner::Event;
+use std::io::Write;
+use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// Marks a line that starts measuring: `dbio-measuring PLANNED_SECS|-`.
 pub const MEASURING: &str = "dbio-measuring";
@@ -70,6 +76,64 @@ pub fn parse(line: &str) -> Option<Line> {
     }
 }
 
+/// The writer of a remote dbio's progress lines: each runner event as its line (a notice as
+/// `dbio: …`), and after the window `dbio-finishing` once a second until it is dropped.
+/// What cannot be written is dropped: the launcher that reads them is gone then.
+pub struct Lines<W: Write + Send + 'static> {
+    out: Arc<Mutex<W>>,
+    /// The heartbeat's thread runs until this is dropped.
+    heartbeat: Option<Sender<()>>,
+    /// Time between two `dbio-finishing` lines.
+    every: Duration,
+}
+
+impl<W: Write + Send + 'static> Lines<W> {
+    /// Lines written to `out` (stderr for a launching dbio).
+    pub fn new(out: W) -> Self {
+        Lines {
+            out: Arc::new(Mutex::new(out)),
+            heartbeat: None,
+            every: Duration::from_secs(1),
+        }
+    }
+
+    /// Writes the line of one runner event; `Finishing` starts the heartbeat.
+    pub fn on(&mut self, ev: Event) {
+        match ev {
+            Event::Measuring { planned_secs } => self.line(&measuring(planned_secs)),
+            Event::Tick { point, elapsed } => self.line(&tick(elapsed, point)),
+            Event::Notice(m) => self.line(&format!("dbio: {m}")),
+            Event::Finishing => self.heartbeat = Some(self.heartbeat()),
+            Event::Prefill { .. } => {}
+        }
+    }
+
+    fn line(&self, line: &str) {
+        write_line(&self.out, line);
+    }
+
+    /// Writes `dbio-finishing` now and then every `every` until the returned sender is
+    /// dropped: after its window a host may be silent for minutes (its `--verify` pass reads
+    /// the whole region back), and its launcher must hear it is still alive.
+    fn heartbeat(&self) -> Sender<()> {
+        let (tx, rx) = channel::<()>();
+        self.line(FINISHING);
+        let (out, every) = (self.out.clone(), self.every);
+        std::thread::spawn(move || {
+            while let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(every) {
+                write_line(&out, FINISHING);
+            }
+        });
+        tx
+    }
+}
+
+/// Writes `line` and its newline to `out` in one write of the lock's holder.
+fn write_line<W: Write>(out: &Mutex<W>, line: &str) {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = writeln!(w, "{line}");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +163,75 @@ mod tests {
         assert!(is_progress(FINISHING));
         assert!(parse("warning: something").is_none());
         assert!(parse("dbio-tick 1 2").is_none());
+    }
+
+    /// A writer whose text the test reads while the reporter holds it.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().expect("not poisoned").write(b)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Shared {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().expect("not poisoned").clone()).expect("text")
+        }
+    }
+
+    #[test]
+    fn events_become_the_lines_a_launcher_reads() {
+        let out = Shared::default();
+        let mut lines = Lines::new(out.clone());
+        let p = TimePoint {
+            t: 1.0,
+            read_iops: 10.0,
+            write_iops: 2.0,
+            mb_s: 0.5,
+            p99_us: 90.0,
+            hist: None,
+        };
+        lines.on(Event::Prefill {
+            target: "f",
+            done: 1,
+            total: 2,
+        });
+        lines.on(Event::Measuring {
+            planned_secs: Some(5.0),
+        });
+        lines.on(Event::Tick {
+            point: &p,
+            elapsed: 1.0,
+        });
+        lines.on(Event::Notice("a notice".into()));
+        assert_eq!(
+            out.text(),
+            "dbio-measuring 5\ndbio-tick 1 10 2 0.5 90\ndbio: a notice\n"
+        );
+    }
+
+    #[test]
+    fn finishing_beats_until_the_reporter_is_dropped() {
+        let out = Shared::default();
+        let mut lines = Lines::new(out.clone());
+        lines.every = Duration::from_millis(10);
+        lines.on(Event::Finishing);
+        assert!(out.text().starts_with("dbio-finishing\n"), "at once");
+        let t0 = std::time::Instant::now();
+        while out.text().lines().count() < 3 {
+            assert!(t0.elapsed() < Duration::from_secs(10), "beats go on");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        drop(lines);
+        std::thread::sleep(Duration::from_millis(50));
+        let n = out.text().lines().count();
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(out.text().lines().count(), n, "no beat after the drop");
+        assert!(out.text().lines().all(|l| l == FINISHING));
     }
 }

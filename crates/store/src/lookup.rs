@@ -42,6 +42,10 @@ pub enum LookupError {
     /// `--label` of digits, which `dbio show` would read as a run id.
     #[error("--label {0}: `dbio show {0}` would mean run id {0}; use a name with letters, e.g. --label run-{0}")]
     NumericLabel(String),
+    /// A result given to a flag that takes a run (`--run`), which is another kind (a sweep's,
+    /// a suite's).
+    #[error("{flag} {name}: not a run result; give a run id, label or JSON file")]
+    NotRun { flag: String, name: String },
 }
 
 /// The file of the history at `--db`, or the default one.
@@ -173,6 +177,20 @@ pub fn find(db: Option<&str>, name: &str) -> Result<Found, LookupError> {
     }
 }
 
+/// The run result that `name`, given to `flag`, names (see [`find`]); a sweep's or a
+/// suite's result is refused, naming the flag.
+pub fn find_run(
+    db: Option<&str>,
+    flag: &str,
+    name: &str,
+) -> Result<dbio_model::RunResult, LookupError> {
+    let found = find(db, name)?;
+    serde_json::from_str(&found.json).map_err(|_| LookupError::NotRun {
+        flag: flag.into(),
+        name: name.into(),
+    })
+}
+
 /// Whether the history holds a run with id or label `name`.
 fn in_history(db: Option<&str>, name: &str) -> bool {
     let Ok(Some(store)) = open_existing(db) else {
@@ -204,4 +222,28 @@ fn read_result_file(name: &str) -> Result<Found, LookupError> {
         json,
         summary: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_is_found_and_another_result_is_refused_by_its_flag() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let run = dir.path().join("run.json").display().to_string();
+        let run_json = include_str!("../../report/tests/fixtures/run.json");
+        std::fs::write(&run, run_json).expect("written");
+        let db = dir.path().join("history.db").display().to_string();
+        let r = find_run(Some(&db), "--run", &run).expect("a run");
+        assert_eq!(r.schema, dbio_model::RUN_SCHEMA);
+        let sweep = dir.path().join("sweep.json").display().to_string();
+        std::fs::write(&sweep, r#"{"schema": "dbio.sweep.v1"}"#).expect("written");
+        let e = find_run(Some(&db), "--run", &sweep).unwrap_err();
+        assert!(matches!(e, LookupError::NotRun { .. }));
+        assert_eq!(
+            e.to_string(),
+            format!("--run {sweep}: not a run result; give a run id, label or JSON file")
+        );
+    }
 }

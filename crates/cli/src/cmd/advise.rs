@@ -8,12 +8,11 @@ use crate::history::{self, find, lookup_inputs};
 use crate::output::{
     check_outputs, emit_json, print_out, print_summary, write_atomic_with, write_file_atomic,
 };
-use crate::prologue::{failure, usage};
-use dbio_analyze::advise::measured::latency;
-pub(crate) use dbio_analyze::advise::request::share;
-use dbio_analyze::advise::request::{self, AdviseError, AdviseFlags, Plan};
-use dbio_db::gather::{gather, Outcome, Source};
+use crate::prologue::usage;
+use dbio_analyze::advise::request::{AdviseError, Plan};
+use dbio_db::gather::Source;
 use dbio_model::advise::AdviseResult;
+use dbio_orchestrate::advise::{Advice, AdviceError, Request};
 use dbio_report::advise_json::AdviseJson;
 
 /// Runs `dbio advise`.
@@ -23,16 +22,9 @@ pub fn run(a: AdviseArgs) -> Result<Exit, Exit> {
         print_out(dbio_db::queries::QUERIES);
         return Ok(Exit::Ok);
     }
-    let plan = plan(&a).map_err(usage(CMD))?;
-    let runs: Vec<&str> = plan
-        .flash_run
-        .iter()
-        .chain(a.current.iter())
-        .map(String::as_str)
-        .collect();
-    let mut inputs = a.exports.clone();
-    inputs.extend(a.since.iter().chain(a.sizes.iter()).cloned());
-    inputs.extend(lookup_inputs(&runs, a.store.db.as_deref()));
+    let req = request(&a);
+    let plan = req.plan().map_err(usage(CMD))?;
+    let mut inputs = req.inputs(&plan, |runs| lookup_inputs(runs, a.store.db.as_deref()));
     inputs.extend(history::stored_in(&a.store));
     let outs = [
         ("--json", a.out.json.as_deref()),
@@ -46,54 +38,44 @@ pub fn run(a: AdviseArgs) -> Result<Exit, Exit> {
     };
     // A stored run, sweep or suite's JSON by name, or why it was not found.
     let stored = |name: &str| find(a.store.db.as_deref(), name).map(|f| f.json);
-    let latency = latency(&plan, a.current.as_deref(), &stored).map_err(usage(CMD))?;
-    let sizes = a.sizes.as_deref().map(dbio_db::gather::sizes);
-    let sizes = sizes.transpose().map_err(usage(CMD))?;
-    let mut g = match gather(&source(&a), plan.interval, &mut Waiter::new(a.out.quiet)) {
-        Ok(Outcome::Saved(msg)) => {
+    match req.advise(&plan, &stored, &mut Waiter::new(a.out.quiet)) {
+        Ok(Advice::Saved(msg)) => {
             if !a.out.quiet {
                 eprintln!("dbio advise: {msg}");
             }
-            return Ok(Exit::Ok);
+            Ok(Exit::Ok)
         }
-        Ok(Outcome::Counts(g)) => g,
-        Err(e) => return Err(Exit::of_error(CMD, &e)),
-    };
-    if let Some(s) = &sizes {
-        g.with_sizes(s, a.sizes.as_deref().unwrap_or(""));
+        Ok(Advice::Made {
+            result,
+            interrupted,
+        }) => Ok(finish(&a, &result, store.as_ref(), interrupted)),
+        Err(AdviceError::Gather(e)) => Err(Exit::of_error(CMD, &e)),
+        Err(e) => Err(usage(CMD)(e)),
     }
-    g.check_io().map_err(failure(CMD))?;
-    let interrupted = g.interrupted;
-    let r = dbio_orchestrate::advise::analyse(&plan, latency, g);
-    Ok(finish(&a, &r, store.as_ref(), interrupted))
 }
 
-/// The flags as dbio-analyze takes them, checked there.
+/// The flags as the library takes them, checked there (`Request::plan`).
 pub(crate) fn plan(a: &AdviseArgs) -> Result<Plan, AdviseError> {
-    request::plan(&AdviseFlags {
-        url: a.url.is_some(),
-        diskstats: a.diskstats,
-        partitions: a.partitions,
-        exports: a.exports.len(),
+    request(a).plan()
+}
+
+/// The flags as dbio-orchestrate takes them: the source, and the settings as written.
+fn request(a: &AdviseArgs) -> Request {
+    Request {
+        source: Source {
+            url: a.url.clone(),
+            diskstats: a.diskstats,
+            partitions: a.partitions,
+            exports: a.exports.clone(),
+            snapshot: a.snapshot.clone(),
+            since: a.since.clone(),
+        },
         interval: a.interval.clone(),
-        snapshot: a.snapshot.clone(),
-        since: a.since.is_some(),
         flash: a.flash.clone(),
-        current: a.current.is_some(),
+        current: a.current.clone(),
         flash_latency: a.flash_latency.clone(),
         io_wait_share: a.io_wait_share.clone(),
-    })
-}
-
-/// The source as dbio-db takes it.
-fn source(a: &AdviseArgs) -> Source {
-    Source {
-        url: a.url.clone(),
-        diskstats: a.diskstats,
-        partitions: a.partitions,
-        exports: a.exports.clone(),
-        snapshot: a.snapshot.clone(),
-        since: a.since.clone(),
+        sizes: a.sizes.clone(),
     }
 }
 
@@ -102,7 +84,7 @@ fn finish(
     a: &AdviseArgs,
     r: &AdviseResult,
     store: Option<&dbio_store::Store>,
-    interrupted: Option<f64>,
+    interrupted: bool,
 ) -> Exit {
     let texts = AdviseJson::of(r, a.out.json.as_deref() == Some("-"), store.is_some());
     let summary = dbio_report::advise::summary(r, a.top);
@@ -132,7 +114,7 @@ fn finish(
         }
     }
     print_summary(&summary, a.out.json.as_deref(), a.out.quiet);
-    if interrupted.is_some() {
+    if interrupted {
         Exit::Interrupted
     } else {
         Exit::Ok

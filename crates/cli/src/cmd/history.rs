@@ -8,7 +8,7 @@ use crate::output::{emit_json, print_out};
 use crate::prologue::{failure, usage};
 use dbio_store::Filter;
 
-pub(crate) use dbio_store::since::since;
+use dbio_store::since::since;
 
 /// Runs `dbio history`.
 pub fn history(a: HistoryArgs) -> Result<Exit, Exit> {

@@ -7,7 +7,7 @@ use crate::exit::Exit;
 use crate::fleet_args::MergeArgs;
 use crate::history;
 use crate::prologue::{prologue, usage};
-use dbio_analyze::merge::{given_once, host_name, merge, HostResult, MergeOptions};
+use dbio_analyze::merge::{merge, HostResult, MergeOptions};
 use dbio_store::run_files::read_all;
 
 /// Runs `dbio merge` and returns its exit status.
@@ -17,7 +17,7 @@ pub fn run(a: MergeArgs) -> Result<Exit, Exit> {
     let mut inputs = a.files.clone();
     inputs.extend(history::stored_in(&a.store));
     let ready = prologue("dbio merge", &outputs, &inputs, &a.store, || {
-        hosts(&a.files).map_err(CliError::from)
+        hosts(&a.files)
     });
     let (hosts, store) = ready.map(|r| (r.work, r.store))?;
     let opts = MergeOptions {
@@ -33,21 +33,8 @@ pub fn run(a: MergeArgs) -> Result<Exit, Exit> {
 
 /// The hosts' results in `files`, each read once and named by its host (and its file when
 /// two hosts share a name); the message says what is wrong.
-fn hosts(files: &[String]) -> Result<Vec<HostResult>, String> {
-    let results = read_all(files)
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|m| m.to_string())?;
-    // Named by their files here: two hosts' names may be one.
-    let names: Vec<&str> = files.iter().map(String::as_str).collect();
-    given_once(&results.iter().collect::<Vec<_>>(), &names).map_err(|m| m.to_string())?;
-    let mut hosts: Vec<HostResult> = Vec::new();
-    for (f, r) in files.iter().zip(results) {
-        let mut name = host_name(r.label.as_deref(), &r);
-        if hosts.iter().any(|h| h.name == name) {
-            name = format!("{name} ({f})");
-        }
-        hosts.push(HostResult { name, result: r });
-    }
-    Ok(hosts)
+fn hosts(files: &[String]) -> Result<Vec<HostResult>, CliError> {
+    let results = read_all(files).into_iter().collect::<Result<Vec<_>, _>>();
+    let results = results.map_err(|e| CliError::Message(e.to_string()))?;
+    Ok(dbio_analyze::merge::files::hosts(files, results)?)
 }

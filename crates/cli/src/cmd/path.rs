@@ -3,12 +3,12 @@
 
 use crate::args::PathArgs;
 use crate::exit::Exit;
-use crate::history::{find, lookup_inputs};
+use crate::history::lookup_inputs;
 use crate::output::{check_outputs, emit_json, print_out};
 use crate::prologue::usage;
 use dbio_analyze::flags::io_sizes;
 use dbio_model::path::Topology;
-use dbio_model::RunResult;
+use dbio_store::lookup::find_run;
 
 /// Runs `dbio path`.
 pub fn run(a: PathArgs) -> Result<Exit, Exit> {
@@ -32,15 +32,8 @@ pub fn run(a: PathArgs) -> Result<Exit, Exit> {
     let sizes = sizes.unwrap_or_default();
     let mut p = dbio_analyze::path::analyse(&t, &sizes);
     if let Some(name) = &a.run {
-        let found = find(a.history.db.as_deref(), name).map_err(usage(CMD))?;
-        match serde_json::from_str::<RunResult>(&found.json) {
-            Ok(r) => p.run = Some(dbio_analyze::path::hold(&t, &r)),
-            Err(_) => {
-                return Err(usage(CMD)(format!(
-                    "--run {name}: not a run result; give a run id, label or JSON file"
-                )))
-            }
-        }
+        let r = find_run(a.history.db.as_deref(), "--run", name).map_err(usage(CMD))?;
+        p.run = Some(dbio_analyze::path::hold(&t, &r));
     }
     if let Some(path) = a.json.as_deref() {
         if let Err(e) = emit_json(path, &dbio_report::json::to_json(&p)) {

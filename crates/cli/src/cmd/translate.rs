@@ -6,9 +6,10 @@ use crate::args::{Cli, Command, RunCmd};
 use crate::exit::Exit;
 use crate::output::print_out;
 use clap::{CommandFactory, Parser};
+use dbio_spec::translate::runs::{run_lines, RunLine};
 use dbio_spec::translate::split::split;
 use dbio_spec::translate::tool::{translate, Tool};
-use dbio_spec::translate::{command_line, Fate, Translation};
+use dbio_spec::translate::{Fate, Translation};
 
 /// Runs `dbio sqlio`, `dbio diskspd` or `dbio fio`.
 pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
@@ -35,7 +36,7 @@ pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
             refused.len()
         )));
     }
-    let runs = parse_runs(name, &t, &ours).map_err(Exit::usage)?;
+    let runs = parse_runs(name, &t, &ours)?;
     let to_stdout =
         !ours.iter().any(|a| a == "-") && !ours.iter().any(|a| a == "-q" || a == "--quiet");
     let say = |s: String| {
@@ -67,6 +68,7 @@ pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
     Ok(Exit::Ok)
 }
 
+/// Prints the long help of `dbio NAME`.
 fn help(name: &str) -> Exit {
     let mut cmd = Cli::command();
     if let Some(sub) = cmd.find_subcommand_mut(name) {
@@ -75,30 +77,30 @@ fn help(name: &str) -> Exit {
     Exit::Ok
 }
 
-/// Each job's `dbio run` command line and its parsed flags, all validated before any runs.
+/// Each job's `dbio run` command line and its parsed flags, all validated before any runs;
+/// Err after saying what is wrong (status 2).
 pub(crate) fn parse_runs(
     name: &str,
     t: &Translation,
     ours: &[String],
-) -> Result<Vec<(String, RunCmd)>, String> {
-    dbio_spec::translate::outputs::one_file_per_run(t.jobs.len(), ours)
-        .map_err(|e| format!("dbio {name}: {e}"))?;
+) -> Result<Vec<(String, RunCmd)>, Exit> {
+    let lines = run_lines(t, ours).map_err(|e| Exit::usage(format!("dbio {name}: {e}")))?;
     let mut out = Vec::new();
-    for job in &t.jobs {
-        let mut argv = vec!["run".to_string()];
-        argv.extend(job.flags.args());
-        argv.extend(ours.iter().cloned());
-        let line = format!("dbio {}", command_line(&argv));
+    for RunLine { argv, line } in lines {
         let parsed =
-            Cli::try_parse_from(std::iter::once("dbio".to_string()).chain(argv.iter().cloned()))
-                .map_err(|e| {
-                    format!("dbio {name}: {line}\n{}", e.render().to_string().trim_end())
-                })?;
+            Cli::try_parse_from(std::iter::once("dbio".to_string()).chain(argv)).map_err(|e| {
+                Exit::usage(format!(
+                    "dbio {name}: {line}\n{}",
+                    e.render().to_string().trim_end()
+                ))
+            })?;
         let Command::Run(cmd) = parsed.command else {
-            return Err(format!("dbio {name}: {line}: not a dbio run command line"));
+            return Err(Exit::usage(format!(
+                "dbio {name}: {line}: not a dbio run command line"
+            )));
         };
         crate::raw::job_spec(&cmd.run)
-            .map_err(|e| format!("dbio {name}: {line}\ndbio run: {e}"))?;
+            .map_err(|e| Exit::usage(format!("dbio {name}: {line}\ndbio run: {e}")))?;
         out.push((line, *cmd));
     }
     Ok(out)

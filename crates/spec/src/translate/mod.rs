@@ -9,6 +9,7 @@ mod fio_ini;
 mod fio_job;
 mod fio_opts;
 pub mod outputs;
+pub mod runs;
 pub mod split;
 mod sqlio;
 pub mod tool;
