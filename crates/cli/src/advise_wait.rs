@@ -4,7 +4,6 @@
 use crate::output::write_file_atomic;
 use dbio_db::gather::Interval;
 use dbio_db::interval::wait_interval;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -47,12 +46,9 @@ fn wait(interval: Duration, quiet: bool, stop: &AtomicBool) -> Option<f64> {
         )
     };
     let bar = (!quiet).then(|| {
-        let b = ProgressBar::with_draw_target(
+        let b = crate::progress::bar(
             Some(interval.as_millis() as u64),
-            ProgressDrawTarget::stderr(),
-        );
-        b.set_style(
-            ProgressStyle::with_template("{elapsed} [{bar:30}] {msg}").expect("valid template"),
+            "{elapsed} [{bar:30}] {msg}",
         );
         b.set_message(left(Duration::ZERO));
         b

@@ -114,10 +114,6 @@ const SUITE_HELP: &str = include_str!("../help/suite.txt");
 
 /// Flags of `dbio suite`.
 #[derive(Debug, Args)]
-#[command(
-    mut_arg("json", |a| a.help("Write the whole assessment as JSON to FILE, or to stdout with '-'")),
-    mut_arg("quiet", |a| a.help("No progress display and no tables (errors still go to stderr)"))
-)]
 pub struct SuiteArgs {
     /// Targets by role: data=PATH, log=PATH, tempdb=PATH; one plain PATH puts the log and
     /// TempDB on PATH.log and PATH.tempdb beside it [default: ./dbio-testfile].
@@ -256,155 +252,10 @@ fn run_examples() -> String {
 
 /// Flags of `dbio run`.
 #[derive(Debug, Clone, Args)]
-#[command(
-    mut_arg("json", |a| a.help("Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr)")),
-    mut_arg("quiet", |a| a.help("No progress display and no summary (errors and warnings still go to stderr)"))
-)]
 pub struct RunArgs {
-    /// Built-in profile to run (see `dbio profiles`); default: oltp.
-    #[arg(value_name = "PROFILE", conflicts_with = "profile_file")]
-    pub profile: Option<String>,
-    /// Run the profile in this TOML file instead of a built-in one.
-    #[arg(long = "profile", value_name = "FILE")]
-    pub profile_file: Option<String>,
-    /// File or block device to test; repeat for several (I/O is spread across them).
-    /// A missing file is created, sized and prefilled with incompressible data. With a
-    /// multi-stream profile, ROLE=PATH names the target of a role (e.g. log=/mnt/log/f); a
-    /// plain PATH takes the first role and puts every other role on PATH.ROLE beside it.
-    /// [default: ./dbio-testfile; refused with --engine sim, which touches no file]
-    #[arg(long = "target", short = 't', value_name = "PATH")]
-    pub targets: Vec<String>,
-    /// Size of the file (default 1GiB). A file dbio created is resized to it; one it did
-    /// not create keeps its size, and another --size is refused.
-    #[arg(long, value_name = "SIZE")]
-    pub size: Option<String>,
-    /// Access pattern.
-    #[arg(long, value_name = "PATTERN", value_parser = ["read", "write", "randread", "randwrite", "randrw"])]
-    pub rw: Option<String>,
-    /// Share of reads in percent, for randrw.
-    #[arg(long, value_name = "PCT")]
-    pub mix: Option<u32>,
-    /// Block size, or a weighted distribution like 8k:70,64k:20,256k:10 (weights are
-    /// relative: 8k:7,64k:3 is the same 70/30).
-    #[arg(long, value_name = "SIZE[:W],...")]
-    pub bs: Option<String>,
-    /// Alignment of offsets (default: the smallest block size).
-    #[arg(long, value_name = "SIZE")]
-    pub align: Option<String>,
-    /// Outstanding I/Os per thread.
-    #[arg(long, value_name = "N")]
-    pub qd: Option<u32>,
-    /// Worker threads, each with its own queue.
-    #[arg(long, value_name = "N")]
-    pub threads: Option<u32>,
-    /// How long to measure, after the ramp (e.g. 30s, 5m).
-    #[arg(long, value_name = "TIME", conflicts_with_all = ["ops", "bytes"])]
-    pub duration: Option<String>,
-    /// Warm-up before measuring; excluded from the results.
-    #[arg(long, value_name = "TIME")]
-    pub ramp: Option<String>,
-    /// Stop after this many I/Os in total instead of after a time (with several streams:
-    /// this many in each stream).
-    #[arg(long, value_name = "N", conflicts_with = "bytes")]
-    pub ops: Option<u64>,
-    /// Stop after this many bytes in total instead of after a time (with several streams:
-    /// this many in each stream).
-    #[arg(long, value_name = "SIZE")]
-    pub bytes: Option<String>,
-    /// Start of the region to use on each target.
-    #[arg(long, value_name = "SIZE")]
-    pub offset: Option<String>,
-    /// Length of the region (default: to the end of the target).
-    #[arg(long, value_name = "SIZE")]
-    pub range: Option<String>,
-    /// Spread of random offsets: uniform, zipf:THETA, pareto:H (0.2 = 80/20) or
-    /// hotspot:IO/REGION (e.g. 90/10: 90 % of I/Os to the first 10 % of the region).
-    #[arg(long, value_name = "SKEW")]
-    pub skew: Option<String>,
-    /// Write durability: dsync (O_DSYNC), fdatasync:N or fsync:N (a flush every N writes).
-    #[arg(long, value_name = "MODE")]
-    pub sync: Option<String>,
-    /// Open loop: issue this many IOPS in total (with several streams: in each stream),
-    /// latency measured from each scheduled start.
-    #[arg(long, value_name = "IOPS")]
-    pub rate: Option<u64>,
-    /// I/O engine; sim models a device in virtual time instead of doing I/O (see --sim).
-    #[arg(long, value_name = "ENGINE", default_value = "uring", value_parser = ["uring", "psync", "null", "sim"])]
-    pub engine: String,
-    /// Use the page cache instead of O_DIRECT (results are labelled buffered).
-    #[arg(long)]
-    pub buffered: bool,
-    /// io_uring: polled completions (needs a device with poll queues).
-    #[arg(long)]
-    pub hipri: bool,
-    /// io_uring: a kernel thread polls the submission queue.
-    #[arg(long)]
-    pub sqpoll: bool,
-    /// While measuring, keep the CPUs out of idle states (poll, the default: a completion is
-    /// not charged with a CPU's wake-up from idle; needs root) or leave them to the power
-    /// manager (allow)
-    #[arg(long, value_name = "POLICY", default_value = "poll", value_parser = ["poll", "allow"])]
-    pub cpu_idle: String,
-    /// Data written and prefilled: random (incompressible, every block unique; default),
-    /// zeros, pattern:0xHH… (those bytes repeated), or dedupe:R,compress:C[,unit:SIZE]: the
-    /// stream dedupes R:1 at the unit (default 8k; 4k to 128k) and its unique units compress
-    /// C:1 with LZ4 and zstd (within 5 %, C up to 16). With dedupe or compress, every
-    /// --bs and --align must be a multiple of the unit.
-    #[arg(long, value_name = "KIND")]
-    pub data: Option<String>,
-    /// Allow writing to a block device or to an existing file dbio did not create.
-    #[arg(long)]
-    pub destroy_data: bool,
-    /// Wait for steady state before measuring (after the ramp): iops:X% (every second of the
-    /// window within X % of its mean), iops_slope:X% (least-squares slope below X % of the
-    /// mean per second), bw:X%, bw_slope:X%.
-    #[arg(long, value_name = "CRITERION")]
-    pub steady: Option<String>,
-    /// Window of one-second samples --steady judges (default 10s).
-    #[arg(long, value_name = "TIME")]
-    pub steady_window: Option<String>,
-    /// Longest settling time; measuring starts then even if not settled (default 120s).
-    #[arg(long, value_name = "TIME")]
-    pub steady_max: Option<String>,
-    /// Bursts: issue I/O only during the first ON of every PERIOD, e.g. 2s/10s (with --rate,
-    /// the rate applies within the bursts).
-    #[arg(long, value_name = "ON/PERIOD")]
-    pub burst: Option<String>,
-    /// Seed of the random choices, to repeat a run exactly.
-    #[arg(long, value_name = "N", default_value_t = 0x6462_696f)]
-    pub seed: u64,
-    /// The device --engine sim models: a preset, a preset with changes, or settings alone
-    /// (over nvme-gen3): nvme-gen3,channels=8 or channels=1,read=100us,write=100us,dist=exp,bw=3.2GB/s,link=10us.
-    #[arg(long, value_name = "PRESET|KEY=V,...")]
-    pub sim: Option<String>,
-    /// Spacing of open-loop (--rate) I/Os: uniform (evenly spaced) or poisson (exponential gaps).
-    #[arg(long, value_name = "KIND", default_value = "uniform", value_parser = ["uniform", "poisson"])]
-    pub arrivals: String,
-    /// Session mode, the SLOB method: N synchronous sessions (one thread each) instead of
-    /// queue-depth workers; the report is AWR-like (wait events, load profile).
-    #[arg(long, value_name = "N", help_heading = "Session mode (SLOB)")]
-    pub sessions: Option<u32>,
-    /// Pages read per operation: logically adjacent, physically scattered (SLOB's WORK_UNIT; default 64).
-    #[arg(long, value_name = "PAGES", help_heading = "Session mode (SLOB)")]
-    pub work_unit: Option<u32>,
-    /// Read each work unit as one batch (db file parallel read) instead of one page at a
-    /// time (db file sequential read).
-    #[arg(long, help_heading = "Session mode (SLOB)")]
-    pub batch_reads: bool,
-    /// Operations per 100 that modify their pages and commit (SLOB's UPDATE_PCT; default 0).
-    #[arg(long, value_name = "PCT", help_heading = "Session mode (SLOB)")]
-    pub update_pct: Option<u32>,
-    /// Redo bytes per modified page (default 512); redo goes to --target log=PATH, else to
-    /// a file PATH.redo beside the data target.
-    #[arg(long, value_name = "SIZE", help_heading = "Session mode (SLOB)")]
-    pub redo_stress: Option<String>,
-    /// Think time: after every N-th operation sleep a time drawn between MIN and MAX
-    /// (e.g. 5:100us-2ms).
-    #[arg(long, value_name = "N:MIN-MAX", help_heading = "Session mode (SLOB)")]
-    pub think: Option<String>,
-    /// Page reads per 100 served from the buffer pool, costing no I/O (default 0).
-    #[arg(long, value_name = "PCT", help_heading = "Session mode (SLOB)")]
-    pub cache_hit: Option<u32>,
+    /// The workload's flags, declared with the raw description they fill.
+    #[command(flatten)]
+    pub job: dbio_spec::RawJob,
     #[command(flatten)]
     pub out: Outputs,
     /// Also write the result as a self-contained HTML report with charts to FILE.
@@ -430,13 +281,16 @@ pub struct ProfilesArgs {
 
 const SWEEP_EXAMPLES: &str = include_str!("../help/sweep-examples.txt");
 
-/// Flags of `dbio sweep`.
+/// Flags of `dbio sweep`; `dbio sweep db …` is `dbio db sweep …`.
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct SweepArgs {
+    #[command(subcommand)]
+    pub db: Option<SweepDb>,
     /// The setting to vary and its values: qd=1,2,4,8 or qd=1..128x2; also threads=, sessions=,
     /// bs=, mix=, rate=.
-    #[arg(long, value_name = "KEY=VALUES")]
-    pub vary: String,
+    #[arg(long, value_name = "KEY=VALUES", required = true)]
+    pub vary: Option<String>,
     /// Latency objective of the knee: p99<1ms, avg<200us, read:p99.9<2ms, ...
     #[arg(long, value_name = "SLO")]
     pub slo: Option<String>,
@@ -448,14 +302,18 @@ pub struct SweepArgs {
     pub run: RunArgs,
 }
 
+/// The database sweep, also spelled under `dbio sweep`.
+#[derive(Debug, Subcommand)]
+pub enum SweepDb {
+    /// Run once per number of sessions through a real database (as `dbio db sweep`).
+    #[command(after_help = crate::db_args::DB_HELP)]
+    Db(crate::db_args::DbSweepArgs),
+}
+
 const REDUCE_EXAMPLES: &str = include_str!("../help/reduce-examples.txt");
 
 /// Flags of `dbio reduce`.
 #[derive(Debug, Args)]
-#[command(
-    mut_arg("json", |a| a.help("Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr)")),
-    mut_arg("quiet", |a| a.help("No progress display and no summary (errors still go to stderr)"))
-)]
 pub struct ReduceArgs {
     /// Files, directory trees (symlinks are not followed) and block devices to read.
     #[arg(value_name = "PATH", required = true)]

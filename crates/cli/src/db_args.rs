@@ -50,10 +50,6 @@ pub struct DbSetupArgs {
 
 /// Flags of `dbio db run` (and of each step of `dbio db sweep`).
 #[derive(Debug, Clone, Args)]
-#[command(
-    mut_arg("json", |a| a.help("Write the JSON result to this file (- for stdout)").value_name("JSON")),
-    mut_arg("quiet", |a| a.help("No progress display"))
-)]
 pub struct DbRunArgs {
     /// postgres://USER:PASSWORD@HOST:PORT/DB or mysql://USER:PASSWORD@HOST:PORT/ (mariadb:// too).
     #[arg(long)]
@@ -109,39 +105,4 @@ pub struct DbDropArgs {
     /// postgres://USER:PASSWORD@HOST:PORT/DB or mysql://USER:PASSWORD@HOST:PORT/ (mariadb:// too).
     #[arg(long)]
     pub url: String,
-}
-
-/// The command line with `dbio sweep db …` spelled as `dbio db sweep …`, the one command
-/// both name (a database sweep takes the database's flags, not a profile's).
-pub fn canonical(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    if args.len() > 2 && args[1] == "sweep" && args[2] == "db" {
-        args.swap(1, 2);
-    }
-    args
-}
-
-#[cfg(test)]
-mod tests {
-    use super::canonical;
-    use std::ffi::OsString;
-
-    fn v(s: &str) -> Vec<OsString> {
-        s.split(' ').map(OsString::from).collect()
-    }
-
-    #[test]
-    fn sweep_db_is_db_sweep() {
-        assert_eq!(
-            canonical(v("dbio sweep db --vary sessions=1,2")),
-            v("dbio db sweep --vary sessions=1,2")
-        );
-        // Nothing else moves: a profile sweep, a db run, a flag value of "db".
-        for s in [
-            "dbio sweep oltp --vary qd=1,2",
-            "dbio db run --url x",
-            "dbio sweep --label db",
-        ] {
-            assert_eq!(canonical(v(s)), v(s));
-        }
-    }
 }

@@ -62,7 +62,6 @@ pub const MERGE_HELP: &str = include_str!("../help/merge.txt");
 
 /// Flags of `dbio merge`.
 #[derive(Debug, Clone, Args)]
-#[command(mut_arg("json", |a| a.help("Write the merged result as JSON to FILE, or to stdout with '-'")))]
 pub struct MergeArgs {
     /// JSON results of `dbio run --json`, one per host.
     #[arg(value_name = "FILE", required = true)]

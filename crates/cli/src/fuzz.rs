@@ -17,7 +17,7 @@ pub fn command_line(args: &[String]) -> Result<(), String> {
     let argv = std::iter::once("dbio".to_string()).chain(args.iter().cloned());
     let cli = Cli::try_parse_from(argv).map_err(|e| e.to_string())?;
     match cli.command {
-        Command::Run(c) => crate::workload::plan(&c.run)
+        Command::Run(c) => crate::raw::plan(&c.run)
             .map(drop)
             .map_err(|e| e.to_string()),
         Command::Sweep(s) => crate::cmd::sweep::plan(&s)

@@ -26,7 +26,6 @@ mod signals;
 mod tool_args;
 mod tool_formats;
 mod verify_args;
-mod workload;
 
 use clap::Parser;
 use dbio_spec::translate::tool::Tool;
@@ -40,11 +39,14 @@ fn status(r: Result<exit::Exit, exit::Exit>) -> ExitCode {
 /// Parses the process's arguments, runs the command and returns its exit status.
 pub fn main() -> ExitCode {
     dbio_engine::sys::return_freed_memory();
-    let cli = args::Cli::parse_from(db_args::canonical(std::env::args_os().collect()));
+    let cli = args::Cli::parse();
     match cli.command {
         args::Command::Run(a) => status(cmd::run::run(a.run, &a.formats)),
         args::Command::Profiles(a) => cmd::profiles::run(a).into(),
-        args::Command::Sweep(a) => status(cmd::sweep::run(*a)),
+        args::Command::Sweep(a) => match a.db {
+            Some(args::SweepDb::Db(db)) => status(cmd::db::run(db_args::DbCmd::Sweep(db))),
+            None => status(cmd::sweep::run(*a)),
+        },
         args::Command::History(a) => status(cmd::history::history(a)),
         args::Command::Show(a) => status(cmd::history::show(a)),
         args::Command::Export(a) => status(cmd::history::export(a)),

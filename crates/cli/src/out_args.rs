@@ -8,10 +8,10 @@ use clap::Args;
 /// with each command: what its page holds differs from one to the next.)
 #[derive(Debug, Clone, Default, Args)]
 pub struct Outputs {
-    /// Write the result as JSON to FILE, or to stdout with '-'.
+    /// Write the result as JSON to FILE, or to stdout with '-' (then the summary goes to stderr).
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
-    /// No summary (errors and warnings still go to stderr).
+    /// No progress display and no summary (errors and warnings still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
 }

@@ -50,13 +50,7 @@ impl Progress {
 
     fn new_bar(&mut self, len: Option<u64>, template: &str) -> &ProgressBar {
         self.finish();
-        let bar = match len {
-            Some(n) => ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
-            None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
-        };
-        bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
-        bar.enable_steady_tick(Duration::from_millis(250));
-        self.bar.insert(bar)
+        self.bar.insert(bar(len, template))
     }
 
     /// Shows one runner event.
@@ -124,4 +118,13 @@ impl Progress {
             b.finish_and_clear();
         }
     }
+}
+
+/// A bar on stderr of `len` steps (a spinner without), drawn by `template`, redrawn 4 times
+/// a second.
+pub fn bar(len: Option<u64>, template: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr());
+    bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
 }

@@ -1,63 +1,41 @@
 //! The flags of `dbio run` as the raw description `dbio-spec` checks into a job: the one
-//! place the command line's clap structs meet the library.
+//! place the command line's clap structs meet the library; and what those flags ask to run
+//! (one job, or several streams of a profile, as `dbio_orchestrate::workload` decides).
 
 use crate::args::RunArgs;
+use crate::error::CliError;
 use dbio_model::JobSpec;
+pub use dbio_orchestrate::workload::Workload;
 use dbio_spec::{RawJob, SpecError};
 
-/// The run flags as plain data, nothing checked yet.
+/// The run flags as plain data, nothing checked yet: the workload's own, with what the
+/// fleet and verify flags say about it.
 pub fn raw_job(a: &RunArgs) -> RawJob {
     RawJob {
-        profile: a.profile.clone(),
-        profile_file: a.profile_file.clone(),
-        targets: a.targets.clone(),
-        size: a.size.clone(),
-        rw: a.rw.clone(),
-        mix: a.mix,
-        bs: a.bs.clone(),
-        align: a.align.clone(),
-        qd: a.qd,
-        threads: a.threads,
-        duration: a.duration.clone(),
-        ramp: a.ramp.clone(),
-        ops: a.ops,
-        bytes: a.bytes.clone(),
-        offset: a.offset.clone(),
-        range: a.range.clone(),
-        skew: a.skew.clone(),
-        sync: a.sync.clone(),
-        rate: a.rate,
-        engine: a.engine.clone(),
-        buffered: a.buffered,
-        hipri: a.hipri,
-        sqpoll: a.sqpoll,
-        cpu_idle: a.cpu_idle.clone(),
-        data: a.data.clone(),
-        destroy_data: a.destroy_data,
-        steady: a.steady.clone(),
-        steady_window: a.steady_window.clone(),
-        steady_max: a.steady_max.clone(),
-        burst: a.burst.clone(),
-        seed: a.seed,
-        sim: a.sim.clone(),
-        arrivals: a.arrivals.clone(),
-        sessions: a.sessions,
-        work_unit: a.work_unit,
-        batch_reads: a.batch_reads,
-        update_pct: a.update_pct,
-        redo_stress: a.redo_stress.clone(),
-        think: a.think.clone(),
-        cache_hit: a.cache_hit,
         split_region: a.fleet.split_region.clone(),
         on_hosts: !a.fleet.hosts.is_empty() || a.fleet.hosts_file.is_some(),
         verify: a.verify.verify,
         verify_journal: a.verify.verify_journal.clone(),
+        ..a.job.clone()
     }
 }
 
 /// The validated job of a single-stream `dbio run`.
 pub fn job_spec(a: &RunArgs) -> Result<JobSpec, SpecError> {
     raw_job(a).check()
+}
+
+/// What the flags of `dbio run` ask to run; the message says what is wrong.
+pub fn plan(a: &RunArgs) -> Result<Workload, CliError> {
+    Ok(Workload::of(&raw_job(a), a.fleet.job_json.as_deref())?)
+}
+
+/// `--start-at`: the instant measuring starts; refused when it is malformed or more than a
+/// day away.
+pub fn start_at(a: &RunArgs) -> Result<Option<std::time::SystemTime>, CliError> {
+    Ok(dbio_orchestrate::start_at::parse_start_at(
+        a.fleet.start_at.as_deref(),
+    )?)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::exit::{Exit, Ran};
 use crate::fleet_args::FleetArgs;
 use crate::history;
 use crate::prologue::{failure, prologue};
-use crate::workload::{plan, start_at, Workload};
+use crate::raw::{plan, start_at, Workload};
 use dbio_orchestrate::executor::{Executor, Fleet, Local, Plan, FLEET_STREAMS};
 use dbio_orchestrate::fleet::{flags::FleetFlags, FleetPlan};
 use dbio_orchestrate::run_one;
@@ -80,7 +80,7 @@ pub fn run(a: RunArgs) -> Result<Exit, Exit> {
     let ready = prologue("dbio run", &outputs, &inputs, &a.store, || {
         let job = match plan(&a)? {
             Workload::Single(spec) => *spec,
-            Workload::Streams(..) => return Err(CliError::from(String::from(FLEET_STREAMS))),
+            Workload::Streams(..) => return Err(CliError::msg(FLEET_STREAMS)),
         };
         let fp = flags(&a.fleet, a.store.label.as_deref()).plan()?;
         Ok((job, fp, start_at(&a)?))

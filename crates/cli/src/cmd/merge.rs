@@ -35,6 +35,6 @@ pub fn run(a: MergeArgs) -> Result<Exit, Exit> {
 /// two hosts share a name); the message says what is wrong.
 fn hosts(files: &[String]) -> Result<Vec<HostResult>, CliError> {
     let results = read_all(files).into_iter().collect::<Result<Vec<_>, _>>();
-    let results = results.map_err(|e| CliError::Message(e.to_string()))?;
+    let results = results?;
     Ok(dbio_analyze::merge::files::hosts(files, results)?)
 }

@@ -10,8 +10,7 @@ use crate::prologue::prologue;
 use dbio_reduce::flags::{FlagError, ReduceFlags};
 use dbio_reduce::{reduce, ReduceEvent, ReduceOptions};
 use dbio_report::entry::ReduceEntry;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::time::Duration;
+use indicatif::ProgressBar;
 
 /// Runs `dbio reduce` and returns its exit status.
 pub fn run(a: ReduceArgs) -> Result<Exit, Exit> {
@@ -25,15 +24,8 @@ pub fn run(a: ReduceArgs) -> Result<Exit, Exit> {
     let quiet = a.out.quiet;
     let result = reduce(&a.paths, &o, &stop, &mut |ev| match ev {
         ReduceEvent::Start { total } if !quiet => {
-            let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-            b.set_style(
-                ProgressStyle::with_template(
-                    "reading [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}, {eta} left",
-                )
-                .expect("valid template"),
-            );
-            b.enable_steady_tick(Duration::from_millis(250));
-            bar = Some(b);
+            let template = "reading [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}, {eta} left";
+            bar = Some(crate::progress::bar(Some(total), template));
         }
         ReduceEvent::Progress { done } => {
             if let Some(b) = &bar {

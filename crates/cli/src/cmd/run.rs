@@ -9,18 +9,15 @@ use crate::formats::FormatArgs;
 use crate::history;
 use crate::progress::Progress;
 use crate::prologue::prologue;
-use crate::workload::{plan, start_at, Workload};
+use crate::raw::{plan, start_at, Workload};
 use dbio_orchestrate::executor::Local;
 use dbio_orchestrate::run_one;
-use std::io::Read;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 /// What `run` and `sweep` read or measure, which no output may overwrite: the targets,
 /// the profile file and the history.
 pub fn inputs(a: &RunArgs) -> Vec<String> {
-    let mut v = measured(&a.targets, &a.store);
-    v.extend(a.profile_file.clone());
+    let mut v = measured(&a.job.targets, &a.store);
+    v.extend(a.job.profile_file.clone());
     v
 }
 
@@ -46,7 +43,7 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Result<Exit, Exit> {
     })?;
     let ((work, start_at), stop) = (&ready.work, ready.stop.flag());
     if a.fleet.stop_on_eof {
-        stop_on_eof(stop.clone());
+        dbio_orchestrate::fleet::remote::stop_on_eof(std::io::stdin(), stop.clone());
     }
     if let (Workload::Streams(_, notices), false) = (work, a.out.quiet) {
         notices.iter().for_each(|n| eprintln!("dbio run: {n}"));
@@ -59,15 +56,4 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Result<Exit, Exit> {
     let r = result.map_err(|e| Exit::no_result(&e, Ran::Here, "dbio run"))?;
     let d = Delivery::of(&a);
     Ok(deliver_as(r, &d, ready.store.as_ref(), "dbio run", formats))
-}
-
-/// Sets `stop` when standard input closes: a remote dbio started over ssh stops with the
-/// session that started it, and no process of dbio's outlives it.
-fn stop_on_eof(stop: Arc<AtomicBool>) {
-    std::thread::spawn(move || {
-        let mut sink = [0u8; 256];
-        let mut stdin = std::io::stdin().lock();
-        while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
-        stop.store(true, Ordering::Relaxed);
-    });
 }

@@ -26,7 +26,7 @@ use std::sync::Arc;
 pub fn plan(a: &SweepArgs) -> Result<SweepPlan, CliError> {
     let words = SweepWords {
         run: raw_job(&a.run),
-        vary: a.vary.clone(),
+        vary: a.vary.clone().unwrap_or_default(),
         slo: a.slo.clone(),
         target_latency: a.target_latency.clone(),
     };

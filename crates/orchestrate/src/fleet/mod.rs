@@ -7,6 +7,7 @@ pub mod error;
 pub mod flags;
 pub mod hosts;
 pub mod launch;
+pub mod remote;
 pub mod share;
 pub mod ssh;
 pub mod steps;
