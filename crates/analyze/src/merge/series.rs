@@ -4,7 +4,7 @@
 //! their reading. Hosts are read on every CPU; the merged seconds are made in parallel.
 
 use super::host::HostResult;
-use super::sums::{unpack, Rates, Sums};
+use super::sums::{Rates, Sums, Window};
 use dbio_model::histogram::{histogram_of, Encoder, HistogramSum, SECOND_SIGFIG};
 use dbio_model::TimePoint;
 use hdrhistogram::Histogram;
@@ -95,7 +95,7 @@ struct Lane<'a> {
     /// The end of the host's previous point (where this one began), s.
     from: f64,
     parts: Vec<Part>,
-    decoded: HistogramSum,
+    decoder: HistogramSum,
     buckets: Vec<(usize, u64)>,
 }
 
@@ -108,7 +108,7 @@ impl<'a> Lane<'a> {
             host_start: 0,
             from: 0.0,
             parts: Vec::new(),
-            decoded: HistogramSum::new(SECOND_SIGFIG),
+            decoder: HistogramSum::new(SECOND_SIGFIG),
             buckets: Vec::new(),
         }
     }
@@ -149,38 +149,45 @@ impl<'a> Lane<'a> {
     }
 
     /// Adds the point's histogram to cluster second `second`; false when it has none or it
-    /// does not decode.
+    /// does not decode. Decoded first, then added under the second's lock.
     fn add_hist(&mut self, second: usize, p: &TimePoint) -> bool {
         let Some(text) = p.hist.as_ref().and_then(|h| h.text().ok()) else {
             return false;
         };
-        self.decoded.clear();
-        if self.decoded.add_compact(&text).is_err() {
-            return false;
-        }
         self.buckets.clear();
-        self.buckets.extend(self.decoded.buckets());
-        self.sums.add(second, &self.buckets)
+        let buckets = &mut self.buckets;
+        let decoded = self.decoder.each_bucket(&text, |i, n| {
+            buckets.push((i, n));
+            Ok(())
+        });
+        decoded.is_ok() && self.sums.add(second, &self.buckets)
     }
 }
 
-/// The merged points of the seconds every host measured, made in parallel.
-fn points(rates: Rates, sums: Vec<Vec<u64>>, hosts: usize) -> Vec<TimePoint> {
-    let kept: Vec<(usize, Vec<u64>)> = sums
+/// The merged points of the seconds every host measured, made in parallel; each second's
+/// sum is dropped once its point is made.
+fn points(rates: Rates, sums: Vec<Window>, hosts: usize) -> Vec<TimePoint> {
+    let mut kept: Vec<(usize, Window)> = sums
         .into_iter()
         .enumerate()
         .filter(|(j, _)| rates.points[*j] == hosts)
         .collect();
     let chunk = kept.len().div_ceil(threads(kept.len())).max(1);
+    let mut parts = Vec::new();
+    while kept.len() > chunk {
+        parts.push(kept.split_off(kept.len() - chunk));
+    }
+    parts.push(kept);
     let rates = &rates;
     std::thread::scope(|s| {
-        let workers: Vec<_> = kept
-            .chunks(chunk)
+        let workers: Vec<_> = parts
+            .into_iter()
+            .rev()
             .map(|part| {
                 s.spawn(move || {
                     let mut m = SecondMerger::default();
-                    part.iter()
-                        .map(|(j, sum)| m.point(*j, rates, sum))
+                    part.into_iter()
+                        .map(|(j, sum)| m.point(j, rates, sum))
                         .collect::<Vec<_>>()
                 })
             })
@@ -210,15 +217,15 @@ impl Default for SecondMerger {
 }
 
 impl SecondMerger {
-    /// Cluster second `j` from its rates and its histograms' sum (`sum`, packed buckets).
-    fn point(&mut self, j: usize, rates: &Rates, sum: &[u64]) -> TimePoint {
+    /// Cluster second `j` from its rates and its histograms' sum.
+    fn point(&mut self, j: usize, rates: &Rates, sum: Window) -> TimePoint {
         self.sum.clear();
         let (p99_us, hist) = if !rates.summed[j] {
             (rates.p99_us[j], None)
         } else if sum.is_empty() {
             (0.0, None)
         } else {
-            for (i, c) in sum.iter().map(|&b| unpack(b)) {
+            for (i, c) in sum.buckets() {
                 self.sum
                     .add_bucket(i, c)
                     .expect("the sums' buckets are of the seconds' layout");

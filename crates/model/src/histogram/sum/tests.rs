@@ -170,3 +170,44 @@ fn buckets_given_and_added_back_make_the_same_sum() {
     copy.clear();
     assert_eq!(copy.buckets().count(), 0);
 }
+
+/// Decoding bucket by bucket hands on what adding the text gives, at both precisions and
+/// for another layout; an error of the receiver stops the decoding with it.
+#[test]
+fn each_bucket_hands_on_what_add_compact_adds() {
+    let mut enc = Encoder::default();
+    let h = hist(&latencies(11, 4_000));
+    let mut foreign = Histogram::<u64>::new_with_bounds(1000, 3_600_000_000_000, 3).unwrap();
+    latencies(12, 2_000)
+        .iter()
+        .for_each(|&v| foreign.saturating_record(v));
+    for (sigfig, text) in [
+        (SECOND_SIGFIG, enc.encode_second(&h)),
+        (SIGFIG, encode_compact(&h)),
+        (SECOND_SIGFIG, encode_compact(&foreign)),
+    ] {
+        let mut sum = HistogramSum::new(sigfig);
+        sum.add_compact(&text).unwrap();
+        let mut handed = Vec::new();
+        let mut decoder = HistogramSum::new(sigfig);
+        decoder
+            .each_bucket(&text, |i, n| {
+                // A coarser layout's bucket may come once for each finer bucket in it.
+                match handed.last_mut() {
+                    Some((last, c)) if *last == i => *c += n,
+                    _ => handed.push((i, n)),
+                }
+                Ok(())
+            })
+            .unwrap();
+        assert!(decoder.is_empty());
+        assert_eq!(handed, sum.buckets().collect::<Vec<_>>(), "{sigfig} digits");
+        let mut seen = 0;
+        let stopped = decoder.each_bucket(&text, |_, _| {
+            seen += 1;
+            Err(HistogramError::OutOfRange("full".into()))
+        });
+        assert!(stopped.is_err());
+        assert_eq!(seen, 1);
+    }
+}
