@@ -124,5 +124,6 @@ fn read_each<T: Send>(
     out.into_iter().map(|(_, r)| r).collect()
 }
 
+mod chunks;
 mod series;
 pub use series::{read_head, RunHead, SecondsAt};

@@ -41,7 +41,10 @@ where
                     let Some(h) = hosts.get(i) else { break };
                     lane.begin(h.result.started_unix_ns);
                     match seconds(i, &mut |p| lane.point(p)) {
-                        Ok(()) => lock(&rates).add(i, lane.take()),
+                        Ok(()) => {
+                            let parts = std::mem::take(&mut lane.parts);
+                            lane.parts = lock(&rates).add(i, parts);
+                        }
                         Err(e) => {
                             stop.store(true, Ordering::Relaxed);
                             let mut f = lock(&failed);
@@ -95,8 +98,7 @@ struct Lane<'a> {
     /// The end of the host's previous point (where this one began), s.
     from: f64,
     parts: Vec<Part>,
-    decoder: HistogramSum,
-    buckets: Vec<(usize, u64)>,
+    decoded: HistogramSum,
 }
 
 impl<'a> Lane<'a> {
@@ -108,8 +110,7 @@ impl<'a> Lane<'a> {
             host_start: 0,
             from: 0.0,
             parts: Vec::new(),
-            decoder: HistogramSum::new(SECOND_SIGFIG),
-            buckets: Vec::new(),
+            decoded: HistogramSum::new(SECOND_SIGFIG),
         }
     }
 
@@ -118,11 +119,6 @@ impl<'a> Lane<'a> {
         self.host_start = start as i64;
         self.from = 0.0;
         self.parts.clear();
-    }
-
-    /// The host's parts so far, in the order of its points.
-    fn take(&mut self) -> Vec<Part> {
-        std::mem::take(&mut self.parts)
     }
 
     /// The host's next point. A point's `t` is where its interval ends, and a run's last
@@ -154,13 +150,12 @@ impl<'a> Lane<'a> {
         let Some(text) = p.hist.as_ref().and_then(|h| h.text().ok()) else {
             return false;
         };
-        self.buckets.clear();
-        let buckets = &mut self.buckets;
-        let decoded = self.decoder.each_bucket(&text, |i, n| {
-            buckets.push((i, n));
-            Ok(())
-        });
-        decoded.is_ok() && self.sums.add(second, &self.buckets)
+        self.decoded.clear();
+        if self.decoded.add_compact(&text).is_err() {
+            return false;
+        }
+        let (lo, counts) = self.decoded.counts();
+        self.sums.add(second, lo, counts)
     }
 }
 

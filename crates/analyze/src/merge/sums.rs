@@ -21,11 +21,11 @@ impl Sums {
         }
     }
 
-    /// Adds `buckets` ((index, count), index never decreasing) to second `j`; false when a
-    /// count would pass 2^64 (the second is then not summed).
-    pub fn add(&self, j: usize, buckets: &[(usize, u64)]) -> bool {
+    /// Adds `counts` (of the buckets from index `lo` on) to second `j`; false when a count
+    /// would pass 2^64 (the second is then not summed).
+    pub fn add(&self, j: usize, lo: usize, counts: &[u64]) -> bool {
         let mut w = self.seconds[j].lock().unwrap_or_else(|p| p.into_inner());
-        w.add(buckets)
+        w.add(lo, counts)
     }
 
     /// Every second's sum.
@@ -92,15 +92,13 @@ impl Counts {
         };
     }
 
-    /// Adds `n` at `k`; false when it does not fit this width (u64: when it overflows).
-    fn add(&mut self, k: usize, n: u64) -> Option<bool> {
+    /// Adds `counts` from `k` on, as far as they fit this width: Ok, or Err(how many were
+    /// added) at the first that does not (for u64: that overflows).
+    fn add(&mut self, k: usize, counts: &[u64]) -> Result<(), usize> {
         match self {
-            Counts::U16(v) => Some(fits(&mut v[k], n)),
-            Counts::U32(v) => Some(fits(&mut v[k], n)),
-            Counts::U64(v) => v[k].checked_add(n).map(|s| {
-                v[k] = s;
-                true
-            }),
+            Counts::U16(v) => add_run(&mut v[k..k + counts.len()], counts),
+            Counts::U32(v) => add_run(&mut v[k..k + counts.len()], counts),
+            Counts::U64(v) => add_run(&mut v[k..k + counts.len()], counts),
         }
     }
 
@@ -113,28 +111,32 @@ impl Counts {
     }
 }
 
-/// Adds `n` to `c` when the sum fits its width.
-fn fits<T: Copy + Into<u64> + TryFrom<u64>>(c: &mut T, n: u64) -> bool {
-    let sum = (*c).into().checked_add(n).and_then(|s| T::try_from(s).ok());
-    sum.map(|s| *c = s).is_some()
+/// Adds `counts` to `to`, one for one, as far as the sums fit `T`: Err(how many were added)
+/// at the first that does not.
+fn add_run<T: Copy + Into<u64> + TryFrom<u64>>(to: &mut [T], counts: &[u64]) -> Result<(), usize> {
+    for (at, (c, &n)) in to.iter_mut().zip(counts).enumerate() {
+        match (*c).into().checked_add(n).map(T::try_from) {
+            Some(Ok(sum)) => *c = sum,
+            _ => return Err(at),
+        }
+    }
+    Ok(())
 }
 
 impl Window {
-    /// Adds `buckets` (index never decreasing); false when a count overflows u64.
-    fn add(&mut self, buckets: &[(usize, u64)]) -> bool {
-        let (Some(&(first, _)), Some(&(last, _))) = (buckets.first(), buckets.last()) else {
+    /// Adds `counts` of the buckets from `lo` on; false when a count overflows u64.
+    fn add(&mut self, lo: usize, counts: &[u64]) -> bool {
+        if counts.is_empty() {
             return true;
-        };
-        self.cover(first, last);
-        for &(i, n) in buckets {
-            let k = i - self.lo;
-            loop {
-                match self.counts.add(k, n) {
-                    Some(true) => break,
-                    Some(false) => self.counts.widen(),
-                    None => return false,
-                }
+        }
+        self.cover(lo, lo + counts.len() - 1);
+        let mut done = 0;
+        while let Err(added) = self.counts.add(lo - self.lo + done, &counts[done..]) {
+            if matches!(self.counts, Counts::U64(_)) {
+                return false;
             }
+            done += added;
+            self.counts.widen();
         }
         true
     }
@@ -202,11 +204,13 @@ impl Rates {
         }
     }
 
-    /// Host `host`'s parts, added once every host before it has been.
-    pub fn add(&mut self, host: usize, parts: Vec<Part>) {
+    /// Host `host`'s parts, added once every host before it has been; gives back an empty
+    /// vector to fill with the next host's (no fresh memory a host).
+    pub fn add(&mut self, host: usize, parts: Vec<Part>) -> Vec<Part> {
+        let mut spare = Vec::new();
         self.waiting.insert(host, parts);
-        while let Some(parts) = self.waiting.remove(&self.next) {
-            for p in parts {
+        while let Some(mut parts) = self.waiting.remove(&self.next) {
+            for p in parts.drain(..) {
                 let j = p.second;
                 self.read_iops[j] += p.read_iops;
                 self.write_iops[j] += p.write_iops;
@@ -215,8 +219,10 @@ impl Rates {
                 self.points[j] += 1;
                 self.summed[j] &= p.summed;
             }
+            spare = parts;
             self.next += 1;
         }
+        spare
     }
 }
 
@@ -228,25 +234,29 @@ mod tests {
     /// only a count past u64.
     #[test]
     fn windows_add_like_dense_counts() {
-        let hosts: Vec<Vec<(usize, u64)>> = vec![
-            vec![(30, 1), (100, 5), (100, 7), (4000, 2)],
-            vec![(1, 7), (100, 1), (101, 1)],
-            vec![(30, 60_000), (4000, 1), (4700, 9)],
-            vec![(31, 5_000_000_000)],
-            vec![],
+        let hosts: Vec<(usize, Vec<u64>)> = vec![
+            (30, vec![1, 0, 5, 7]),
+            (1, vec![7, 0, 0, 1, 1]),
+            (31, vec![60_000, 3, 65_535, 1]),
+            (4000, vec![2, 0, 9]),
+            (31, vec![5_000_000_000]),
+            (9, vec![]),
         ];
         let mut dense = vec![0u64; 5000];
         let mut w = Window::default();
-        for h in &hosts {
-            assert!(w.add(h));
-            h.iter().for_each(|&(i, c)| dense[i] += c);
+        for (lo, counts) in &hosts {
+            assert!(w.add(*lo, counts));
+            counts
+                .iter()
+                .enumerate()
+                .for_each(|(k, &c)| dense[lo + k] += c);
         }
         let want: Vec<(usize, u64)> = (0..5000)
             .filter(|&i| dense[i] > 0)
             .map(|i| (i, dense[i]))
             .collect();
         assert_eq!(w.buckets().collect::<Vec<_>>(), want);
-        assert!(!w.add(&[(31, u64::MAX)]));
+        assert!(!w.add(31, &[u64::MAX]));
         assert!(Window::default().is_empty());
     }
 }

@@ -212,6 +212,15 @@ impl HistogramSum {
         walk_counts(body, each)
     }
 
+    /// The counts from the lowest non-empty bucket to the highest, and the index of the first
+    /// (empty when nothing was counted): a whole decoded histogram to add elsewhere at once.
+    pub fn counts(&self) -> (usize, &[u64]) {
+        if self.is_empty() {
+            return (0, &[]);
+        }
+        (self.lo, &self.counts[self.lo..=self.hi])
+    }
+
     /// The non-empty buckets as (index in [`Layout`], count), lowest index first: what a sum
     /// kept sparsely elsewhere takes from one decoded histogram.
     pub fn buckets(&self) -> impl Iterator<Item = (usize, u64)> + '_ {

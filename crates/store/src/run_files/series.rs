@@ -2,11 +2,11 @@
 //! (everything but the per-second `timeseries`, which is checked but not built), then its
 //! seconds one by one.
 
+use super::chunks::{ChunkError, Chunks};
 use super::{read_result, RunFileError};
 use dbio_model::{RunResult, TimePoint, RUN_SCHEMA};
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, SeqAccess, Visitor};
+use serde::de::{Deserializer, IgnoredAny, Visitor};
 use serde::Deserialize;
-use std::io::{Read, Seek, SeekFrom};
 
 /// One host's result read without its seconds, and where to read them from.
 pub struct RunHead {
@@ -27,7 +27,7 @@ pub struct SecondsAt {
 /// the same message: the seconds are checked as they are passed over, but not kept.
 pub fn read_head(path: &str) -> Result<RunHead, RunFileError> {
     if let Some((result, (from, to))) = head_of(path) {
-        let span = Some((from as u64, to as u64));
+        let span = Some((from, to));
         let seconds = SecondsAt {
             path: path.into(),
             span,
@@ -45,8 +45,9 @@ pub fn read_head(path: &str) -> Result<RunHead, RunFileError> {
 }
 
 impl SecondsAt {
-    /// Hands each second to `each`, in order, one at a time. Err names the file: it cannot
-    /// be read, or it no longer reads as the result it was.
+    /// Hands each second to `each`, in order, one at a time, reading the file a buffer at a
+    /// time. Err names the file: it cannot be read, or it no longer reads as the result it
+    /// was.
     pub fn each(&self, each: &mut dyn FnMut(&TimePoint)) -> Result<(), RunFileError> {
         let path = self.path.as_str();
         let Some((from, to)) = self.span else {
@@ -57,124 +58,60 @@ impl SecondsAt {
             path: path.into(),
             source,
         };
-        let mut bytes = vec![0; (to - from) as usize];
-        let mut f = std::fs::File::open(path).map_err(io)?;
-        f.seek(SeekFrom::Start(from)).map_err(io)?;
-        f.read_exact(&mut bytes).map_err(io)?;
-        let mut de = serde_json::Deserializer::from_slice(&bytes);
-        EachPoint(each)
-            .deserialize(&mut de)
-            .and_then(|()| de.end())
-            .map_err(|e| RunFileError::Damaged {
+        let mut c = Chunks::open(path, from).map_err(io)?;
+        match c.each_in_array(|p: TimePoint| each(&p)) {
+            Ok(()) if c.pos() == to => Ok(()),
+            Err(ChunkError::Io(e)) => Err(io(e)),
+            _ => Err(RunFileError::Damaged {
                 path: path.into(),
-                why: format!("its seconds no longer read as they did ({e})"),
-            })
-    }
-}
-
-/// The result in `path` with its seconds checked and left out, and their span; None when it
-/// is not a run result of this schema as dbio writes it (then the whole read says what it is).
-fn head_of(path: &str) -> Option<(RunResult, (usize, usize))> {
-    if !std::fs::metadata(path).ok()?.is_file() {
-        return None;
-    }
-    let bytes = std::fs::read(path).ok()?;
-    let (from, to) = series_span(&bytes)?;
-    let mut head = Vec::with_capacity(bytes.len() - (to - from) + 2);
-    head.extend_from_slice(&bytes[..from]);
-    head.extend_from_slice(b"[]");
-    head.extend_from_slice(&bytes[to..]);
-    let r: RunResult = serde_json::from_slice(&head).ok()?;
-    (r.schema == RUN_SCHEMA).then_some((r, (from, to)))
-}
-
-/// Where the top-level `timeseries` value is in `bytes` (from, to), read as
-/// `Vec<TimePoint>` would read it without building it; None when the text is not an object
-/// with one such key.
-fn series_span(bytes: &[u8]) -> Option<(usize, usize)> {
-    let mut at = open(bytes)?;
-    let mut span = None;
-    loop {
-        let (key, v) = key_at(bytes, at)?;
-        let end = if key == "timeseries" {
-            let end = v + one::<Checked>(&bytes[v..])?;
-            if span.replace((v, end)).is_some() {
-                return None;
-            }
-            end
-        } else {
-            v + one::<IgnoredAny>(&bytes[v..])?
-        };
-        match after(bytes, end)? {
-            Some(next) => at = next,
-            None => return span,
+                why: "its seconds no longer read as they did when the merge began".into(),
+            }),
         }
     }
 }
 
-/// Past the `{` that opens the top-level object, at its first key.
-fn open(bytes: &[u8]) -> Option<usize> {
-    let at = ws(bytes, 0);
-    (bytes.get(at) == Some(&b'{')).then(|| ws(bytes, at + 1))
-}
-
-/// The key at `at` and where its value begins.
-fn key_at(bytes: &[u8], at: usize) -> Option<(String, usize)> {
-    let (key, len): (String, usize) = one_value(bytes.get(at..)?)?;
-    let colon = ws(bytes, at + len);
-    (bytes.get(colon) == Some(&b':')).then(|| (key, ws(bytes, colon + 1)))
-}
-
-/// After a value ending at `end`: Some(where the next key begins), or None at the `}`.
-fn after(bytes: &[u8], end: usize) -> Option<Option<usize>> {
-    let at = ws(bytes, end);
-    match bytes.get(at)? {
-        b',' => Some(Some(ws(bytes, at + 1))),
-        b'}' => Some(None),
-        _ => None,
+/// The result in `path` with its seconds checked and left out, and their span in the file;
+/// None when it is not a run result of this schema as dbio writes it (then the whole read
+/// says what it is). The file is read a buffer at a time; what is not the seconds is kept
+/// and read as the result.
+fn head_of(path: &str) -> Option<(RunResult, (u64, u64))> {
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
     }
-}
-
-fn ws(bytes: &[u8], mut at: usize) -> usize {
-    while matches!(bytes.get(at), Some(b' ' | b'\n' | b'\t' | b'\r')) {
-        at += 1;
+    let mut c = Chunks::open(path, 0).ok()?;
+    let mut head = Vec::new();
+    let mut span = None;
+    c.expect(b'{').ok()?;
+    head.push(b'{');
+    loop {
+        let key: String = c.value(Some(&mut head)).ok()?;
+        c.expect(b':').ok()?;
+        head.push(b':');
+        if key == "timeseries" {
+            c.peek().ok()?;
+            let from = c.pos();
+            c.each_in_array(|_: PointShape| ()).ok()?;
+            if span.replace((from, c.pos())).is_some() {
+                return None;
+            }
+            head.extend_from_slice(b"[]");
+        } else {
+            c.value::<IgnoredAny>(Some(&mut head)).ok()?;
+        }
+        let next = c.peek().ok()??;
+        c.expect(next).ok()?;
+        head.push(next);
+        match next {
+            b',' => {}
+            b'}' => break,
+            _ => return None,
+        }
     }
-    at
-}
-
-/// The length of the JSON value of type `T` at the start of `bytes`.
-fn one<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Option<usize> {
-    one_value::<T>(bytes).map(|(_, len)| len)
-}
-
-/// The JSON value of type `T` at the start of `bytes` and its length.
-fn one_value<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Option<(T, usize)> {
-    let mut values = serde_json::Deserializer::from_slice(bytes).into_iter::<T>();
-    let v = values.next()?.ok()?;
-    Some((v, values.byte_offset()))
-}
-
-/// A `timeseries` read as `Vec<TimePoint>` reads it (every point's fields and their types),
-/// nothing kept.
-struct Checked;
-
-impl<'de> Deserialize<'de> for Checked {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_seq(CheckedSeq)
+    if c.peek().ok()?.is_some() {
+        return None;
     }
-}
-
-struct CheckedSeq;
-
-impl<'de> Visitor<'de> for CheckedSeq {
-    type Value = Checked;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a sequence of seconds")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Checked, A::Error> {
-        while seq.next_element::<PointShape>()?.is_some() {}
-        Ok(Checked)
-    }
+    let r: RunResult = serde_json::from_slice(&head).ok()?;
+    (r.schema == RUN_SCHEMA).then_some((r, span?))
 }
 
 /// The fields of a [`TimePoint`] with their types, the histogram's text not copied.
@@ -208,29 +145,6 @@ impl<'de> Visitor<'de> for TextShapeVisitor {
     }
     fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<TextShape, E> {
         Ok(TextShape)
-    }
-}
-
-/// A `timeseries` read point by point, each handed on and dropped.
-struct EachPoint<'a>(&'a mut dyn FnMut(&TimePoint));
-
-impl<'de> DeserializeSeed<'de> for EachPoint<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for EachPoint<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a sequence of seconds")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(p) = seq.next_element::<TimePoint>()? {
-            (self.0)(&p);
-        }
-        Ok(())
     }
 }
 

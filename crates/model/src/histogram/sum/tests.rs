@@ -165,10 +165,17 @@ fn buckets_given_and_added_back_make_the_same_sum() {
     }
     assert_eq!(copy.to_histogram(), sum.to_histogram());
     assert_eq!(copy.len(), 3_000);
+    let (lo, counts) = copy.counts();
+    assert_eq!(
+        (lo, counts.len()),
+        (buckets[0].0, buckets.last().unwrap().0 - lo + 1)
+    );
+    assert_eq!(counts.iter().sum::<u64>(), 3_000);
     assert!(copy.add_bucket(usize::MAX, 1).is_err());
     assert!(copy.add_bucket(buckets[0].0, u64::MAX).is_err());
     copy.clear();
     assert_eq!(copy.buckets().count(), 0);
+    assert_eq!(copy.counts(), (0, &[][..]));
 }
 
 /// Decoding bucket by bucket hands on what adding the text gives, at both precisions and
