@@ -97,61 +97,34 @@ impl HistogramSum {
     /// log line (V2, deflated or not, base64). Err says what the text is not; the sum is then
     /// unspecified until cleared.
     pub fn add_compact(&mut self, s: &str) -> Result<(), HistogramError> {
-        let mut counts = std::mem::take(&mut self.counts);
-        let (mut lo, mut hi) = (self.lo, self.hi);
-        let added = self.each_bucket(s, |i, n| {
-            let c = counts.get_mut(i).ok_or_else(|| {
-                HistogramError::OutOfRange("a latency beyond dbio's one hour".into())
-            })?;
-            *c = c
-                .checked_add(n)
-                .ok_or_else(|| HistogramError::OutOfRange("count overflow".into()))?;
-            lo = lo.min(i);
-            hi = hi.max(i);
-            Ok(())
-        });
-        self.counts = counts;
-        (self.lo, self.hi) = (lo, hi);
-        added
-    }
-
-    /// Decodes one histogram as [`HistogramSum::add_compact`] reads it, but hands each
-    /// non-empty bucket (index in this sum's [`Layout`], count) to `each`, lowest first (an
-    /// index comes once for each of its finer buckets when the text is of another layout),
-    /// instead of adding it here: for sums kept elsewhere. Err is the text's fault or
-    /// `each`'s (decoding stops at it).
-    pub fn each_bucket<F>(&mut self, s: &str, mut each: F) -> Result<(), HistogramError>
-    where
-        F: FnMut(usize, u64) -> Result<(), HistogramError>,
-    {
         self.base64.clear();
         base64::engine::general_purpose::STANDARD.decode_vec(s.trim(), &mut self.base64)?;
         let bytes = std::mem::take(&mut self.base64);
-        let payload = self.v2_payload(&bytes);
+        let added = self.add_v2(&bytes, s);
         self.base64 = bytes;
-        let payload = payload?;
-        let walked = self.walk_payload(&payload, s, &mut each);
-        self.payload = payload;
-        walked
+        added
     }
 
-    /// The uncompressed V2 histogram in `bytes` (cookie first), inflated if it is deflated.
-    fn v2_payload(&mut self, bytes: &[u8]) -> Result<Vec<u8>, HistogramError> {
-        match be_u32(bytes, 0) {
+    /// Adds a V2 histogram (`bytes`, cookie first); `s` is its text for the slow path.
+    fn add_v2(&mut self, bytes: &[u8], s: &str) -> Result<(), HistogramError> {
+        let payload = match be_u32(bytes, 0) {
             Some(V2_COMPRESSED_COOKIE) => {
                 let len = be_u32(bytes, 4).ok_or(HistogramError::Truncated)? as usize;
                 let body = bytes.get(8..8 + len).ok_or(HistogramError::Truncated)?;
                 self.inflate_into_payload(body)?;
-                Ok(std::mem::take(&mut self.payload))
+                std::mem::take(&mut self.payload)
             }
             Some(V2_COOKIE) => {
                 let mut p = std::mem::take(&mut self.payload);
                 p.clear();
                 p.extend_from_slice(bytes);
-                Ok(p)
+                p
             }
-            _ => Err(HistogramError::NotHdr("unknown cookie".into())),
-        }
+            _ => return Err(HistogramError::NotHdr("unknown cookie".into())),
+        };
+        let added = self.add_payload(&payload, s);
+        self.payload = payload;
+        added
     }
 
     /// Inflates a zlib stream into `self.payload`.
@@ -182,14 +155,9 @@ impl HistogramSum {
         }
     }
 
-    /// Walks an uncompressed V2 histogram (cookie first), handing each non-empty bucket to
-    /// `each`. Histograms of another lowest value or precision go through the `hdrhistogram`
-    /// crate's own decoder, each of their buckets handed on as the one of this layout it lies
-    /// in (a finer histogram's buckets each lie inside one of a coarser one's).
-    fn walk_payload<F>(&self, v2: &[u8], s: &str, each: &mut F) -> Result<(), HistogramError>
-    where
-        F: FnMut(usize, u64) -> Result<(), HistogramError>,
-    {
+    /// Adds an uncompressed V2 histogram (cookie first). Histograms of another lowest value
+    /// or precision go through the `hdrhistogram` crate's own decoder and an exact `add`.
+    fn add_payload(&mut self, v2: &[u8], s: &str) -> Result<(), HistogramError> {
         let truncated = || HistogramError::NotHdr("truncated".into());
         if be_u32(v2, 0) != Some(V2_COOKIE) || v2.len() < 4 + V2_HEADER {
             return Err(truncated());
@@ -200,16 +168,67 @@ impl HistogramSum {
         let low = u64::from_be_bytes(v2[16..24].try_into().expect("8 bytes"));
         let ratio = f64::from_be_bytes(v2[32..40].try_into().expect("8 bytes"));
         if offset != 0 || digits != u32::from(self.layout.sigfig) || low != 1 || ratio != 1.0 {
-            let h = decode_compact(s)?;
-            return h.iter_recorded().try_for_each(|v| {
-                let i = self
-                    .layout
-                    .index_of(h.lowest_equivalent(v.value_iterated_to()));
-                each(i, v.count_at_value())
-            });
+            return self.add_other_layout(s);
         }
         let body = v2.get(40..40 + len).ok_or_else(truncated)?;
-        walk_counts(body, each)
+        self.add_counts(body)
+    }
+
+    /// Adds the zig-zag LEB128 counts of a V2 payload laid out as dbio's histograms are.
+    fn add_counts(&mut self, body: &[u8]) -> Result<(), HistogramError> {
+        let (mut at, mut index) = (0usize, 0usize);
+        let (mut first, mut last) = (usize::MAX, 0usize);
+        while at < body.len() {
+            // Most counts of a second are under 64: one byte.
+            let zz = match body[at] {
+                b if b < 0x80 => {
+                    at += 1;
+                    u64::from(b)
+                }
+                _ => {
+                    let (v, used) = varint(&body[at..])
+                        .ok_or_else(|| HistogramError::NotHdr("a truncated count".into()))?;
+                    at += used;
+                    v
+                }
+            };
+            let n = ((zz >> 1) as i64) ^ -((zz & 1) as i64);
+            if n < 0 {
+                index = index.saturating_add(n.unsigned_abs() as usize);
+                continue;
+            }
+            if n > 0 {
+                let c = self.counts.get_mut(index).ok_or_else(|| {
+                    HistogramError::OutOfRange("a latency beyond dbio's one hour".into())
+                })?;
+                *c = c
+                    .checked_add(n as u64)
+                    .ok_or_else(|| HistogramError::OutOfRange("count overflow".into()))?;
+                first = first.min(index);
+                last = index;
+            }
+            index += 1;
+        }
+        if first <= last {
+            self.lo = self.lo.min(first);
+            self.hi = self.hi.max(last);
+        }
+        Ok(())
+    }
+
+    /// The slow path for histograms of another layout: decoded whole, then added exactly
+    /// (a finer histogram's buckets each lie inside one of a coarser one's).
+    fn add_other_layout(&mut self, s: &str) -> Result<(), HistogramError> {
+        let h = decode_compact(s)?;
+        for v in h.iter_recorded() {
+            let i = self
+                .layout
+                .index_of(h.lowest_equivalent(v.value_iterated_to()));
+            self.counts[i] += v.count_at_value();
+            self.lo = self.lo.min(i);
+            self.hi = self.hi.max(i);
+        }
+        Ok(())
     }
 
     /// The counts from the lowest non-empty bucket to the highest, and the index of the first
@@ -278,40 +297,6 @@ impl HistogramSum {
         self.write_into(&mut h);
         h
     }
-}
-
-/// Hands each non-zero count of V2's zig-zag LEB128 counts (laid out as dbio's histograms
-/// are) to `each` with its index.
-fn walk_counts<F>(body: &[u8], each: &mut F) -> Result<(), HistogramError>
-where
-    F: FnMut(usize, u64) -> Result<(), HistogramError>,
-{
-    let (mut at, mut index) = (0usize, 0usize);
-    while at < body.len() {
-        // Most counts of a second are under 64: one byte.
-        let zz = match body[at] {
-            b if b < 0x80 => {
-                at += 1;
-                u64::from(b)
-            }
-            _ => {
-                let (v, used) = varint(&body[at..])
-                    .ok_or_else(|| HistogramError::NotHdr("a truncated count".into()))?;
-                at += used;
-                v
-            }
-        };
-        let n = ((zz >> 1) as i64) ^ -((zz & 1) as i64);
-        if n < 0 {
-            index = index.saturating_add(n.unsigned_abs() as usize);
-            continue;
-        }
-        if n > 0 {
-            each(index, n as u64)?;
-        }
-        index += 1;
-    }
-    Ok(())
 }
 
 fn be_u32(b: &[u8], at: usize) -> Option<u32> {
