@@ -1,7 +1,7 @@
 //! The window's per-second sums a merge adds each host's seconds into: each second's
-//! histogram as a run of counts from its lowest bucket on, two bytes a count until a count
-//! needs more (a day of seconds fits), and the rates added in the hosts' order, so that every
-//! sum is the one adding the hosts' points in turn gives.
+//! histogram as a run of counts from its lowest bucket on, two bytes a count and more only for
+//! the few that need it (a day of seconds fits), and the rates added in the hosts' order, so
+//! that every sum is the one adding the hosts' points in turn gives.
 
 use super::series::Part;
 use std::collections::BTreeMap;
@@ -37,137 +37,95 @@ impl Sums {
     }
 }
 
-/// One second's histogram sum: the counts of the buckets from `lo` on, in the narrowest
-/// width that holds them.
+/// One second's histogram sum: the counts of the buckets from `lo` on, their low 16 bits
+/// two bytes a bucket, and what is above them (count >> 16) for the few buckets that need it.
 #[derive(Default)]
 pub struct Window {
     lo: usize,
-    counts: Counts,
+    low: Vec<u16>,
+    /// (bucket index, count >> 16), in index order.
+    high: Vec<(usize, u64)>,
 }
 
-/// Counts of one width.
-enum Counts {
-    U16(Vec<u16>),
-    U32(Vec<u32>),
-    U64(Vec<u64>),
-}
-
-impl Default for Counts {
-    fn default() -> Self {
-        Counts::U16(Vec::new())
-    }
-}
-
-impl Counts {
-    fn len(&self) -> usize {
-        match self {
-            Counts::U16(v) => v.len(),
-            Counts::U32(v) => v.len(),
-            Counts::U64(v) => v.len(),
-        }
-    }
-
-    /// `before` zeros in front and `after` behind, the allocation made to measure.
-    fn pad(&mut self, before: usize, after: usize) {
-        fn pad<T: Copy + Default>(v: &mut Vec<T>, before: usize, after: usize) {
-            let mut out = Vec::with_capacity(before + v.len() + after);
-            out.resize(before, T::default());
-            out.extend_from_slice(v);
-            out.resize(out.len() + after, T::default());
-            *v = out;
-        }
-        match self {
-            Counts::U16(v) => pad(v, before, after),
-            Counts::U32(v) => pad(v, before, after),
-            Counts::U64(v) => pad(v, before, after),
-        }
-    }
-
-    /// The next wider counts (u64 stays).
-    fn widen(&mut self) {
-        *self = match std::mem::take(self) {
-            Counts::U16(v) => Counts::U32(v.into_iter().map(u32::from).collect()),
-            Counts::U32(v) => Counts::U64(v.into_iter().map(u64::from).collect()),
-            wide => wide,
-        };
-    }
-
-    /// Adds `counts` from `k` on, as far as they fit this width: Ok, or Err(how many were
-    /// added) at the first that does not (for u64: that overflows).
-    fn add(&mut self, k: usize, counts: &[u64]) -> Result<(), usize> {
-        match self {
-            Counts::U16(v) => add_run(&mut v[k..k + counts.len()], counts),
-            Counts::U32(v) => add_run(&mut v[k..k + counts.len()], counts),
-            Counts::U64(v) => add_run(&mut v[k..k + counts.len()], counts),
-        }
-    }
-
-    fn get(&self, k: usize) -> u64 {
-        match self {
-            Counts::U16(v) => u64::from(v[k]),
-            Counts::U32(v) => u64::from(v[k]),
-            Counts::U64(v) => v[k],
-        }
-    }
-}
-
-/// Adds `counts` to `to`, one for one, as far as the sums fit `T`: Err(how many were added)
-/// at the first that does not.
-fn add_run<T: Copy + Into<u64> + TryFrom<u64>>(to: &mut [T], counts: &[u64]) -> Result<(), usize> {
-    for (at, (c, &n)) in to.iter_mut().zip(counts).enumerate() {
-        match (*c).into().checked_add(n).map(T::try_from) {
-            Some(Ok(sum)) => *c = sum,
-            _ => return Err(at),
-        }
-    }
-    Ok(())
-}
+/// A bucket's count above its low 16 bits reaches this when the count passes 2^64.
+const HIGH_LIMIT: u64 = 1 << 48;
 
 impl Window {
-    /// Adds `counts` of the buckets from `lo` on; false when a count overflows u64.
+    /// Adds `counts` of the buckets from `lo` on; false when a count passes 2^64.
     fn add(&mut self, lo: usize, counts: &[u64]) -> bool {
         if counts.is_empty() {
             return true;
         }
         self.cover(lo, lo + counts.len() - 1);
-        let mut done = 0;
-        while let Err(added) = self.counts.add(lo - self.lo + done, &counts[done..]) {
-            if matches!(self.counts, Counts::U64(_)) {
+        let from = lo - self.lo;
+        for (k, (c, &n)) in self.low[from..from + counts.len()]
+            .iter_mut()
+            .zip(counts)
+            .enumerate()
+        {
+            let Some(sum) = u64::from(*c).checked_add(n) else {
+                return false;
+            };
+            *c = sum as u16;
+            if sum >> 16 > 0 && !carry(&mut self.high, lo + k, sum >> 16) {
                 return false;
             }
-            done += added;
-            self.counts.widen();
         }
         true
     }
 
-    /// Makes the window reach from `first` to `last`.
+    /// Makes the window reach from `first` to `last`, the memory made to measure.
     fn cover(&mut self, first: usize, last: usize) {
-        let len = self.counts.len();
-        if len == 0 {
+        let len = self.low.len();
+        let (before, after) = if len == 0 {
             self.lo = first;
-            self.counts.pad(0, last - first + 1);
-            return;
-        }
-        let before = self.lo.saturating_sub(first);
-        let after = (last + 1).saturating_sub(self.lo + len);
+            (0, last - first + 1)
+        } else {
+            let before = self.lo.saturating_sub(first);
+            (before, (last + 1).saturating_sub(self.lo + len))
+        };
         if before + after > 0 {
-            self.counts.pad(before, after);
+            let mut out = Vec::with_capacity(before + len + after);
+            out.resize(before, 0);
+            out.extend_from_slice(&self.low);
+            out.resize(out.len() + after, 0);
+            self.low = out;
             self.lo -= before;
         }
     }
 
     /// The non-empty buckets (index, count), lowest first.
     pub fn buckets(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
-        (0..self.counts.len())
-            .map(|k| (self.lo + k, self.counts.get(k)))
-            .filter(|&(_, c)| c > 0)
+        let mut high = self.high.iter().peekable();
+        self.low.iter().enumerate().filter_map(move |(k, &c)| {
+            let i = self.lo + k;
+            let above = high.next_if(|(h, _)| *h == i).map_or(0, |(_, a)| *a);
+            let count = (above << 16) | u64::from(c);
+            (count > 0).then_some((i, count))
+        })
     }
 
     /// Nothing counted.
     pub fn is_empty(&self) -> bool {
         self.buckets().next().is_none()
     }
+}
+
+/// Adds `above` to bucket `i`'s count above 16 bits; false when it reaches 2^48 (the count
+/// would pass 2^64).
+fn carry(high: &mut Vec<(usize, u64)>, i: usize, above: u64) -> bool {
+    let at = high.partition_point(|(h, _)| *h < i);
+    let total = match high.get_mut(at) {
+        Some((h, a)) if *h == i => {
+            *a += above;
+            *a
+        }
+        _ => {
+            high.insert(at, (i, above));
+            above
+        }
+    };
+    total < HIGH_LIMIT
 }
 
 /// The rates of each cluster second, added host by host in the hosts' order (a host's parts
@@ -230,8 +188,8 @@ impl Rates {
 mod tests {
     use super::*;
 
-    /// Windows add like dense counts: growing either way, widening as counts grow, refusing
-    /// only a count past u64.
+    /// Windows add like dense counts: growing either way, counts past 16 bits kept whole,
+    /// refusing only a count past u64.
     #[test]
     fn windows_add_like_dense_counts() {
         let hosts: Vec<(usize, Vec<u64>)> = vec![
@@ -257,6 +215,14 @@ mod tests {
             .collect();
         assert_eq!(w.buckets().collect::<Vec<_>>(), want);
         assert!(!w.add(31, &[u64::MAX]));
+        let mut big = Window::default();
+        assert!(big.add(7, &[u64::MAX - 5, 1 << 20]));
+        assert!(big.add(7, &[5, (1 << 20) + 3]));
+        assert_eq!(
+            big.buckets().collect::<Vec<_>>(),
+            [(7, u64::MAX), (8, (1 << 21) + 3)]
+        );
+        assert!(!big.add(7, &[1]));
         assert!(Window::default().is_empty());
     }
 }

@@ -45,7 +45,12 @@ impl Chunks {
         let mut file = File::open(path)?;
         file.seek(SeekFrom::Start(from))?;
         let mut buf = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
-        buf.resize(CHUNK.max(if cfg!(test) { 0 } else { buf.len() }), 0);
+        let keep = if cfg!(test) {
+            CHUNK
+        } else {
+            buf.len().max(CHUNK)
+        };
+        buf.resize(keep, 0);
         Ok(Chunks {
             file,
             buf,

@@ -121,14 +121,15 @@ fn window(hosts: &[HostResult]) -> (u64, u64) {
     (start, end)
 }
 
+/// Where a test's series reads its hosts' seconds.
+type Held<'a> = Box<dyn Fn(usize, &mut dyn FnMut(&TimePoint)) -> Result<(), String> + Sync + 'a>;
+
 /// The seconds of `hosts` handed on as a file's would be.
-fn held(
-    hosts: &[HostResult],
-) -> impl Fn(usize, &mut dyn FnMut(&TimePoint)) -> Result<(), String> + Sync + '_ {
-    |i, each| {
+fn held(hosts: &[HostResult]) -> Held<'_> {
+    Box::new(|i, each| {
         hosts[i].result.timeseries.iter().for_each(each);
         Ok(())
-    }
+    })
 }
 
 #[test]

@@ -11,7 +11,7 @@ fn run(n: usize) -> RunResult {
     r.timeseries = (0..n)
         .map(|k| TimePoint {
             t: k as f64 + 1.0,
-            read_iops: 1234.567_891_234 * (k as f64 + 1.0),
+            read_iops: 1_234.567_891_234 * (k as f64 + 1.0),
             mb_s: 1e-7 * k as f64,
             hist: Some(format!("HISTFAAAA{}", "x".repeat(k % 200)).into()),
             ..p.clone()
