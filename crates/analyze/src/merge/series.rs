@@ -4,7 +4,7 @@
 //! their reading. Hosts are read on every CPU; the merged seconds are made in parallel.
 
 use super::host::HostResult;
-use super::sums::{Rates, Sums, Window};
+use super::sums::{Part, Rates, Sums, Window};
 use dbio_model::histogram::{histogram_of, Encoder, HistogramSum, SECOND_SIGFIG};
 use dbio_model::TimePoint;
 use hdrhistogram::Histogram;
@@ -75,17 +75,6 @@ fn threads(work: usize) -> usize {
 /// the merge).
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// One host's part in one cluster second: its rates and whether its histogram was summed.
-pub struct Part {
-    pub second: usize,
-    pub read_iops: f64,
-    pub write_iops: f64,
-    pub mb_s: f64,
-    pub p99_us: f64,
-    /// The point had a histogram and it was added to the second's sum.
-    pub summed: bool,
 }
 
 /// A reading thread's state: where the host's seconds fall, and its decoding buffers.

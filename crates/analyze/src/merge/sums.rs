@@ -3,7 +3,6 @@
 //! the few that need it (a day of seconds fits), and the rates added in the hosts' order, so
 //! that every sum is the one adding the hosts' points in turn gives.
 
-use super::series::Part;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -126,6 +125,17 @@ fn carry(high: &mut Vec<(usize, u64)>, i: usize, above: u64) -> bool {
         }
     };
     total < HIGH_LIMIT
+}
+
+/// One host's part in one cluster second: its rates and whether its histogram was summed.
+pub struct Part {
+    pub second: usize,
+    pub read_iops: f64,
+    pub write_iops: f64,
+    pub mb_s: f64,
+    pub p99_us: f64,
+    /// The point had a histogram and it was added to the second's sum.
+    pub summed: bool,
 }
 
 /// The rates of each cluster second, added host by host in the hosts' order (a host's parts
