@@ -46,3 +46,15 @@ pub enum AnalyzeError {
         end: String,
     },
 }
+
+/// Why a merge whose hosts' seconds are read as it goes ([`crate::merge::merge_streamed`])
+/// failed: what a merge refuses, or a host's seconds that could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError<E> {
+    /// The results are not one run across hosts.
+    #[error(transparent)]
+    Refused(#[from] AnalyzeError),
+    /// A host's seconds could not be read; the error says whose and why.
+    #[error(transparent)]
+    Seconds(E),
+}

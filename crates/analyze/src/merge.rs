@@ -5,12 +5,12 @@
 use dbio_model::cluster::{ClockOffset, Cluster, HostDir, HostFailure, HostRow, Spread};
 use dbio_model::histogram::new_histogram;
 use dbio_model::{
-    CpuStats, DirStats, HostFacts, LatencyHistogram, LatencySummary, Outcome, RunResult, Warning,
-    RUN_SCHEMA,
+    CpuStats, DirStats, HostFacts, LatencyHistogram, LatencySummary, Outcome, RunResult, TimePoint,
+    Warning, RUN_SCHEMA,
 };
 use hdrhistogram::Histogram;
 
-use crate::error::AnalyzeError;
+use crate::error::{AnalyzeError, MergeError};
 
 pub use host::HostResult;
 
@@ -34,6 +34,29 @@ pub fn host_name(label: Option<&str>, r: &RunResult) -> String {
 /// different workloads (unless allowed) and windows that do not overlap, naming the host
 /// and the field. Hosts with a measured clock offset are placed on the launcher's clock.
 pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, AnalyzeError> {
+    let held = |i: usize, each: &mut dyn FnMut(&TimePoint)| {
+        hosts[i].result.timeseries.iter().for_each(each);
+        Ok::<(), std::convert::Infallible>(())
+    };
+    merge_streamed(hosts, opts, held).map_err(|e| match e {
+        MergeError::Refused(e) => e,
+        MergeError::Seconds(never) => match never {},
+    })
+}
+
+/// [`merge`] of hosts whose seconds are read one host at a time: `hosts` are their results
+/// without them (their `timeseries` is not looked at), `seconds(i, each)` hands host i's
+/// points to `each` in order (it is called once a host, from several threads). Memory stays
+/// within the hosts' heads, the seconds being read and the window's per-second sums.
+pub fn merge_streamed<E, F>(
+    hosts: &[HostResult],
+    opts: MergeOptions,
+    seconds: F,
+) -> Result<RunResult, MergeError<E>>
+where
+    E: std::error::Error + Send,
+    F: Fn(usize, &mut dyn FnMut(&TimePoint)) -> Result<(), E> + Sync,
+{
     let given: Vec<&RunResult> = hosts.iter().map(|h| &h.result).collect();
     let names: Vec<&str> = hosts.iter().map(|h| h.name.as_str()).collect();
     given_once(&given, &names)?;
@@ -64,6 +87,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Anal
         .unwrap_or(Outcome::Complete);
     let partial = !opts.failed.is_empty() || results.iter().any(|r| r.partial);
     let spread = spread(hosts);
+    let timeseries = series::series(hosts, start, end, seconds).map_err(MergeError::Seconds)?;
     Ok(RunResult {
         schema: RUN_SCHEMA.into(),
         dbio_version: first.result.dbio_version.clone(),
@@ -87,7 +111,7 @@ pub fn merge(hosts: &[HostResult], opts: MergeOptions) -> Result<RunResult, Anal
         read: merge_dir(results.iter().map(|r| r.read.as_ref())),
         write: merge_dir(results.iter().map(|r| r.write.as_ref())),
         flush: merge_dir(results.iter().map(|r| r.flush.as_ref())),
-        timeseries: series::series(hosts, start, end),
+        timeseries,
         cpu: merge_cpu(&results),
         warnings,
         session: None,
@@ -531,5 +555,6 @@ mod different;
 pub mod files;
 mod host;
 mod series;
+mod sums;
 #[cfg(test)]
 mod tests;

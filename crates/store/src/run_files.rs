@@ -84,11 +84,25 @@ pub fn read_result(path: &str) -> Result<RunResult, RunFileError> {
 /// Reads every file's result, several at once (a host-hour of per-second histograms is
 /// megabytes of JSON); in the order given.
 pub fn read_all(files: &[String]) -> Vec<Result<RunResult, RunFileError>> {
+    read_each(files, read_result)
+}
+
+/// Reads every file's result without its seconds ([`read_head`]), several at once; in the
+/// order given.
+pub fn read_heads(files: &[String]) -> Vec<Result<RunHead, RunFileError>> {
+    read_each(files, read_head)
+}
+
+/// `read` of every file, on as many threads as there are CPUs; in the order given.
+fn read_each<T: Send>(
+    files: &[String],
+    read: fn(&str) -> Result<T, RunFileError>,
+) -> Vec<Result<T, RunFileError>> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, files.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut out: Vec<(usize, Result<RunResult, RunFileError>)> = std::thread::scope(|s| {
+    let mut out: Vec<(usize, Result<T, RunFileError>)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {
@@ -96,7 +110,7 @@ pub fn read_all(files: &[String]) -> Vec<Result<RunResult, RunFileError>> {
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(f) = files.get(i) else { break got };
-                        got.push((i, read_result(f)));
+                        got.push((i, read(f)));
                     }
                 })
             })
@@ -109,3 +123,7 @@ pub fn read_all(files: &[String]) -> Vec<Result<RunResult, RunFileError>> {
     out.sort_by_key(|(i, _)| *i);
     out.into_iter().map(|(_, r)| r).collect()
 }
+
+mod chunks;
+mod series;
+pub use series::{read_head, RunHead, SecondsAt};

@@ -582,3 +582,56 @@ fn allowed_differences_leave_out_the_parts_of_a_split_region() {
     assert!(w.message.contains("job.qd: "), "{}", w.message);
     assert!(!w.message.contains("job.region"), "{}", w.message);
 }
+
+/// A merge whose hosts' seconds are handed on one host at a time (as `dbio merge` reads them
+/// from files) gives the merge in memory's result byte for byte, clock offsets, missing hosts
+/// and all; the heads' own `timeseries` are not looked at.
+#[test]
+fn a_streamed_merge_equals_the_merge_in_memory() {
+    let mut hosts = three();
+    hosts.push(host(
+        "d",
+        T0 + SEC / 3,
+        &[5, 6, 7, 8],
+        &[9_000, 8_000, 7_000, 6_000],
+    ));
+    let opts = || MergeOptions {
+        failed: vec![HostFailure {
+            name: "e".into(),
+            reason: "unreachable".into(),
+        }],
+        clock_offsets: vec![ClockOffset {
+            host: "d".into(),
+            offset_ms: 333.0,
+            rtt_ms: 0.2,
+        }],
+        allow_different: false,
+    };
+    let whole = merge(&hosts, opts()).unwrap();
+    let heads: Vec<HostResult> = hosts
+        .iter()
+        .map(|h| {
+            let mut h = h.clone();
+            h.result.timeseries.clear();
+            h
+        })
+        .collect();
+    let seconds = |i: usize, each: &mut dyn FnMut(&TimePoint)| {
+        hosts[i].result.timeseries.iter().for_each(each);
+        Ok::<(), std::fmt::Error>(())
+    };
+    let streamed = merge_streamed(&heads, opts(), seconds).unwrap();
+    assert_eq!(whole.timeseries.len(), 3);
+    assert_eq!(
+        serde_json::to_string(&streamed).unwrap(),
+        serde_json::to_string(&whole).unwrap()
+    );
+    let failing = |i: usize, _: &mut dyn FnMut(&TimePoint)| match i {
+        2 => Err(std::fmt::Error),
+        _ => Ok(()),
+    };
+    assert!(matches!(
+        merge_streamed(&heads, opts(), failing),
+        Err(MergeError::Seconds(std::fmt::Error))
+    ));
+}

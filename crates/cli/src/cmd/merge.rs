@@ -7,8 +7,8 @@ use crate::exit::Exit;
 use crate::fleet_args::MergeArgs;
 use crate::history;
 use crate::prologue::{prologue, usage};
-use dbio_analyze::merge::{merge, HostResult, MergeOptions};
-use dbio_store::run_files::read_all;
+use dbio_analyze::merge::{merge_streamed, HostResult, MergeOptions};
+use dbio_store::run_files::{read_heads, SecondsAt};
 
 /// Runs `dbio merge` and returns its exit status.
 pub fn run(a: MergeArgs) -> Result<Exit, Exit> {
@@ -19,22 +19,26 @@ pub fn run(a: MergeArgs) -> Result<Exit, Exit> {
     let ready = prologue("dbio merge", &outputs, &inputs, &a.store, || {
         hosts(&a.files)
     });
-    let (hosts, store) = ready.map(|r| (r.work, r.store))?;
+    let ((hosts, seconds), store) = ready.map(|r| (r.work, r.store))?;
     let opts = MergeOptions {
         allow_different: a.allow_different,
         ..Default::default()
     };
+    // Each host's seconds read from its file as they are merged, a host at a time.
+    let r = merge_streamed(&hosts, opts, |i, each| seconds[i].each(each));
+    let r = r.map_err(usage("dbio merge"))?;
     // Judged as a cluster: every host's outstanding I/Os and device, the slowest named.
-    let r = merge(&hosts, opts).map_err(usage("dbio merge"))?;
     let mut r = dbio_orchestrate::judge::judged(r);
     r.label = a.store.label.clone();
     Ok(deliver(r, &d, store.as_ref(), "dbio merge"))
 }
 
-/// The hosts' results in `files`, each read once and named by its host (and its file when
-/// two hosts share a name); the message says what is wrong.
-fn hosts(files: &[String]) -> Result<Vec<HostResult>, CliError> {
-    let results = read_all(files).into_iter().collect::<Result<Vec<_>, _>>();
-    let results = results?;
-    Ok(dbio_analyze::merge::files::hosts(files, results)?)
+/// The hosts' results in `files` without their seconds (checked, read again as they are
+/// merged), each named by its host (and its file when two hosts share a name), and where
+/// their seconds are; the message says what is wrong.
+fn hosts(files: &[String]) -> Result<(Vec<HostResult>, Vec<SecondsAt>), CliError> {
+    let heads = read_heads(files).into_iter().collect::<Result<Vec<_>, _>>();
+    let heads = heads?;
+    let (results, seconds) = heads.into_iter().map(|h| (h.result, h.seconds)).unzip();
+    Ok((dbio_analyze::merge::files::hosts(files, results)?, seconds))
 }

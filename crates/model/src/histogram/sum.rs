@@ -231,6 +231,45 @@ impl HistogramSum {
         Ok(())
     }
 
+    /// The counts from the lowest non-empty bucket to the highest, and the index of the first
+    /// (empty when nothing was counted): a whole decoded histogram to add elsewhere at once.
+    pub fn counts(&self) -> (usize, &[u64]) {
+        if self.is_empty() {
+            return (0, &[]);
+        }
+        (self.lo, &self.counts[self.lo..=self.hi])
+    }
+
+    /// The non-empty buckets as (index in [`Layout`], count), lowest index first: what a sum
+    /// kept sparsely elsewhere takes from one decoded histogram.
+    pub fn buckets(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        let from = if self.is_empty() { 0 } else { self.lo };
+        let counts = if self.is_empty() {
+            &self.counts[..0]
+        } else {
+            &self.counts[self.lo..=self.hi]
+        };
+        let nonzero = counts.iter().enumerate().filter(|(_, &c)| c > 0);
+        nonzero.map(move |(i, &c)| (from + i, c))
+    }
+
+    /// Adds `count` to the bucket at `index` (as [`HistogramSum::buckets`] gives it). Err
+    /// when the index is beyond the range or the count overflows.
+    pub fn add_bucket(&mut self, index: usize, count: u64) -> Result<(), HistogramError> {
+        let c = self
+            .counts
+            .get_mut(index)
+            .ok_or_else(|| HistogramError::OutOfRange("a latency beyond dbio's one hour".into()))?;
+        *c = c
+            .checked_add(count)
+            .ok_or_else(|| HistogramError::OutOfRange("count overflow".into()))?;
+        if count > 0 {
+            self.lo = self.lo.min(index);
+            self.hi = self.hi.max(index);
+        }
+        Ok(())
+    }
+
     /// Total count of everything added.
     pub fn len(&self) -> u64 {
         if self.is_empty() {

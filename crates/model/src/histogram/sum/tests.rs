@@ -149,3 +149,31 @@ fn text_that_is_no_histogram_is_refused() {
     let cut = &whole[..whole.len() / 2 / 4 * 4];
     assert!(sum.add_compact(cut).is_err());
 }
+
+/// The buckets a sum gives, added one by one to another sum, make the same histogram.
+#[test]
+fn buckets_given_and_added_back_make_the_same_sum() {
+    let mut sum = HistogramSum::new(SECOND_SIGFIG);
+    let mut enc = Encoder::default();
+    sum.add_compact(&enc.encode_second(&hist(&latencies(7, 3_000))))
+        .unwrap();
+    let mut copy = HistogramSum::new(SECOND_SIGFIG);
+    let buckets: Vec<(usize, u64)> = sum.buckets().collect();
+    assert!(buckets.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 > 0));
+    for &(i, c) in &buckets {
+        copy.add_bucket(i, c).unwrap();
+    }
+    assert_eq!(copy.to_histogram(), sum.to_histogram());
+    assert_eq!(copy.len(), 3_000);
+    let (lo, counts) = copy.counts();
+    assert_eq!(
+        (lo, counts.len()),
+        (buckets[0].0, buckets.last().unwrap().0 - lo + 1)
+    );
+    assert_eq!(counts.iter().sum::<u64>(), 3_000);
+    assert!(copy.add_bucket(usize::MAX, 1).is_err());
+    assert!(copy.add_bucket(buckets[0].0, u64::MAX).is_err());
+    copy.clear();
+    assert_eq!(copy.buckets().count(), 0);
+    assert_eq!(copy.counts(), (0, &[][..]));
+}
