@@ -18,6 +18,7 @@ the same pair i); the ratio of the medians is printed next to it.
 """
 
 import argparse
+import re
 import json
 import os
 import platform
@@ -220,6 +221,30 @@ def run_fio(opts, args, tag):
     }
 
 
+def run_t_io_uring(opts, dev, qd, tag):
+    """fio's t/io_uring (built from fio's source; --t-io-uring PATH) on `dev`: 4 KiB random
+    reads, one thread, O_DIRECT, fixed buffers and registered files, batches of
+    --t-io-uring-batch submissions and completions. Its figures: IOPS (the mean of its
+    per-second lines) and the process CPU of the run."""
+    log = os.path.join(opts.workdir, f"{tag}.t_io_uring.log")
+    s, c = opts.t_io_uring_batch
+    cmd = [opts.t_io_uring, f"-d{qd}", f"-s{s}", f"-c{c}", "-b4096", "-p0", "-B1", "-F1", "-n1",
+           "-O1", "-R1", f"-r{opts.duration}", dev]
+    rc, cpu, busy, wall, kt = run_measured(cmd, log)
+    with open(log, errors="replace") as f:
+        text = f.read()
+    per_sec = [float(x[:-1]) * 1000 if x.endswith("K") else float(x)
+               for x in re.findall(r"IOPS=([\d.]+K?),", text)]
+    if rc != 0 or not per_sec:
+        raise ToolError(f"t/io_uring exited with status {rc}: {' '.join(cmd)}\n{tail(log)}")
+    iops = sum(per_sec) / len(per_sec)
+    # Its first line covers the ring's start; the rest are whole seconds.
+    return {"tool": "t/io_uring", "cmd": cmd, "iops": iops, "ios": sum(per_sec),
+            "mb_s": iops * 4096 / 1e6, "p50_us": float("nan"), "p99_us": float("nan"),
+            "lat_mean_us": float("nan"), "proc_cpu_s": cpu, "machine_busy_s": busy,
+            "wall_s": wall, "kernel_threads_s": kt}
+
+
 # ---- scenarios ------------------------------------------------------------------------------------
 
 # At low depth dbio must give fio's IOPS and latency with no more CPU (median of pair ratios;
@@ -253,6 +278,13 @@ def scenario_defs(opts):
              ("proc_cpu_us_per_io", "io_uring+fixedbufs+registerfiles", "<=", 0.80),
              ("machine_cpu_us_per_io", "io_uring", "<=", 1.00),
              ("machine_cpu_us_per_io", "io_uring+fixedbufs+registerfiles", "<=", 1.00)])
+        if opts.t_io_uring:
+            # The floor: fio's own minimal io_uring loop, no statistics at all.
+            variants, rules = defs["loop-4k-randread"]
+            variants.insert(2, ("t/io_uring", "t/io_uring",
+                                lambda tag: run_t_io_uring(opts, dev, 32, tag)))
+            rules += [("iops", "t/io_uring", ">=", 1.00),
+                      ("proc_cpu_us_per_io", "t/io_uring", "<=", 1.05)]
     if opts.loop:
         # For information: the same reads at twice the queue depth. On this kind of machine both
         # tools rise together with depth, so at QD 32 the loop device's kernel path, not the
@@ -417,7 +449,7 @@ def summarize(scen, variants, runs, thresholds):
             continue
         # A base of "dbio:VARIANT" holds dbio against itself (e.g. data kinds), else against fio.
         base = (("dbio", fio_variant[5:]) if fio_variant.startswith("dbio:")
-                else ("fio", fio_variant))
+                else next((t, v) for t, v, _ in variants if v == fio_variant and t != "dbio"))
         fio_runs = runs[base]
         pair_ratios = [d[metric] / f[metric] for d, f in zip(dbio_runs, fio_runs)]
         med_ratio = statistics.median(pair_ratios)
@@ -426,7 +458,7 @@ def summarize(scen, variants, runs, thresholds):
         ratios = ", ".join(f"{x:.3f}" for x in pair_ratios)
         first = next(v for t, v, _ in variants if t == "dbio")
         who = (f"dbio[{first}]/dbio[{base[1]}]" if base[0] == "dbio"
-               else f"dbio/fio[{fio_variant}]")
+               else f"dbio/{base[0]}[{fio_variant}]")
         head = (f"{who} {label}: median of pair ratios {med_ratio:.3f} "
                 f"(spread {min(pair_ratios):.3f}–{max(pair_ratios):.3f}; pairs: {ratios}; "
                 f"ratio of medians {ratio_of_medians:.3f})")
@@ -496,7 +528,11 @@ def main():
     ap.add_argument("--null-file")
     ap.add_argument("--json-out")
     ap.add_argument("--cpu-idle", choices=["poll", "allow"], default="poll")
+    ap.add_argument("--t-io-uring", help="fio's t/io_uring binary: the floor of loop-4k-randread")
+    ap.add_argument("--t-io-uring-batch", default="32,32",
+                    help="its submit and complete batch sizes, S,C (its own defaults: 32,32)")
     opts = ap.parse_args()
+    opts.t_io_uring_batch = tuple(int(x) for x in opts.t_io_uring_batch.split(","))
 
     # Started in the background by bash, which leaves SIGINT ignored: take it back (fio and
     # dbio then get the default disposition across exec, and install their own handlers).
@@ -552,7 +588,7 @@ def main():
                 k = pair % len(variants)
                 for tool, variant, fn in variants[k:] + variants[:k]:
                     bg = background_busy_pct(0.5)
-                    run = fn(f"{scen}.{pair}.{tool}.{variant.replace('+', '_')}")
+                    run = fn(f"{scen}.{pair}.{tool}.{variant}".replace("+", "_").replace("/", "_"))
                     run["pair"] = pair
                     run["background_busy_pct"] = bg
                     add_derived(run)
@@ -582,8 +618,9 @@ def main():
             if "pass" not in v:
                 continue
             all_ok &= v["pass"]
-            what = (f"{'dbio' if v['fio_variant'].startswith('dbio:') else 'dbio/fio'}"
-                    f"[{v['fio_variant']}] {METRIC_LABEL[v['metric']]} "
+            who = ("dbio" if v["fio_variant"].startswith("dbio:") else
+                   "dbio/t/io_uring" if v["fio_variant"] == "t/io_uring" else "dbio/fio")
+            what = (f"{who}[{v['fio_variant']}] {METRIC_LABEL[v['metric']]} "
                     f"{v['median_ratio']:.3f} {v['op']} {v['limit']:.2f}"
                     if "fio_variant" in v else
                     f"dbio {METRIC_LABEL[v['metric']]} {fmt(v['metric'], v['dbio_median'])} "
