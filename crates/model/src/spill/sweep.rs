@@ -1,0 +1,140 @@
+//! A finished sweep whose steps wait in spill files ([`SpilledSweep`]): what its conclusions
+//! and history entry need stays in memory, and its JSON is written with one step read back
+//! at a time, so that the end of a long sweep does not hold it whole.
+
+use super::{SpillError, SpilledRun};
+use crate::result::RunResult;
+use crate::sweep::{SweepPoint, SweepResult};
+use serde::ser::{Error as _, SerializeSeq};
+use serde::{Serialize, Serializer};
+
+/// A finished sweep: its outline in memory, its steps in spill files.
+pub struct SpilledSweep {
+    /// The sweep with each step without its per-second series (`timeseries` empty): what
+    /// the analysis, the conclusions, `--verify`'s count and the history's headline read.
+    pub outline: SweepResult,
+    /// The whole steps, in the order of `outline.steps`.
+    pub steps: Vec<SpilledRun>,
+}
+
+impl SpilledSweep {
+    /// The whole sweep, every step read back (for what needs it all at once: the HTML page,
+    /// a database sweep's views).
+    pub fn whole(&self) -> Result<SweepResult, SpillError> {
+        let steps = self
+            .steps
+            .iter()
+            .map(|r| r.with(RunResult::clone))
+            .collect::<Result<_, _>>()?;
+        Ok(SweepResult {
+            steps,
+            ..self.outline.clone()
+        })
+    }
+}
+
+/// A run without its per-second series: what an outline keeps of a step.
+pub fn outline_of(r: &RunResult) -> RunResult {
+    RunResult {
+        timeseries: Vec::new(),
+        ..r.clone()
+    }
+}
+
+/// The fields of [`SweepResult`] in its order, its steps given by `S`: the JSON of a
+/// spilled sweep is the JSON of the whole one.
+#[derive(Serialize)]
+struct Shape<'a, S> {
+    schema: &'a str,
+    dbio_version: &'a str,
+    vary: &'a str,
+    values: &'a [String],
+    slo: &'a Option<String>,
+    knee: &'a Option<SweepPoint>,
+    saturation: &'a Option<SweepPoint>,
+    bandwidth_90: &'a Option<SweepPoint>,
+    partial: bool,
+    steps: S,
+}
+
+/// The steps, each read back from its spill file while it is serialized.
+struct Steps<'a>(&'a [SpilledRun]);
+
+impl Serialize for Steps<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for r in self.0 {
+            r.with(|run| seq.serialize_element(run))
+                .map_err(S::Error::custom)??;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for SpilledSweep {
+    /// As the whole [`SweepResult`] serializes, one step in memory at a time.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let o = &self.outline;
+        Shape {
+            schema: &o.schema,
+            dbio_version: &o.dbio_version,
+            vary: &o.vary,
+            values: &o.values,
+            slo: &o.slo,
+            knee: &o.knee,
+            saturation: &o.saturation,
+            bandwidth_90: &o.bandwidth_90,
+            partial: o.partial,
+            steps: Steps(&self.steps),
+        }
+        .serialize(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::histogram::SecondHist;
+    use crate::spill::Spill;
+
+    /// A sweep of the committed fixture, its steps' seconds in a spill file.
+    fn sweep() -> SweepResult {
+        let text = include_str!("../../../report/tests/fixtures/sweep-bs.json");
+        let mut s: SweepResult = serde_json::from_str(text).unwrap();
+        let spill = Spill::new().unwrap();
+        for (i, p) in s
+            .steps
+            .iter_mut()
+            .flat_map(|r| &mut r.timeseries)
+            .enumerate()
+        {
+            p.hist = Some(SecondHist::spilled(format!("second {i}"), &spill));
+        }
+        s
+    }
+
+    /// A spilled sweep serializes, compact or pretty, as the whole sweep does, and reads
+    /// back whole as it was.
+    #[test]
+    fn a_spilled_sweep_is_the_whole_sweep() {
+        let s = sweep();
+        assert!(s.steps.len() > 1 && !s.steps[0].timeseries.is_empty());
+        let spilled = SpilledSweep {
+            outline: SweepResult {
+                steps: s.steps.iter().map(outline_of).collect(),
+                ..s.clone()
+            },
+            steps: s.steps.iter().cloned().map(SpilledRun::new).collect(),
+        };
+        assert!(spilled.outline.steps[0].timeseries.is_empty());
+        assert_eq!(
+            serde_json::to_string_pretty(&spilled).unwrap(),
+            serde_json::to_string_pretty(&s).unwrap()
+        );
+        assert_eq!(
+            serde_json::to_string(&spilled).unwrap(),
+            serde_json::to_string(&s).unwrap()
+        );
+        assert_eq!(spilled.whole().unwrap(), s);
+    }
+}
