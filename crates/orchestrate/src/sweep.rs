@@ -6,7 +6,7 @@ use crate::executor::{Executor, Plan};
 use crate::one::run_one;
 use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
 use dbio_analyze::slo::{latency, Dir, Slo};
-use dbio_model::spill::sweep::{outline_of, SpilledSweep};
+use dbio_model::spill::sweep::{spill_step, SpilledSweep};
 use dbio_model::spill::SpilledRun;
 use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
 use dbio_model::{JobSpec, Outcome, RunResult};
@@ -205,7 +205,8 @@ fn sweep_steps(
         obs.step_end(i, Some(&r));
         let complete = r.outcome == Outcome::Complete && !r.partial;
         let met = p.slo.is_some_and(|s| s.met_by(&r));
-        ran.push((i, outline_of(&r), SpilledRun::new(r)));
+        let (outline, whole) = spill_step(r);
+        ran.push((i, outline, whole));
         Ok(complete.then_some(met))
     };
     if p.search {

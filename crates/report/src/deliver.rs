@@ -391,7 +391,7 @@ mod tests {
     /// histograms) in spill files.
     fn spilled_sweep() -> (SweepResult, SpilledSweep) {
         use dbio_model::histogram::SecondHist;
-        use dbio_model::spill::{sweep::outline_of, Spill, SpilledRun};
+        use dbio_model::spill::{sweep::spill_step, Spill};
         let text = include_str!("../tests/fixtures/sweep-bs.json");
         let mut s: SweepResult = serde_json::from_str(text).expect("the fixture sweep");
         let spill = Spill::new().unwrap();
@@ -403,12 +403,13 @@ mod tests {
         {
             p.hist = Some(SecondHist::spilled(format!("second é {i}"), &spill));
         }
+        let (outlines, steps) = s.steps.iter().cloned().map(spill_step).unzip();
         let spilled = SpilledSweep {
             outline: SweepResult {
-                steps: s.steps.iter().map(outline_of).collect(),
+                steps: outlines,
                 ..s.clone()
             },
-            steps: s.steps.iter().cloned().map(SpilledRun::new).collect(),
+            steps,
         };
         (s, spilled)
     }

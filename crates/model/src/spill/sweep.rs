@@ -33,12 +33,13 @@ impl SpilledSweep {
     }
 }
 
-/// A run without its per-second series: what an outline keeps of a step.
-pub fn outline_of(r: &RunResult) -> RunResult {
-    RunResult {
-        timeseries: Vec::new(),
-        ..r.clone()
-    }
+/// A finished step kept: its outline (the run without its per-second series) for memory,
+/// and the whole run for a spill file.
+pub fn spill_step(mut r: RunResult) -> (RunResult, SpilledRun) {
+    let series = std::mem::take(&mut r.timeseries);
+    let outline = r.clone();
+    r.timeseries = series;
+    (outline, SpilledRun::new(r))
 }
 
 /// The fields of [`SweepResult`] in its order, its steps given by `S`: the JSON of a
@@ -119,12 +120,13 @@ mod tests {
     fn a_spilled_sweep_is_the_whole_sweep() {
         let s = sweep();
         assert!(s.steps.len() > 1 && !s.steps[0].timeseries.is_empty());
+        let (outlines, steps) = s.steps.iter().cloned().map(spill_step).unzip();
         let spilled = SpilledSweep {
             outline: SweepResult {
-                steps: s.steps.iter().map(outline_of).collect(),
+                steps: outlines,
                 ..s.clone()
             },
-            steps: s.steps.iter().cloned().map(SpilledRun::new).collect(),
+            steps,
         };
         assert!(spilled.outline.steps[0].timeseries.is_empty());
         assert_eq!(
