@@ -26,9 +26,18 @@ impl SpilledSweep {
             .iter()
             .map(|r| r.with(RunResult::clone))
             .collect::<Result<_, _>>()?;
+        let o = &self.outline;
         Ok(SweepResult {
+            schema: o.schema.clone(),
+            dbio_version: o.dbio_version.clone(),
+            vary: o.vary.clone(),
+            values: o.values.clone(),
+            slo: o.slo.clone(),
+            knee: o.knee.clone(),
+            saturation: o.saturation.clone(),
+            bandwidth_90: o.bandwidth_90.clone(),
+            partial: o.partial,
             steps,
-            ..self.outline.clone()
         })
     }
 }
