@@ -175,11 +175,11 @@ fn sweep_steps(
 ) -> Result<SpilledSweep, SweepError> {
     obs.start(p);
     // Finished steps wait in the spill file, so that a long sweep's memory stays flat.
-    let mut ran: Vec<(usize, RunResult, SpilledRun)> = Vec::new();
+    let mut ran: Vec<(usize, (RunResult, Figures), SpilledRun)> = Vec::new();
     let mut partial = false;
     // One step: None when the sweep must stop (interrupted, or the step failed).
     let mut run_step = |i: usize,
-                        ran: &mut Vec<(usize, RunResult, SpilledRun)>|
+                        ran: &mut Vec<(usize, (RunResult, Figures), SpilledRun)>|
      -> Result<Option<bool>, SweepError> {
         if stop.load(Ordering::Relaxed) {
             return Ok(None);
@@ -205,8 +205,9 @@ fn sweep_steps(
         obs.step_end(i, Some(&r));
         let complete = r.outcome == Outcome::Complete && !r.partial;
         let met = p.slo.is_some_and(|s| s.met_by(&r));
+        let figures = Figures::of(&r, p.slo);
         let (outline, whole) = spill_step(r);
-        ran.push((i, outline, whole));
+        ran.push((i, (outline, figures), whole));
         Ok(complete.then_some(met))
     };
     if p.search {
@@ -234,12 +235,37 @@ fn sweep_steps(
     }
     ran.sort_by_key(|(i, _, _)| *i);
     let values: Vec<String> = ran.iter().map(|(i, _, _)| p.values[*i].clone()).collect();
-    let (outlines, steps): (Vec<RunResult>, Vec<SpilledRun>) =
-        ran.into_iter().map(|(_, o, r)| (o, r)).unzip();
-    Ok(SpilledSweep {
-        outline: analyse(p, &values, outlines, partial),
-        steps,
-    })
+    let (kept, steps): (Vec<_>, Vec<SpilledRun>) = ran.into_iter().map(|(_, o, r)| (o, r)).unzip();
+    let (outlines, figures): (Vec<RunResult>, Vec<Figures>) = kept.into_iter().unzip();
+    let outline = SweepResult {
+        steps: outlines,
+        ..analysed(p, &values, &figures, partial)
+    };
+    Ok(SpilledSweep { outline, steps })
+}
+
+/// What the analysis reads of a step, taken while it is whole (its outline has no
+/// latency histograms).
+#[derive(Debug, Clone, Copy)]
+struct Figures {
+    iops: f64,
+    mb_s: f64,
+    /// Mean latency of all I/Os, ns.
+    mean_ns: f64,
+    /// The objective's statistic (None without an objective or without I/Os).
+    slo: Option<f64>,
+}
+
+impl Figures {
+    /// The figures of `r` under the objective `slo`.
+    fn of(r: &RunResult, slo: Option<Slo>) -> Self {
+        Figures {
+            iops: r.total_iops(),
+            mb_s: r.total_mb_s(),
+            mean_ns: latency(r, Dir::All).mean(),
+            slo: slo.and_then(|s| s.value(r)),
+        }
+    }
 }
 
 /// The sweep's result from its steps: knee (within the objective), saturation, and for
@@ -250,9 +276,18 @@ pub fn analyse(
     steps: Vec<RunResult>,
     partial: bool,
 ) -> SweepResult {
-    let iops_v: Vec<f64> = steps.iter().map(RunResult::total_iops).collect();
-    let mb_v: Vec<f64> = steps.iter().map(RunResult::total_mb_s).collect();
-    let mean_v: Vec<f64> = steps.iter().map(|r| latency(r, Dir::All).mean()).collect();
+    let figures: Vec<Figures> = steps.iter().map(|r| Figures::of(r, p.slo)).collect();
+    SweepResult {
+        steps,
+        ..analysed(p, values, &figures, partial)
+    }
+}
+
+/// [`analyse`] from the steps' figures: the result with no steps.
+fn analysed(p: &SweepPlan, values: &[String], f: &[Figures], partial: bool) -> SweepResult {
+    let iops_v: Vec<f64> = f.iter().map(|f| f.iops).collect();
+    let mb_v: Vec<f64> = f.iter().map(|f| f.mb_s).collect();
+    let mean_v: Vec<f64> = f.iter().map(|f| f.mean_ns).collect();
     let point = |i: usize| SweepPoint {
         step: i,
         value: values[i].clone(),
@@ -260,12 +295,13 @@ pub fn analyse(
         mb_s: mb_v[i],
     };
     let knee_at = p.slo.and_then(|s| {
+        let limit = s.limit_ns as f64;
         if p.search {
             // A latency-target search answers with the highest load that met the objective.
-            return steps.iter().rposition(|r| s.met_by(r));
+            return f.iter().rposition(|f| f.slo.is_some_and(|v| v <= limit));
         }
-        let lat: Vec<Option<f64>> = steps.iter().map(|r| s.value(r)).collect();
-        knee(&iops_v, &lat, s.limit_ns as f64)
+        let lat: Vec<Option<f64>> = f.iter().map(|f| f.slo).collect();
+        knee(&iops_v, &lat, limit)
     });
     SweepResult {
         schema: SWEEP_SCHEMA.to_string(),
@@ -281,6 +317,6 @@ pub fn analyse(
             None
         },
         partial,
-        steps,
+        steps: Vec::new(),
     }
 }

@@ -434,7 +434,7 @@ mod tests {
         stream_json("-", &spilled, |s| printed.push_str(s)).unwrap();
         assert_eq!(printed, json);
         let store = Store::open(&dir.path().join("history.db")).unwrap();
-        let entry = crate::entry::sweep_entry(&spilled.outline, "", "said\n", to.label);
+        let entry = crate::entry::spilled_sweep_entry(&spilled, "said\n", to.label);
         let id = keep_streamed(&store, &entry, &spilled).unwrap();
         assert_eq!(store.json(id).unwrap(), Some(json.clone()));
         let given = crate::entry::sweep_entry(&whole, &json, "said\n", to.label);

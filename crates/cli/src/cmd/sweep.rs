@@ -157,7 +157,7 @@ pub fn deliver(
     name: impl FnOnce() -> String,
     cmd: &str,
 ) -> Result<(), Exit> {
-    let entry = || history::sweep_entry(&sweep.outline, "", &transcript.text(), d.to.label);
+    let entry = || history::spilled_sweep_entry(sweep, &transcript.text(), d.to.label);
     keep_and_stream(store, entry, sweep, d, cmd)?;
     d.to.write_sweep_html(sweep, name).map_err(failure(cmd))
 }

@@ -3,15 +3,15 @@
 //! at a time, so that the end of a long sweep does not hold it whole.
 
 use super::{SpillError, SpilledRun};
-use crate::result::RunResult;
+use crate::result::{DirStats, RunResult};
 use crate::sweep::{SweepPoint, SweepResult};
 use serde::ser::{Error as _, SerializeSeq};
 use serde::{Serialize, Serializer};
 
 /// A finished sweep: its outline in memory, its steps in spill files.
 pub struct SpilledSweep {
-    /// The sweep with each step without its per-second series (`timeseries` empty): what
-    /// the analysis, the conclusions, `--verify`'s count and the history's headline read.
+    /// The sweep (analysed from its whole steps) with each step's outline (see
+    /// [`spill_step`]): what the conclusions and `--verify`'s count read.
     pub outline: SweepResult,
     /// The whole steps, in the order of `outline.steps`.
     pub steps: Vec<SpilledRun>,
@@ -42,12 +42,21 @@ impl SpilledSweep {
     }
 }
 
-/// A finished step kept: its outline (the run without its per-second series) for memory,
-/// and the whole run for a spill file.
+/// A finished step kept: its outline for memory (the run without its per-second series
+/// and its latency histograms' buckets, a few KiB), and the whole run for a spill file.
 pub fn spill_step(mut r: RunResult) -> (RunResult, SpilledRun) {
     let series = std::mem::take(&mut r.timeseries);
-    let outline = r.clone();
+    let mut outline = r.clone();
     r.timeseries = series;
+    let dirs = |read: &mut Option<DirStats>, write: &mut Option<DirStats>, flush: &mut _| {
+        for d in [read, write, flush].into_iter().flatten() {
+            d.histogram.buckets = Vec::new();
+        }
+    };
+    dirs(&mut outline.read, &mut outline.write, &mut outline.flush);
+    for s in &mut outline.streams {
+        dirs(&mut s.read, &mut s.write, &mut s.flush);
+    }
     (outline, SpilledRun::new(r))
 }
 
