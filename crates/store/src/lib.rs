@@ -154,7 +154,7 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT id, kind, started_at, label, profile, targets, host, iops, mb_s, p99_us FROM runs
+                "SELECT id, kind, started_at, label, profile, targets, CAST(host AS TEXT), iops, mb_s, p99_us FROM runs
                  WHERE (?1 IS NULL OR instr(targets, ?1) > 0)
                    AND (?2 IS NULL OR profile = ?2)
                    AND (?3 IS NULL OR started_at >= ?3)

@@ -1,6 +1,7 @@
 //! Storing a result whose JSON is written as a stream: counted first, then written through
 //! SQLite's incremental blob I/O into a blob of that length, so that the history never needs
-//! the whole text in memory (a long sweep's JSON is over 100 MiB).
+//! the whole text in memory (a long sweep's JSON is over 100 MiB). Its summary and host are
+//! blobs too (see `try_add_streamed`); the history reads all three back as text.
 
 use crate::error::is_busy;
 use crate::{NewEntry, Store, StoreError};
@@ -56,15 +57,23 @@ impl Store {
         write: &dyn Fn(&mut dyn Write) -> io::Result<()>,
     ) -> Result<i64, Failed> {
         let tx = self.conn.unchecked_transaction()?;
+        // The columns after `json` in a row (summary, host) are zeroed blobs too: SQLite makes
+        // a zeroed blob in memory unless every column after it is one.
+        let size = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
         tx.execute(
-            "INSERT INTO runs (kind, started_at, stored_at, label, profile, targets, host, iops, mb_s, p99_us, json, summary)
-             VALUES (?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?3, ?4, ?5, ?6, ?7, ?8, ?9, zeroblob(?10), ?11)",
+            "INSERT INTO runs (kind, started_at, stored_at, label, profile, targets, iops, mb_s, p99_us, json, summary, host)
+             VALUES (?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?3, ?4, ?5, ?6, ?7, ?8, zeroblob(?9), zeroblob(?10), zeroblob(?11))",
             params![
-                e.kind, e.started_at, e.label, e.profile, e.targets, e.host, e.iops, e.mb_s,
-                e.p99_us, i64::try_from(len).unwrap_or(i64::MAX), e.summary
+                e.kind, e.started_at, e.label, e.profile, e.targets, e.iops, e.mb_s, e.p99_us,
+                i64::try_from(len).unwrap_or(i64::MAX), size(e.summary.len()), size(e.host.len())
             ],
         )?;
         let id = tx.last_insert_rowid();
+        for (column, text) in [("summary", &e.summary), ("host", &e.host)] {
+            tx.blob_open("main", "runs", column, id, false)?
+                .write_all(text.as_bytes())
+                .map_err(Failed::Write)?;
+        }
         let blob = tx.blob_open("main", "runs", "json", id, false)?;
         let mut w = BufWriter::with_capacity(64 << 10, blob);
         write(&mut w).map_err(Failed::Write)?;
@@ -113,6 +122,7 @@ mod tests {
             started_at: "2026-11-27T05:00:00Z".into(),
             profile: "oltp".into(),
             summary: "said\n".into(),
+            host: "db1".into(),
             ..Default::default()
         }
     }
@@ -135,7 +145,10 @@ mod tests {
             })
             .unwrap();
         assert_eq!(s.json(whole).unwrap(), s.json(id).unwrap());
-        assert_eq!(s.list(&Default::default()).unwrap().len(), 2);
+        let listed = s.list(&Default::default()).unwrap();
+        assert_eq!(listed.len(), 2);
+        assert_eq!(listed[0].host, listed[1].host);
+        assert_eq!(listed[1].host, "db1");
     }
 
     /// A JSON that fails half way, or writes other bytes than it counted, stores nothing.

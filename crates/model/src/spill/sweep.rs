@@ -146,7 +146,11 @@ mod tests {
             },
             steps,
         };
-        assert!(spilled.outline.steps[0].timeseries.is_empty());
+        let o = &spilled.outline.steps[0];
+        assert!(o.timeseries.is_empty());
+        let buckets = |d: &Option<DirStats>| d.as_ref().map_or(0, |d| d.histogram.buckets.len());
+        assert_eq!(buckets(&o.read) + buckets(&o.write), 0);
+        assert!(buckets(&s.steps[0].read) > 0);
         assert_eq!(
             serde_json::to_string_pretty(&spilled).unwrap(),
             serde_json::to_string_pretty(&s).unwrap()
