@@ -6,7 +6,9 @@ Two workloads: `run` (a closed-loop `dbio run` on --target for --duration) and `
 a short calibration run, twice as many as --duration needs; Ctrl-C (SIGINT) ends it after
 --duration, as a user would, and it stops within its step).
 Samples /proc/PID/status (VmRSS, VmHWM) of the dbio process at 1 s, then every 10 s, and once
-more 1 s before the planned end. Reference: the sample at 60 s. End: the last sample.
+more 1 s before the planned end. Reference: the sample at 60 s. End: the last sample. The peak
+of the whole life, the end after the last sample included (writing the result), is the
+process's ru_maxrss, from reaping it with wait4.
 PASS if |end - ref| <= max(5 % of ref, 2 MiB).
 """
 
@@ -43,6 +45,32 @@ def status_kib(pid):
             return out if "VmRSS" in out else None
     except (FileNotFoundError, ProcessLookupError):
         return None
+
+
+class Child:
+    """The dbio process, reaped with wait4 (never by Popen) so that the peak resident memory
+    of its whole life, its end included, is known: ru_maxrss (KiB on Linux)."""
+
+    def __init__(self, p):
+        self.p = p
+        self.rc = None
+        self.peak_kib = None
+
+    def wait(self, timeout=None):
+        """Its exit status once it has ended; None while it runs after timeout seconds."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while self.rc is None:
+            pid, status, ru = os.wait4(self.p.pid, os.WNOHANG)
+            if pid:
+                self.rc = os.waitstatus_to_exitcode(status)
+                self.peak_kib = ru.ru_maxrss
+                self.p.returncode = self.rc
+                break
+            left = None if end is None else end - time.monotonic()
+            if left is not None and left <= 0:
+                break
+            time.sleep(0.05 if left is None else min(0.05, left))
+        return self.rc
 
 
 def sim_ops_per_s(dbio, workdir):
@@ -101,15 +129,11 @@ def main():
     with open(log, "wb") as logf:
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        child = Child(p)
         try:
             for t in times:
                 delay = t0 + t - time.monotonic()
-                if delay > 0:
-                    try:
-                        p.wait(timeout=delay)
-                    except subprocess.TimeoutExpired:
-                        pass
-                if p.poll() is not None:
+                if child.wait(max(delay, 0)) is not None:
                     break
                 s = status_kib(p.pid)
                 if s is None:
@@ -119,20 +143,19 @@ def main():
                                 "hwm_kib": s.get("VmHWM")})
                 print(f"  t={at:6.1f} s  VmRSS {s['VmRSS'] / 1024:8.2f} MiB  "
                       f"VmHWM {s.get('VmHWM', 0) / 1024:8.2f} MiB", flush=True)
-            if o.mode == "sim-sweep" and p.poll() is None:
+            if o.mode == "sim-sweep" and child.wait(0) is None:
                 p.send_signal(signal.SIGINT)
                 print("  (Ctrl-C sent to the sweep at the planned end)", flush=True)
-                rc = p.wait()
+                rc = child.wait()
                 rc = 0 if rc == 130 else rc
             else:
-                rc = p.wait()
+                rc = child.wait()
         except (KeyboardInterrupt, Stop):
-            p.send_signal(signal.SIGINT)
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+            if child.rc is None:
+                p.send_signal(signal.SIGINT)
+                if child.wait(15) is None:
+                    p.kill()
+                    child.wait()
             print("\nbench/rss-flat: interrupted", file=sys.stderr)
             return 130
     wall = time.monotonic() - t0
@@ -179,6 +202,10 @@ def main():
           f"at the end ({end['t_s']:.0f} s): {end['rss_kib'] / 1024:.2f} MiB; "
           f"ratio end/1 min {end['rss_kib'] / ref['rss_kib']:.4f} "
           f"(change {diff_kib / 1024:+.2f} MiB, allowed ±{allowed_kib / 1024:.2f} MiB)")
+    peak_kib = child.peak_kib
+    print(f"peak RSS of the whole process life, its end included (ru_maxrss): "
+          f"{peak_kib / 1024:.2f} MiB; highest VmHWM sampled: "
+          f"{max(s.get('hwm_kib') or 0 for s in samples) / 1024:.2f} MiB")
     print(f"rss-flat: {'PASS' if ok else 'FAIL'}")
     if o.json_out:
         with open(o.json_out, "w") as f:
@@ -187,6 +214,7 @@ def main():
                        "hist_bytes": hist_bytes, "samples": samples,
                        "ref": ref, "end": end, "ratio": end["rss_kib"] / ref["rss_kib"],
                        "allowed_kib": allowed_kib, "pass": ok, "iops": iops,
+                       "peak_rss_kib": peak_kib,
                        "dbio_outcome": outcome}, f, indent=1)
     return 0
 

@@ -11,6 +11,7 @@ use crate::tool_formats::FormatArgs;
 use dbio_model::RunResult;
 use dbio_report::deliver::{Destination, FinishedRun};
 use dbio_report::item::Item;
+use dbio_report::json::ToJson;
 use dbio_store::{NewEntry, Store};
 
 /// Where a finished result goes (the history, JSON, HTML), and whether the terminal hears
@@ -92,6 +93,27 @@ pub fn keep_and_write(
         history::keep(store, &entry(), d.quiet, cmd);
     }
     d.to.write_json(json, print_out).map_err(failure(cmd))
+}
+
+/// As [`keep_and_write`], the JSON of `r` streamed into the history and to `--json`, never
+/// whole in memory (a long sweep's): the common end of a sweep and a suite.
+pub fn keep_and_stream(
+    store: Option<&Store>,
+    entry: impl FnOnce() -> NewEntry,
+    r: &dyn ToJson,
+    d: &Delivery,
+    cmd: &str,
+) -> Result<(), Exit> {
+    if let Some(store) = store {
+        match dbio_report::deliver::keep_streamed(store, &entry(), r) {
+            Ok(id) if !d.quiet => {
+                eprintln!("{cmd}: stored as run {id} in {}", store.path().display())
+            }
+            Ok(_) => {}
+            Err(e) => eprintln!("{cmd}: warning: {e}"),
+        }
+    }
+    d.to.stream_json(r, print_out).map_err(failure(cmd))
 }
 
 /// Writes the HTML report of `item` to `--html` (if given). Err is status 1 after saying why.

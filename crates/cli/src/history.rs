@@ -3,7 +3,7 @@
 //! saying on stderr where a result was stored.
 
 use crate::error::CliError;
-pub use dbio_report::entry::{run_entry, suite_entry, sweep_entry};
+pub use dbio_report::entry::{run_entry, spilled_sweep_entry, suite_entry};
 pub use dbio_store::lookup::{find, lookup_inputs, no_history, open_existing};
 use dbio_store::{NewEntry, Store};
 

@@ -3,6 +3,7 @@
 //! written, so that memory does not grow with the run's length.
 
 pub mod file;
+pub mod sweep;
 
 pub use file::{Spill, SpillError};
 
@@ -75,6 +76,27 @@ impl SpilledRun {
     }
 }
 
+impl SpilledRun {
+    /// What `f` makes of the run, read back for it (the spill file is not consumed, so that
+    /// the steps of a sweep can be read back one at a time, as often as needed).
+    pub fn with<R>(&self, f: impl FnOnce(&RunResult) -> R) -> Result<R, SpillError> {
+        let (spill, span, seconds) = match &self.0 {
+            Kept::Memory(r) => return Ok(f(r)),
+            Kept::Spilled {
+                spill,
+                span,
+                seconds,
+            } => (spill, *span, seconds),
+        };
+        let mut run: RunResult = serde_json::from_slice(&spill.get(span)?)
+            .map_err(|e| SpillError::Run(e.to_string()))?;
+        for (p, h) in run.timeseries.iter_mut().zip(seconds) {
+            p.hist.clone_from(h);
+        }
+        Ok(f(&run))
+    }
+}
+
 impl std::fmt::Debug for SpilledRun {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.0 {
@@ -114,6 +136,7 @@ mod tests {
             .collect();
         let kept = SpilledRun::new(r.clone());
         assert!(matches!(kept.0, Kept::Spilled { .. }), "{kept:?}");
+        assert_eq!(kept.with(|b| b == &r), Ok(true));
         let back = kept.load().unwrap();
         assert_eq!(back, r);
         let spilled = |i: usize| back.timeseries[i].hist.as_ref().map(|h| h.is_spilled());

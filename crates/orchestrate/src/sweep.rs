@@ -6,6 +6,7 @@ use crate::executor::{Executor, Plan};
 use crate::one::run_one;
 use dbio_analyze::knee::{knee, reaches_90_pct, saturation};
 use dbio_analyze::slo::{latency, Dir, Slo};
+use dbio_model::spill::sweep::{spill_step, SpilledSweep};
 use dbio_model::spill::SpilledRun;
 use dbio_model::sweep::{SweepPoint, SweepResult, SWEEP_SCHEMA};
 use dbio_model::{JobSpec, Outcome, RunResult};
@@ -144,40 +145,71 @@ pub fn run_sweep(
     stop: &Arc<AtomicBool>,
     obs: &mut dyn SweepObserver,
 ) -> Result<SweepResult, SweepError> {
+    let spilled = sweep_steps(p, exec, stop, obs)?;
+    let result = spilled.whole().map_err(SweepError::Spill)?;
+    obs.end(&result);
+    Ok(result)
+}
+
+/// As [`run_sweep`], with the steps left in their spill files: the end of a long sweep
+/// never holds it whole. The observer's `end` is given the outline (each step without its
+/// per-second series, which the conclusions do not read).
+pub fn run_sweep_spilled(
+    p: &SweepPlan,
+    exec: &mut dyn Executor,
+    stop: &Arc<AtomicBool>,
+    obs: &mut dyn SweepObserver,
+) -> Result<SpilledSweep, SweepError> {
+    let spilled = sweep_steps(p, exec, stop, obs)?;
+    obs.end(&spilled.outline);
+    Ok(spilled)
+}
+
+/// Runs the steps (every one, or a bisection) and analyses them; each finished step waits
+/// in a spill file, its outline in memory.
+fn sweep_steps(
+    p: &SweepPlan,
+    exec: &mut dyn Executor,
+    stop: &Arc<AtomicBool>,
+    obs: &mut dyn SweepObserver,
+) -> Result<SpilledSweep, SweepError> {
     obs.start(p);
     // Finished steps wait in the spill file, so that a long sweep's memory stays flat.
-    let mut ran: Vec<(usize, SpilledRun)> = Vec::new();
+    let mut ran: Vec<(usize, (RunResult, Figures), SpilledRun)> = Vec::new();
     let mut partial = false;
     // One step: None when the sweep must stop (interrupted, or the step failed).
-    let mut run_step =
-        |i: usize, ran: &mut Vec<(usize, SpilledRun)>| -> Result<Option<bool>, SweepError> {
-            if stop.load(Ordering::Relaxed) {
+    let mut run_step = |i: usize,
+                        ran: &mut Vec<(usize, (RunResult, Figures), SpilledRun)>|
+     -> Result<Option<bool>, SweepError> {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        obs.step_start(i, p.specs[i + 1..].iter().map(planned_secs).sum());
+        let result = run_one(exec, &Plan::job(&p.specs[i]), stop, &mut |ev| obs.event(ev));
+        let r = match result {
+            Ok(r) => r,
+            Err(RunError::Interrupted) => {
+                obs.step_end(i, None);
                 return Ok(None);
             }
-            obs.step_start(i, p.specs[i + 1..].iter().map(planned_secs).sum());
-            let result = run_one(exec, &Plan::job(&p.specs[i]), stop, &mut |ev| obs.event(ev));
-            let r = match result {
-                Ok(r) => r,
-                Err(RunError::Interrupted) => {
-                    obs.step_end(i, None);
-                    return Ok(None);
-                }
-                Err(e) if ran.is_empty() => {
-                    obs.step_end(i, None);
-                    return Err(SweepError::FirstStep(e));
-                }
-                Err(e) => {
-                    obs.step_end(i, None);
-                    obs.step_failed(i, &e.to_string());
-                    return Ok(None);
-                }
-            };
-            obs.step_end(i, Some(&r));
-            let complete = r.outcome == Outcome::Complete && !r.partial;
-            let met = p.slo.is_some_and(|s| s.met_by(&r));
-            ran.push((i, SpilledRun::new(r)));
-            Ok(complete.then_some(met))
+            Err(e) if ran.is_empty() => {
+                obs.step_end(i, None);
+                return Err(SweepError::FirstStep(e));
+            }
+            Err(e) => {
+                obs.step_end(i, None);
+                obs.step_failed(i, &e.to_string());
+                return Ok(None);
+            }
         };
+        obs.step_end(i, Some(&r));
+        let complete = r.outcome == Outcome::Complete && !r.partial;
+        let met = p.slo.is_some_and(|s| s.met_by(&r));
+        let figures = Figures::of(&r, p.slo);
+        let (outline, whole) = spill_step(r);
+        ran.push((i, (outline, figures), whole));
+        Ok(complete.then_some(met))
+    };
     if p.search {
         // Bisection for the highest value that meets the objective, assuming latency grows
         // with load: about log2(steps) runs instead of all of them.
@@ -201,16 +233,39 @@ pub fn run_sweep(
             }
         }
     }
-    ran.sort_by_key(|(i, _)| *i);
-    let values: Vec<String> = ran.iter().map(|(i, _)| p.values[*i].clone()).collect();
-    let steps = ran
-        .into_iter()
-        .map(|(_, r)| r.load())
-        .collect::<Result<Vec<RunResult>, _>>()
-        .map_err(SweepError::Spill)?;
-    let result = analyse(p, &values, steps, partial);
-    obs.end(&result);
-    Ok(result)
+    ran.sort_by_key(|(i, _, _)| *i);
+    let values: Vec<String> = ran.iter().map(|(i, _, _)| p.values[*i].clone()).collect();
+    let (kept, steps): (Vec<_>, Vec<SpilledRun>) = ran.into_iter().map(|(_, o, r)| (o, r)).unzip();
+    let (outlines, figures): (Vec<RunResult>, Vec<Figures>) = kept.into_iter().unzip();
+    let outline = SweepResult {
+        steps: outlines,
+        ..analysed(p, &values, &figures, partial)
+    };
+    Ok(SpilledSweep { outline, steps })
+}
+
+/// What the analysis reads of a step, taken while it is whole (its outline has no
+/// latency histograms).
+#[derive(Debug, Clone, Copy)]
+struct Figures {
+    iops: f64,
+    mb_s: f64,
+    /// Mean latency of all I/Os, ns.
+    mean_ns: f64,
+    /// The objective's statistic (None without an objective or without I/Os).
+    slo: Option<f64>,
+}
+
+impl Figures {
+    /// The figures of `r` under the objective `slo`.
+    fn of(r: &RunResult, slo: Option<Slo>) -> Self {
+        Figures {
+            iops: r.total_iops(),
+            mb_s: r.total_mb_s(),
+            mean_ns: latency(r, Dir::All).mean(),
+            slo: slo.and_then(|s| s.value(r)),
+        }
+    }
 }
 
 /// The sweep's result from its steps: knee (within the objective), saturation, and for
@@ -221,9 +276,18 @@ pub fn analyse(
     steps: Vec<RunResult>,
     partial: bool,
 ) -> SweepResult {
-    let iops_v: Vec<f64> = steps.iter().map(RunResult::total_iops).collect();
-    let mb_v: Vec<f64> = steps.iter().map(RunResult::total_mb_s).collect();
-    let mean_v: Vec<f64> = steps.iter().map(|r| latency(r, Dir::All).mean()).collect();
+    let figures: Vec<Figures> = steps.iter().map(|r| Figures::of(r, p.slo)).collect();
+    SweepResult {
+        steps,
+        ..analysed(p, values, &figures, partial)
+    }
+}
+
+/// [`analyse`] from the steps' figures: the result with no steps.
+fn analysed(p: &SweepPlan, values: &[String], f: &[Figures], partial: bool) -> SweepResult {
+    let iops_v: Vec<f64> = f.iter().map(|f| f.iops).collect();
+    let mb_v: Vec<f64> = f.iter().map(|f| f.mb_s).collect();
+    let mean_v: Vec<f64> = f.iter().map(|f| f.mean_ns).collect();
     let point = |i: usize| SweepPoint {
         step: i,
         value: values[i].clone(),
@@ -231,12 +295,13 @@ pub fn analyse(
         mb_s: mb_v[i],
     };
     let knee_at = p.slo.and_then(|s| {
+        let limit = s.limit_ns as f64;
         if p.search {
             // A latency-target search answers with the highest load that met the objective.
-            return steps.iter().rposition(|r| s.met_by(r));
+            return f.iter().rposition(|f| f.slo.is_some_and(|v| v <= limit));
         }
-        let lat: Vec<Option<f64>> = steps.iter().map(|r| s.value(r)).collect();
-        knee(&iops_v, &lat, s.limit_ns as f64)
+        let lat: Vec<Option<f64>> = f.iter().map(|f| f.slo).collect();
+        knee(&iops_v, &lat, limit)
     });
     SweepResult {
         schema: SWEEP_SCHEMA.to_string(),
@@ -252,6 +317,6 @@ pub fn analyse(
             None
         },
         partial,
-        steps,
+        steps: Vec::new(),
     }
 }

@@ -5,11 +5,14 @@
 
 use crate::formats::Layouts;
 use crate::item::{Item, Result as Shown};
+use crate::json::ToJson;
+use dbio_model::spill::sweep::SpilledSweep;
 use dbio_model::suite::SuiteResult;
 use dbio_model::sweep::SweepResult;
 use dbio_model::RunResult;
-use dbio_store::files::write_file_atomic;
+use dbio_store::files::{write_atomic_with, write_file_atomic};
 use dbio_store::{NewEntry, Store, StoreError};
+use std::io::{BufWriter, Write};
 
 /// Where a finished result goes: `--json` (`-` for stdout), `--html`, and the `--label` it
 /// is kept and shown under.
@@ -63,6 +66,33 @@ pub fn write_json(path: &str, json: &str, print: impl FnOnce(&str)) -> Result<()
     })
 }
 
+/// Keeps `entry` in `store` with the JSON of `r` written straight into the history, never
+/// whole in memory (`entry.json` is not used): the id it was stored as.
+pub fn keep_streamed(store: &Store, entry: &NewEntry, r: &dyn ToJson) -> Result<i64, DeliverError> {
+    store
+        .add_streamed(entry, |w| r.write_json(w))
+        .map_err(DeliverError::NotStored)
+}
+
+/// Writes the JSON of `r` to `path` as it is made, byte for byte as [`crate::json::to_json`]
+/// would (a file atomically; `-`: handed to `print` a piece at a time).
+pub fn stream_json(
+    path: &str,
+    r: &dyn ToJson,
+    print: impl FnMut(&str),
+) -> Result<(), DeliverError> {
+    let written = if path == "-" {
+        let mut w = BufWriter::with_capacity(64 << 10, Pieces::new(print));
+        r.write_json(&mut w).and_then(|()| w.flush())
+    } else {
+        write_atomic_with(path, |w| r.write_json(w))
+    };
+    written.map_err(|source| DeliverError::Json {
+        path: path.to_string(),
+        source,
+    })
+}
+
 /// Writes the HTML page of one finished result to `path`.
 pub fn write_html(path: &str, item: &Item) -> Result<(), DeliverError> {
     let page = crate::html::page(std::slice::from_ref(item));
@@ -89,6 +119,31 @@ impl Destination<'_> {
             Some(path) => write_json(path, json, print),
             None => Ok(()),
         }
+    }
+
+    /// Writes the JSON of `r` to `--json` if given, as a stream (see [`stream_json`]).
+    pub fn stream_json(&self, r: &dyn ToJson, print: impl FnMut(&str)) -> Result<(), DeliverError> {
+        match self.json {
+            Some(path) => stream_json(path, r, print),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes the page of a spilled sweep to `--html` if given, named `name` unless
+    /// labelled: the page needs the whole sweep, read back only then.
+    pub fn write_sweep_html(
+        &self,
+        s: &SpilledSweep,
+        name: impl FnOnce() -> String,
+    ) -> Result<(), DeliverError> {
+        let Some(path) = self.html else {
+            return Ok(());
+        };
+        let whole = s.whole().map_err(|e| DeliverError::Html {
+            path: path.to_string(),
+            source: std::io::Error::other(e),
+        })?;
+        write_html(path, &self.sweep_item(&whole, name))
     }
 
     /// Writes the page of `item` (made only then) to `--html` if given.
@@ -121,6 +176,42 @@ impl Destination<'_> {
             name: self.name(|| "suite".to_string()),
             result: Shown::Suite(Box::new(s.clone())),
         }
+    }
+}
+
+/// A writer that hands what it is given to `print` as text, keeping back a character cut
+/// in two until its end comes (serde_json writes only whole UTF-8).
+struct Pieces<F> {
+    print: F,
+    cut: Vec<u8>,
+}
+
+impl<F: FnMut(&str)> Pieces<F> {
+    fn new(print: F) -> Self {
+        Pieces {
+            print,
+            cut: Vec::new(),
+        }
+    }
+}
+
+impl<F: FnMut(&str)> Write for Pieces<F> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.cut.extend_from_slice(buf);
+        let whole = match std::str::from_utf8(&self.cut) {
+            Ok(t) => t.len(),
+            Err(e) => e.valid_up_to(),
+        };
+        match std::str::from_utf8(&self.cut[..whole]) {
+            Ok(text) if !text.is_empty() => (self.print)(text),
+            _ => {}
+        }
+        self.cut.drain(..whole);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -294,6 +385,102 @@ mod tests {
         let e = done.write(&blocked, &fio, |_| {}).unwrap_err();
         assert!(matches!(e, DeliverError::Json { .. }));
         assert!(!html.exists(), "no page after the JSON failed");
+    }
+
+    /// The committed sweep fixture, and the same sweep with its steps (and their seconds'
+    /// histograms) in spill files.
+    fn spilled_sweep() -> (SweepResult, SpilledSweep) {
+        use dbio_model::histogram::SecondHist;
+        use dbio_model::spill::{sweep::spill_step, Spill};
+        let text = include_str!("../tests/fixtures/sweep-bs.json");
+        let mut s: SweepResult = serde_json::from_str(text).expect("the fixture sweep");
+        let spill = Spill::new().unwrap();
+        for (i, p) in s
+            .steps
+            .iter_mut()
+            .flat_map(|r| &mut r.timeseries)
+            .enumerate()
+        {
+            p.hist = Some(SecondHist::spilled(format!("second é {i}"), &spill));
+        }
+        let (outlines, steps) = s.steps.iter().cloned().map(spill_step).unzip();
+        let spilled = SpilledSweep {
+            outline: SweepResult {
+                steps: outlines,
+                ..s.clone()
+            },
+            steps,
+        };
+        (s, spilled)
+    }
+
+    /// A spilled sweep's JSON streamed to a file, to stdout and into the history is the
+    /// text `to_json` makes of the whole sweep, and its entry is the whole sweep's.
+    #[test]
+    fn a_streamed_sweep_is_its_json_everywhere() {
+        let (whole, spilled) = spilled_sweep();
+        let json = crate::json::to_json(&whole);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        let to = Destination {
+            json: path.to_str(),
+            label: Some("soak"),
+            ..Default::default()
+        };
+        to.stream_json(&spilled, |_| panic!("a file, not stdout"))
+            .unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), json);
+        let mut printed = String::new();
+        stream_json("-", &spilled, |s| printed.push_str(s)).unwrap();
+        assert_eq!(printed, json);
+        let store = Store::open(&dir.path().join("history.db")).unwrap();
+        let entry = crate::entry::spilled_sweep_entry(&spilled, "said\n", to.label);
+        let id = keep_streamed(&store, &entry, &spilled).unwrap();
+        assert_eq!(store.json(id).unwrap(), Some(json.clone()));
+        let given = crate::entry::sweep_entry(&whole, &json, "said\n", to.label);
+        let old = keep(&store, &given).unwrap();
+        let listed = store.list(&Default::default()).unwrap();
+        assert_eq!(listed[0].id, old);
+        assert_eq!(
+            (listed[0].iops, listed[0].p99_us),
+            (listed[1].iops, listed[1].p99_us)
+        );
+        assert_eq!(
+            (
+                &listed[0].profile,
+                &listed[0].targets,
+                &listed[0].started_at
+            ),
+            (
+                &listed[1].profile,
+                &listed[1].targets,
+                &listed[1].started_at
+            )
+        );
+        assert_eq!(store.json(old).unwrap(), store.json(id).unwrap());
+        let html = dir.path().join("s.html");
+        let paged = Destination {
+            html: html.to_str(),
+            ..to
+        };
+        paged
+            .write_sweep_html(&spilled, || "vary bs".into())
+            .unwrap();
+        let page = crate::html::page(&[paged.sweep_item(&whole, || "vary bs".into())]);
+        assert_eq!(std::fs::read_to_string(&html).unwrap(), page);
+    }
+
+    /// Text cut in the middle of a character reaches stdout whole.
+    #[test]
+    fn pieces_keep_characters_whole() {
+        let mut printed = Vec::new();
+        let mut w = Pieces::new(|s: &str| printed.push(s.to_string()));
+        let bytes = "aé€b".as_bytes();
+        for b in bytes {
+            w.write_all(std::slice::from_ref(b)).unwrap();
+        }
+        drop(w);
+        assert_eq!(printed.concat(), "aé€b");
     }
 
     #[test]

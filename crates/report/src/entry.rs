@@ -4,6 +4,7 @@
 use dbio_analyze::slo::{latency, Dir};
 use dbio_model::advise::AdviseResult;
 use dbio_model::reduce::ReduceResult;
+use dbio_model::spill::sweep::SpilledSweep;
 use dbio_model::suite::SuiteResult;
 use dbio_model::sweep::SweepResult;
 use dbio_model::RunResult;
@@ -48,12 +49,37 @@ pub fn run_entry(r: &RunResult, json: &str, summary: &str, label: Option<&str>) 
 
 /// The history entry of a sweep: its headline is the knee, else its busiest step.
 pub fn sweep_entry(s: &SweepResult, json: &str, summary: &str, label: Option<&str>) -> NewEntry {
-    let step = s.knee.as_ref().map(|k| k.step).or_else(|| {
+    let top = headline_step(s).map_or((0.0, 0.0, 0.0), |i| headline(&s.steps[i]));
+    sweep_entry_of(s, top, json, summary, label)
+}
+
+/// The history entry of a sweep whose steps wait in spill files, as [`sweep_entry`] of the
+/// whole sweep; its JSON left out, for [`crate::deliver::keep_streamed`] to write. The
+/// headline step is read back for its latency (none if it cannot be: the JSON, which reads
+/// every step back, then fails to be stored).
+pub fn spilled_sweep_entry(s: &SpilledSweep, summary: &str, label: Option<&str>) -> NewEntry {
+    let step = headline_step(&s.outline).and_then(|i| s.steps[i].with(headline).ok());
+    sweep_entry_of(&s.outline, step.unwrap_or_default(), "", summary, label)
+}
+
+/// The step a sweep's entry shows: the knee, else the step with the most IOPS.
+fn headline_step(s: &SweepResult) -> Option<usize> {
+    s.knee.as_ref().map(|k| k.step).or_else(|| {
         (0..s.steps.len())
-            .max_by(|&a, &b| headline(&s.steps[a]).0.total_cmp(&headline(&s.steps[b]).0))
-    });
+            .max_by(|&a, &b| s.steps[a].total_iops().total_cmp(&s.steps[b].total_iops()))
+    })
+}
+
+/// A sweep's entry with the headline figures `(iops, mb_s, p99_us)` of its headline step;
+/// the rest from its first step (an outline will do).
+fn sweep_entry_of(
+    s: &SweepResult,
+    (iops, mb_s, p99_us): (f64, f64, f64),
+    json: &str,
+    summary: &str,
+    label: Option<&str>,
+) -> NewEntry {
     let first = s.steps.first();
-    let (iops, mb_s, p99_us) = step.map_or((0.0, 0.0, 0.0), |i| headline(&s.steps[i]));
     NewEntry {
         kind: "sweep".into(),
         started_at: first.map_or(String::new(), |r| r.started_at.clone()),

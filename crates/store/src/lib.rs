@@ -8,8 +8,10 @@ pub mod lookup;
 pub mod run_files;
 mod schema;
 pub mod since;
+mod streamed;
 
 use error::is_busy;
+use rusqlite::types::ValueRef;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -152,7 +154,7 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT id, kind, started_at, label, profile, targets, host, iops, mb_s, p99_us FROM runs
+                "SELECT id, kind, started_at, label, profile, targets, CAST(host AS TEXT), iops, mb_s, p99_us FROM runs
                  WHERE (?1 IS NULL OR instr(targets, ?1) > 0)
                    AND (?2 IS NULL OR profile = ?2)
                    AND (?3 IS NULL OR started_at >= ?3)
@@ -188,15 +190,28 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(|e| self.sql(e))
     }
 
+    /// A text column of entry `id`; a JSON written as a stream is kept as a blob of the
+    /// same bytes, and read back the same.
     fn text(&self, column: &str, id: i64) -> Result<Option<String>, StoreError> {
-        self.conn
+        let bytes = self
+            .conn
             .query_row(
                 &format!("SELECT {column} FROM runs WHERE id = ?1"),
                 [id],
-                |r| r.get(0),
+                |r| match r.get_ref(0)? {
+                    ValueRef::Text(t) | ValueRef::Blob(t) => Ok(t.to_vec()),
+                    _ => r.get::<_, String>(0).map(String::into_bytes),
+                },
             )
             .optional()
-            .map_err(|e| self.sql(e))
+            .map_err(|e| self.sql(e))?;
+        bytes
+            .map(String::from_utf8)
+            .transpose()
+            .map_err(|e| StoreError::Sql {
+                path: self.path.clone(),
+                why: format!("entry {id}: its {column} is not text: {e}"),
+            })
     }
 
     /// The JSON of entry `id`, exactly as it was written.

@@ -6,7 +6,7 @@
 
 use crate::args::SuiteArgs;
 use crate::cmd::sweep::Table;
-use crate::deliver::{html, keep_and_write, Delivery};
+use crate::deliver::{html, keep_and_stream, Delivery};
 use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history;
@@ -82,10 +82,9 @@ pub fn run(a: SuiteArgs) -> Result<Exit, Exit> {
     }
     suite::conclude(&mut s, result.is_err() || interrupted);
     say(&dbio_report::suite::scorecard(&s));
-    let json = dbio_report::json::to_json(&s);
     let d = delivery(&a);
-    let entry = || history::suite_entry(&s, &json, &transcript.text(), d.to.label);
-    keep_and_write(ready.store.as_ref(), entry, &json, &d, CMD)?;
+    let entry = || history::suite_entry(&s, "", &transcript.text(), d.to.label);
+    keep_and_stream(ready.store.as_ref(), entry, &s, &d, CMD)?;
     html(&d, || d.to.suite_item(&s), CMD)?;
     Ok(Exit::ended(s.partial, interrupted))
 }

@@ -4,18 +4,19 @@
 
 use crate::args::SweepArgs;
 use crate::cmd::fleet::executor;
-use crate::deliver::{html, keep_and_write, Delivery};
+use crate::deliver::{keep_and_stream, Delivery};
 use crate::error::CliError;
 use crate::exit::Exit;
 use crate::history;
 use crate::output::Transcript;
 use crate::progress::Progress;
-use crate::prologue::{prologue, usage};
+use crate::prologue::{failure, prologue, usage};
 use crate::raw::raw_job;
+use dbio_model::spill::sweep::SpilledSweep;
 use dbio_model::sweep::SweepResult;
 use dbio_model::RunResult;
 use dbio_orchestrate::executor::Executor;
-use dbio_orchestrate::sweep::{run_sweep, SweepObserver, SweepPlan};
+use dbio_orchestrate::sweep::{run_sweep_spilled, SweepObserver, SweepPlan};
 use dbio_orchestrate::sweep_words::SweepWords;
 use dbio_report::sweep as text;
 use dbio_store::Store;
@@ -100,8 +101,8 @@ impl SweepObserver for Table<'_> {
 }
 
 /// Runs the steps of `p` through `exec` (every one, or a bisection with --target-latency),
-/// printing the table through `say`; `knee_hint`: without an objective, say that --slo would
-/// find the knee. Err when the first step cannot run at all; a later failure or Ctrl-C ends
+/// printing the table through `say`; the steps stay in their spill files. `knee_hint`:
+/// without an objective, say that --slo would find the knee. Err when the first step cannot run at all; a later failure or Ctrl-C ends
 /// the sweep early with the steps so far, marked partial.
 pub fn execute(
     p: &SweepPlan,
@@ -110,9 +111,9 @@ pub fn execute(
     quiet: bool,
     stop: &Arc<AtomicBool>,
     say: &dyn Fn(&str),
-) -> Result<SweepResult, CliError> {
+) -> Result<SpilledSweep, CliError> {
     let mut table = Table::new(0.0, knee_hint, quiet, say);
-    run_sweep(p, exec, stop, &mut table).map_err(CliError::from)
+    run_sweep_spilled(p, exec, stop, &mut table).map_err(CliError::from)
 }
 
 /// Runs `dbio sweep` and returns its exit status.
@@ -130,30 +131,33 @@ pub fn run(a: SweepArgs) -> Result<Exit, Exit> {
         .and_then(|mut e| execute(&ready.work, true, &mut *e, run.out.quiet, &stop, &say))
         .map_err(usage(CMD))?;
     let d = Delivery::of(run);
-    let name = || format!("vary {}", sweep.vary);
+    let name = || format!("vary {}", sweep.outline.vary);
     deliver(&sweep, &d, ready.store.as_ref(), &transcript, name, CMD)?;
     // --verify: any step whose writes did not all read back ends the sweep with status 3.
-    let bad = sweep.bad_blocks();
+    let bad = sweep.outline.bad_blocks();
     if bad > 0 {
         return Err(Exit::Corrupt.with(format!(
             "{CMD}: verify found {bad} bad blocks (exit status 3)"
         )));
     }
-    Ok(Exit::ended(sweep.partial, stop.load(Ordering::Relaxed)))
+    Ok(Exit::ended(
+        sweep.outline.partial,
+        stop.load(Ordering::Relaxed),
+    ))
 }
 
 /// Delivers a finished sweep: kept in the history with what was said (`transcript`), its
-/// JSON written, and its HTML page, named `name` unless labelled. Err is the exit status.
+/// JSON written (both streamed, one step read back at a time), and its HTML page, named
+/// `name` unless labelled. Err is the exit status.
 pub fn deliver(
-    sweep: &SweepResult,
+    sweep: &SpilledSweep,
     d: &Delivery,
     store: Option<&Store>,
     transcript: &Transcript,
     name: impl FnOnce() -> String,
     cmd: &str,
 ) -> Result<(), Exit> {
-    let json = dbio_report::json::to_json(sweep);
-    let entry = || history::sweep_entry(sweep, &json, &transcript.text(), d.to.label);
-    keep_and_write(store, entry, &json, d, cmd)?;
-    html(d, || d.to.sweep_item(sweep, name), cmd)
+    let entry = || history::spilled_sweep_entry(sweep, &transcript.text(), d.to.label);
+    keep_and_stream(store, entry, sweep, d, cmd)?;
+    d.to.write_sweep_html(sweep, name).map_err(failure(cmd))
 }

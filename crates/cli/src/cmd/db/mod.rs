@@ -153,9 +153,14 @@ fn sweep_cmd(a: DbSweepArgs) -> Result<Exit, Exit> {
     };
     let sweep = crate::cmd::sweep::execute(&plan, false, &mut exec, a.run.out.quiet, &stop, &say)
         .map_err(failure(CMD))?;
-    say(&dbio_report::db::sweep_views(&sweep).unwrap_or_default());
+    // The views read every step whole (a database sweep has few, short steps).
+    let views = dbio_report::db::sweep_views(&sweep.whole().map_err(failure(CMD))?);
+    say(&views.unwrap_or_default());
     let d = delivery(&a);
-    let name = || format!("{CMD}, vary {}", sweep.vary);
+    let name = || format!("{CMD}, vary {}", sweep.outline.vary);
     deliver(&sweep, &d, ready.store.as_ref(), &transcript, name, CMD)?;
-    Ok(Exit::ended(sweep.partial, stop.load(Ordering::Relaxed)))
+    Ok(Exit::ended(
+        sweep.outline.partial,
+        stop.load(Ordering::Relaxed),
+    ))
 }
