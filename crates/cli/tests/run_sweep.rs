@@ -164,3 +164,57 @@ fn a_latency_target_search_runs_only_the_bisection_steps() {
     assert_eq!(none["values"], serde_json::json!(["1", "4"]));
     assert!(none["knee"].is_null());
 }
+
+/// A sweep kept in the history (streamed into it, never whole in memory) comes back byte for
+/// byte: `dbio export` gives the `--json` file's bytes, `dbio show` its table, and the history
+/// file is marked with the schema version that says its entries may be blobs, so an older
+/// dbio refuses it by name.
+#[test]
+fn a_stored_sweep_exports_the_bytes_of_its_json_file() {
+    let dir = scratch();
+    let (json, db) = (dir.path().join("s.json"), dir.path().join("h.db"));
+    let (json_s, db_s) = (json.to_str().unwrap(), db.to_str().unwrap());
+    let args = [
+        "--engine",
+        "sim",
+        "--vary",
+        "qd=1,4",
+        "--duration",
+        "1s",
+        "--ramp",
+        "0s",
+    ];
+    let out = sweep(
+        &[
+            &args[..],
+            &["--json", json_s, "--db", db_s, "--label", "s1"],
+        ]
+        .concat(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let exported = dbio_command()
+        .args(["export", "s1", "--db", db_s])
+        .output()
+        .unwrap();
+    assert!(exported.status.success());
+    assert_eq!(exported.stdout, std::fs::read(&json).unwrap());
+    let (code, shown, err) = dbio(&["show", "s1", "--db", db_s]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        shown.contains("qd") && shown.lines().count() >= 3,
+        "{shown}"
+    );
+    let (code, listed, err) = dbio(&["history", "--db", db_s]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(listed.contains("s1"), "{listed}");
+    let version = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |r| r.get::<_, u32>(0))
+        .unwrap();
+    assert_eq!(version, dbio_store::CURRENT_VERSION);
+    assert_eq!(version, 3);
+}

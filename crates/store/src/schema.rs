@@ -8,7 +8,7 @@ use rusqlite::{Connection, ErrorCode};
 use std::path::Path;
 
 /// The schema version this dbio writes.
-pub const CURRENT_VERSION: u32 = 2;
+pub const CURRENT_VERSION: u32 = 3;
 
 /// Marks a SQLite file as a dbio history ("dbio" in ASCII).
 const APPLICATION_ID: i32 = 0x6462_696f;
@@ -35,6 +35,11 @@ const STEPS: &[&str] = &[
     "ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';
      CREATE INDEX runs_label ON runs (label, id);
      CREATE INDEX runs_started ON runs (started_at);",
+    // 2 → 3: `json`, `summary` and `host` may hold BLOBs (a long sweep's entry is written in
+    // place through incremental blob I/O, never whole in memory); readers take either. No
+    // table changes: the version tells an older dbio, which fails on a blob, to refuse the
+    // file by name instead.
+    "",
 ];
 
 /// Checks that `conn` is a dbio history this dbio may use, then migrates it to
