@@ -63,7 +63,7 @@ pub fn deliver_as(
     let run = FinishedRun::new(r, &d.to);
     let (r, layouts) = (&run.result, formats.layouts());
     if let Some(store) = store {
-        history::keep(store, &run.entry(&d.to), d.quiet, cmd);
+        history::said(store, run.keep(store, &d.to), d.quiet, cmd);
     }
     if let Err(e) = run.write(&d.to, &layouts, print_out) {
         eprintln!("{cmd}: {e}");
@@ -105,13 +105,8 @@ pub fn keep_and_stream(
     cmd: &str,
 ) -> Result<(), Exit> {
     if let Some(store) = store {
-        match dbio_report::deliver::keep_streamed(store, &entry(), r) {
-            Ok(id) if !d.quiet => {
-                eprintln!("{cmd}: stored as run {id} in {}", store.path().display())
-            }
-            Ok(_) => {}
-            Err(e) => eprintln!("{cmd}: warning: {e}"),
-        }
+        let kept = dbio_report::deliver::keep_streamed(store, &entry(), r);
+        history::said(store, kept, d.quiet, cmd);
     }
     d.to.stream_json(r, print_out).map_err(failure(cmd))
 }

@@ -3,6 +3,7 @@
 //! saying on stderr where a result was stored.
 
 use crate::error::CliError;
+use dbio_report::deliver::DeliverError;
 pub use dbio_report::entry::{run_entry, spilled_sweep_entry, suite_entry};
 pub use dbio_store::lookup::{find, lookup_inputs, no_history, open_existing};
 use dbio_store::{NewEntry, Store};
@@ -22,7 +23,12 @@ pub fn store_unless(a: &crate::out_args::StoreArgs) -> Result<Option<Store>, Cli
 /// Stores `entry` and says where on stderr (unless quiet); a failure to store is a warning:
 /// the result has been printed and written already.
 pub fn keep(store: &Store, entry: &NewEntry, quiet: bool, cmd: &str) {
-    match dbio_report::deliver::keep(store, entry) {
+    said(store, dbio_report::deliver::keep(store, entry), quiet, cmd);
+}
+
+/// Says on stderr where a result was stored (unless quiet), or, as a warning, why it was not.
+pub fn said(store: &Store, kept: Result<i64, DeliverError>, quiet: bool, cmd: &str) {
+    match kept {
         Ok(id) if !quiet => eprintln!("{cmd}: stored as run {id} in {}", store.path().display()),
         Ok(_) => {}
         Err(e) => eprintln!("{cmd}: warning: {e}"),

@@ -215,28 +215,30 @@ impl<F: FnMut(&str)> Write for Pieces<F> {
     }
 }
 
-/// A finished run ready to deliver: labelled as its destination says, with its JSON and
-/// summary in dbio's own layout (what the history keeps, whatever layout is printed).
+/// A finished run ready to deliver: labelled as its destination says, with its summary in
+/// dbio's own layout (what the history keeps, whatever layout is printed). Its JSON is
+/// written as it is made, never whole in memory (a merge of many hosts' days is hundreds of
+/// MB of it).
 pub struct FinishedRun {
     pub result: RunResult,
-    pub json: String,
     pub summary: String,
 }
 
 impl FinishedRun {
-    /// `r` under the label of `to`, with its JSON and summary.
+    /// `r` under the label of `to`, with its summary.
     pub fn new(mut r: RunResult, to: &Destination) -> FinishedRun {
         r.label = to.label.map(str::to_string);
         FinishedRun {
-            json: crate::json::to_json(&r),
             summary: crate::text::summary(&r),
             result: r,
         }
     }
 
-    /// The run's history entry, under the label of `to`.
-    pub fn entry(&self, to: &Destination) -> NewEntry {
-        crate::entry::run_entry(&self.result, &self.json, &self.summary, to.label)
+    /// Keeps the run in `store` under the label of `to`, its JSON streamed into the history:
+    /// the id it was stored as.
+    pub fn keep(&self, store: &Store, to: &Destination) -> Result<i64, DeliverError> {
+        let entry = crate::entry::run_entry(&self.result, "", &self.summary, to.label);
+        keep_streamed(store, &entry, &self.result)
     }
 
     /// Writes the run's `--json` (in the JSON layout of `layouts`; `-`: handed to `print`),
@@ -245,10 +247,11 @@ impl FinishedRun {
         &self,
         to: &Destination,
         layouts: &Layouts,
-        print: impl FnOnce(&str),
+        print: impl FnMut(&str),
     ) -> Result<(), DeliverError> {
-        if to.json.is_some() {
-            to.write_json(&layouts.json(&self.result, &self.json), print)?;
+        match layouts.fio_json(&self.result) {
+            Some(fio) => to.write_json(&fio, print)?,
+            None => to.stream_json(&self.result, print)?,
         }
         to.write_html(|| to.run_item(&self.result))
     }
@@ -279,10 +282,15 @@ mod tests {
         let done = FinishedRun::new(run(), &to);
         assert_eq!(done.result.label.as_deref(), Some("base"));
         assert_eq!(done.summary, crate::text::summary(&done.result));
-        let id = keep(&store, &done.entry(&to)).unwrap();
-        assert_eq!(store.json(id).unwrap().as_deref(), Some(done.json.as_str()));
+        let id = done.keep(&store, &to).unwrap();
+        let json = crate::json::to_json(&done.result);
+        assert_eq!(store.json(id).unwrap().as_deref(), Some(json.as_str()));
+        assert_eq!(
+            store.summary(id).unwrap().as_deref(),
+            Some(done.summary.as_str())
+        );
         assert_eq!(store.newest_with_label("base").unwrap(), Some(id));
-        let second = keep(&store, &done.entry(&to)).unwrap();
+        let second = done.keep(&store, &to).unwrap();
         assert!(second > id);
     }
 

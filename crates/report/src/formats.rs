@@ -77,11 +77,12 @@ impl Layouts {
         }
     }
 
-    /// The JSON to write: dbio's own as given (`dbio_json`), or fio's json+ made from `r`.
-    pub fn json(&self, r: &RunResult, dbio_json: &str) -> String {
+    /// The JSON to write when it is not dbio's own: fio's json+ made from `r` (None: dbio's,
+    /// written as it is made).
+    pub fn fio_json(&self, r: &RunResult) -> Option<String> {
         match self.json {
-            JsonLayout::Fio => crate::fio_json::to_fio_json(r),
-            JsonLayout::Dbio => dbio_json.to_string(),
+            JsonLayout::Fio => Some(crate::fio_json::to_fio_json(r)),
+            JsonLayout::Dbio => None,
         }
     }
 
@@ -109,12 +110,12 @@ mod tests {
         let r = run();
         let own = Layouts::named("dbio", "dbio");
         assert!(own.is_dbio());
-        assert_eq!(own.json(&r, "J"), "J");
+        assert_eq!(own.fio_json(&r), None);
         assert_eq!(own.summary(&r, "S"), "S");
         let other = Layouts::named("sqlio", "fio");
         assert!(!other.is_dbio());
         assert_eq!(other.summary(&r, "S"), crate::sqlio::to_sqlio(&r));
-        assert_eq!(other.json(&r, "J"), crate::fio_json::to_fio_json(&r));
+        assert_eq!(other.fio_json(&r), Some(crate::fio_json::to_fio_json(&r)));
         let diskspd = Layouts::named("diskspd", "dbio");
         assert_eq!(diskspd.summary, SummaryLayout::Diskspd);
         assert_eq!(diskspd.summary(&r, "S"), crate::diskspd::to_diskspd(&r));
