@@ -6,7 +6,8 @@ use crate::error::CliError;
 use crate::exit::Exit;
 use crate::fleet_args::MergeArgs;
 use crate::history;
-use crate::prologue::{prologue, usage};
+use crate::prologue::{failure, prologue, usage};
+use dbio_analyze::error::MergeError;
 use dbio_analyze::merge::{merge_streamed, HostResult, MergeOptions};
 use dbio_store::run_files::{read_heads, SecondsAt};
 
@@ -26,7 +27,11 @@ pub fn run(a: MergeArgs) -> Result<Exit, Exit> {
     };
     // Each host's seconds read from its file as they are merged, a host at a time.
     let r = merge_streamed(&hosts, opts, |i, each| seconds[i].each(each));
-    let r = r.map_err(usage("dbio merge"))?;
+    // Inputs that are no one run across hosts: 2; a file that could not be read again: 1.
+    let r = r.map_err(|e| match e {
+        MergeError::Refused(e) => usage("dbio merge")(e),
+        MergeError::Seconds(e) => failure("dbio merge")(e),
+    })?;
     // Judged as a cluster: every host's outstanding I/Os and device, the slowest named.
     let mut r = dbio_orchestrate::judge::judged(r);
     r.label = a.store.label.clone();
