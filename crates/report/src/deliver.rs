@@ -384,7 +384,7 @@ mod tests {
         };
         done.write(&to_stdout, &Layouts::default(), |s| printed.push_str(s))
             .unwrap();
-        assert_eq!(printed, done.json);
+        assert_eq!(printed, crate::json::to_json(&done.result));
         std::fs::remove_file(&html).unwrap();
         let blocked = Destination {
             json: Some(dir.path().to_str().unwrap()),
