@@ -44,6 +44,10 @@ pub fn load(pg: &PrivatePostgres) {
          END $$;",
     )
     .unwrap();
+    // A backend hands its counts to the shared statistics at most once a second, or as it
+    // exits, after its client has gone: flushed now, before the server says it is ready.
+    c.batch_execute("SELECT pg_stat_force_next_flush()")
+        .unwrap();
 }
 
 #[test]
