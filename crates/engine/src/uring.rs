@@ -1,6 +1,6 @@
 //! The io_uring engine, built as fio's io_uring engine is: one ring per worker thread, single
 //! issuer with deferred task work, registered files and buffers, submissions handed to the
-//! kernel two at a time as they are made, and nothing allocated per I/O.
+//! kernel in small chunks as they are made, and nothing allocated per I/O.
 
 use crate::buffer::SlotBuffers;
 use crate::engine::{Engine, EngineSetup, Op, OpKind};
@@ -10,11 +10,11 @@ use std::time::Duration;
 
 /// The most submissions one `io_uring_enter` carries. The kernel plugs a submission of more
 /// than two I/Os (holds them until the whole batch is queued, then hands them to the driver
-/// together); I/Os that go out as soon as they are made keep the device busier: on this
-/// machine's virtual disk 8 KiB random reads at QD 32 gave 12 % more IOPS in chunks of 2 than
-/// in one batch, on a loop device 4 KiB reads at QD 32 up to 27 % more, each at the cost of a
-/// system call per two I/Os (measured in bench/RESULTS.md).
-const SUBMIT_CHUNK: usize = 2;
+/// together): a whole queue's worth in one batch left the virtual disk idle meanwhile (8 KiB
+/// random reads at QD 32: 12 % fewer IOPS than chunks of 2, bench/RESULTS.md), while chunks of
+/// up to 8, the last one entering with the wait, cost a system call per three or four I/Os
+/// instead of one per one or two at QD 32, for the same IOPS or more.
+const SUBMIT_CHUNK: usize = 8;
 
 /// An io_uring with its registered buffers; see the module docs.
 pub struct UringEngine {
@@ -202,20 +202,23 @@ impl Engine for UringEngine {
                 self.push(op)?;
             }
         } else {
-            // Each chunk enters the kernel as soon as it is made, and each entry also runs the
-            // deferred completions (so the check below needs no call of its own).
-            for chunk in ops.chunks(SUBMIT_CHUNK) {
+            // Each chunk enters the kernel as soon as it is made; the last one enters with the
+            // wait below, in one call (each entry also runs the deferred completions).
+            let mut chunks = ops.chunks(SUBMIT_CHUNK).peekable();
+            while let Some(chunk) = chunks.next() {
                 for op in chunk {
                     self.push(op)?;
                 }
-                self.enter_nowait()?;
+                if wait == 0 || chunks.peek().is_some() {
+                    self.enter_nowait()?;
+                }
             }
-            if wait == 0 || !self.ring.completion().is_empty() {
+            if wait == 0 {
                 return Ok(());
             }
         }
-        // Block until `wait` completions are ready (the kernel returns at once when they
-        // already are).
+        // Submit what is queued and block until `wait` completions are ready (the kernel runs
+        // the deferred completions first and returns at once when they already are).
         let res = match timeout {
             Some(t) if wait > 0 => {
                 let ts = types::Timespec::from(t);
