@@ -33,6 +33,19 @@ impl SecondHist {
         }
     }
 
+    /// The histogram whose text `put` kept at `span` of `spill`.
+    pub(crate) fn at(spill: &Spill, span: Span) -> Self {
+        SecondHist(Repr::Spilled(spill.clone(), span))
+    }
+
+    /// Where in a spill file the text is, if it is in one.
+    pub(crate) fn place(&self) -> Option<(&Spill, Span)> {
+        match &self.0 {
+            Repr::Spilled(spill, span) => Some((spill, *span)),
+            Repr::Text(_) => None,
+        }
+    }
+
     /// The spill file the text is in, if it is in one.
     pub fn spill(&self) -> Option<Spill> {
         match &self.0 {

@@ -87,6 +87,11 @@ impl Spill {
         Some(span)
     }
 
+    /// The same file as `other`'s.
+    pub(crate) fn is(&self, other: &Spill) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
     /// The bytes `put` kept at `span`.
     pub(crate) fn get(&self, span: Span) -> Result<Vec<u8>, SpillError> {
         let mut buf = vec![0; span.len as usize];
