@@ -1,5 +1,8 @@
 //! Small wrappers over system calls the runner needs outside the I/O path: CPU times,
-//! keeping the CPUs out of idle states while measuring, and a file system's free space.
+//! keeping the CPUs out of idle states while measuring (and what a wake-up from them costs),
+//! and a file system's free space.
+
+use std::time::{Duration, Instant};
 
 /// User and system CPU seconds.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -65,6 +68,30 @@ pub fn hold_cpus_awake() -> std::io::Result<CpusAwake> {
     Ok(CpusAwake { _qos: f })
 }
 
+/// The median time the calling thread takes to run again after sleeping `each`, beyond
+/// `each`, over `n` sleeps: where the CPUs may enter idle states, mostly a CPU's wake-up from
+/// idle, which a completion waited for at a low queue depth pays too. The thread's timer
+/// slack is 1 ns meanwhile (by default the kernel may add up to 50 µs to a sleep).
+pub fn wake_overshoot(n: usize, each: Duration) -> Duration {
+    // SAFETY: PR_GET_TIMERSLACK reads this thread's timer slack; no pointer is passed.
+    let slack = unsafe { libc::prctl(libc::PR_GET_TIMERSLACK, 0, 0, 0, 0) };
+    // SAFETY: PR_SET_TIMERSLACK sets this thread's timer slack to the integer given.
+    unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
+    let mut over: Vec<Duration> = (0..n.max(1))
+        .map(|_| {
+            let t = Instant::now();
+            std::thread::sleep(each);
+            t.elapsed().saturating_sub(each)
+        })
+        .collect();
+    if slack > 0 {
+        // SAFETY: as above, the slack the thread had.
+        unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, slack as libc::c_ulong, 0, 0, 0) };
+    }
+    over.sort_unstable();
+    over[over.len() / 2]
+}
+
 /// Makes freed large allocations go back to the system at once. By default glibc raises its
 /// mmap threshold to the largest block freed so far and keeps later blocks of that size in
 /// its heap, so a long sweep's resident memory creeps up with every step's results even
@@ -100,6 +127,25 @@ mod tests {
         // The same file system, seen through a file: the same size.
         assert_eq!(fs_space(&file).unwrap().1, size);
         assert!(fs_space(&dir.path().join("none")).is_err());
+    }
+
+    /// A sleep's overshoot is measured beyond the sleep: never the sleep itself, and under a
+    /// second however loaded the machine.
+    #[test]
+    fn a_wake_up_is_measured_beyond_the_sleep() {
+        let each = Duration::from_millis(2);
+        let t = Instant::now();
+        let over = wake_overshoot(5, each);
+        assert!(
+            t.elapsed() >= each * 5,
+            "five sleeps of 2 ms took {:?}",
+            t.elapsed()
+        );
+        assert!(over < Duration::from_secs(1), "{over:?}");
+        assert!(
+            t.elapsed() >= each * 5 + over * 3,
+            "the median overshoot {over:?} is one of the five"
+        );
     }
 
     #[test]

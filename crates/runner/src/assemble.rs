@@ -131,6 +131,10 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
     warnings.extend(warn::after_run(
         spec, &cpu, &outcome, behind, secs, total_ios,
     ));
+    warnings.extend(warn::wake_bound(
+        a.window.wake,
+        [read.as_ref(), write.as_ref()],
+    ));
     RunResult {
         schema: RUN_SCHEMA.to_string(),
         dbio_version: env!("CARGO_PKG_VERSION").to_string(),

@@ -9,7 +9,7 @@ use crate::start_at::wait_until;
 use crate::steady::Settler;
 use crate::timeline::Timeline;
 use crate::warn;
-use crate::window::{gather, hold_cpus, Window};
+use crate::window::{gather, hold_cpus, wake_cost, Window};
 use crate::worker::WorkerReport;
 use dbio_model::*;
 use std::os::fd::AsRawFd;
@@ -62,7 +62,7 @@ pub(crate) fn measure(
     );
     // The CPUs are held awake, and every worker is set up, before a common start: at the
     // instant itself only the clock starts (the hosts' start skew is their wake-up alone).
-    let (_awake, cpu_idle) = hold_cpus(spec, warnings);
+    let (awake, cpu_idle) = hold_cpus(spec, warnings);
     let mut waited = Ok(());
     let Workers {
         handles,
@@ -108,6 +108,8 @@ pub(crate) fn measure(
             return Err(e);
         }
     };
+    window.wake = wake_cost(&awake);
+    drop(awake);
     // Read before the pass: a stop during the (long) pass ends the pass, not the window.
     let by_user = stop.load(Ordering::Relaxed);
     let aborted = abort.load(Ordering::Acquire);

@@ -35,6 +35,28 @@ pub fn cpu_idle_allowed(e: &std::io::Error) -> Warning {
     )
 }
 
+/// Waking a CPU from idle (`wake`, measured after the run; None when the CPUs were held
+/// awake) took a quarter or more of a direction's median latency: the run's latency is then
+/// much the CPU's, not the storage's, as a target in memory is named as such.
+pub fn wake_bound(
+    wake: Option<std::time::Duration>,
+    dirs: [Option<&DirStats>; 2],
+) -> Option<Warning> {
+    let wake_ns = wake?.as_nanos() as f64;
+    let p50 = dirs
+        .into_iter()
+        .flatten()
+        .filter(|d| d.ios > 0)
+        .map(|d| d.latency_ns.p50 as f64)
+        .fold(f64::INFINITY, f64::min);
+    (p50.is_finite() && wake_ns >= 0.25 * p50).then(|| {
+        w(
+            "cpu-wakeup-bound",
+            format!("the CPUs were allowed into idle states, and a CPU's wake-up took {:.0} µs here (the median of 101 short sleeps, measured after the run) against a median I/O latency of {:.0} µs: much of each I/O's latency may be a CPU waking up, not the storage; run as root without --cpu-idle allow to hold the CPUs awake while measuring", wake_ns / 1e3, p50 / 1e3),
+        )
+    })
+}
+
 /// `--start-at` was already past when the targets were ready: this host started late.
 pub fn start_missed(late_secs: f64) -> Warning {
     w(
@@ -243,6 +265,51 @@ mod tests {
             w.message.starts_with("/dev/loop3 lives in memory (tmpfs): loop3's backing file /dev/shm/d.img is on tmpfs (statfs); "),
             "{}",
             w.message
+        );
+    }
+
+    /// A direction of `ios` I/Os with a median latency of `p50_us`.
+    fn dir(ios: u64, p50_us: u64) -> DirStats {
+        DirStats {
+            ios,
+            bytes: ios * 4096,
+            iops: 0.0,
+            mb_s: 0.0,
+            mib_s: 0.0,
+            latency_ns: LatencySummary {
+                p50: p50_us * 1000,
+                ..LatencySummary::default()
+            },
+            histogram: LatencyHistogram::default(),
+        }
+    }
+
+    #[test]
+    fn a_wake_up_of_a_quarter_of_the_median_latency_or_more_is_named() {
+        let us = std::time::Duration::from_micros;
+        let (fast, slow, none) = (dir(10, 40), dir(10, 400), dir(0, 1));
+        let w = wake_bound(Some(us(10)), [Some(&fast), Some(&slow)]).expect("10 µs of 40");
+        assert_eq!(w.code, "cpu-wakeup-bound");
+        assert!(
+            w.message.contains("took 10 µs") && w.message.contains("of 40 µs"),
+            "{}",
+            w.message
+        );
+        assert!(
+            wake_bound(Some(us(9)), [Some(&fast), None]).is_none(),
+            "9 µs of 40"
+        );
+        assert!(
+            wake_bound(Some(us(90)), [Some(&slow), Some(&none)]).is_none(),
+            "90 of 400"
+        );
+        assert!(
+            wake_bound(None, [Some(&fast), None]).is_none(),
+            "held awake"
+        );
+        assert!(
+            wake_bound(Some(us(90)), [Some(&none), None]).is_none(),
+            "no I/O"
         );
     }
 

@@ -20,7 +20,7 @@ use crate::pattern::PageSpread;
 use crate::prepare::{check_fit, open_targets, pick_engine, prefill_targets};
 use crate::timeline::{MeasureStart, Timeline};
 use crate::warn;
-use crate::window::{gather, hold_cpus, Window};
+use crate::window::{gather, hold_cpus, wake_cost, Window};
 use crate::worker::{prepare_buffers, Interval, WorkerReport};
 use dbio_engine::device::{discard_created, open_target, OpenTarget, TargetKind, TargetOptions};
 use dbio_engine::AnyEngine;
@@ -170,7 +170,7 @@ pub fn run_sessions(
     );
     // As in any run, the CPUs are held awake while the sessions measure: their single-block
     // reads and the log writer's commits are low-depth I/O, where a CPU's wake-up would count.
-    let (_awake, cpu_idle) = hold_cpus(spec, &mut warnings);
+    let (awake, cpu_idle) = hold_cpus(spec, &mut warnings);
     let timeline = start_clock(spec, &ready, &clock);
     on_event(Event::Measuring {
         planned_secs: match spec.stop {
@@ -188,6 +188,8 @@ pub fn run_sessions(
     window.cpu_idle = cpu_idle;
     redo.close();
     let parts = join_threads(started, prepared.kind)?;
+    window.wake = wake_cost(&awake);
+    drop(awake);
     let interrupted = stop.load(Ordering::Relaxed);
     if interrupted && !window.took_start {
         return Err(RunError::Interrupted);

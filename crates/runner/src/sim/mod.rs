@@ -60,6 +60,7 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
             started_at,
             took_start: true,
             cpu_idle: None,
+            wake: None,
         },
         interrupted: out.interrupted,
         warnings,
