@@ -367,3 +367,72 @@ fn translated_runs_keep_dbio_safety() {
     }
     assert_eq!(std::fs::read(&foreign).unwrap(), vec![7u8; 1 << 20]);
 }
+
+/// A refusal gives the true reason, and fio's keyword arithmetic is worked out as fio does:
+/// `1024*1024*$mb_memory/1024` is the machine's memory in KiB, in bytes (from /proc/meminfo).
+#[test]
+fn refusals_name_the_true_reason_and_keyword_arithmetic_is_worked_out() {
+    let dir = scratch();
+    let refusal = |tool: &str, args: &[&str]| {
+        let mut all = vec![tool];
+        all.extend_from_slice(args);
+        all.push("--dry-run");
+        let (code, _, err) = dbio_in(dir.path(), &all);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        err
+    };
+    let job = |name: &str, body: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("[j]\nfilename=f.dat\nrw=randread\n{body}\n")).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let err = refusal("fio", &[&job("bs0.fio", "bs=0\nsize=1m")]);
+    assert!(
+        err.contains("bs=0: refused: a block size of 0 bytes"),
+        "{err}"
+    );
+    let err = refusal("fio", &[&job("v.fio", "bs=4k\nsize=1m\nverify=crc32c")]);
+    assert!(
+        err.contains("verify=crc32c: refused:") && err.contains("add --verify"),
+        "{err}"
+    );
+    let err = refusal(
+        "fio",
+        &[&job("ff.fio", "bs=4k\nsize=1m\nfilename_format=f.$jobnum")],
+    );
+    assert!(
+        err.contains("filename_format=f.$jobnum: refused: fio names each job's files"),
+        "{err}"
+    );
+    for (r, why) in [
+        ("-Rjson", "text and xml"),
+        ("-Rptext", "profile without running"),
+        ("-Rxml", "XML results"),
+    ] {
+        let err = refusal("diskspd", &["-c1M", "-d1", r, "f.dat"]);
+        assert!(
+            err.contains(&format!("{r}: refused: ")) && err.contains(why),
+            "{r}: {err}"
+        );
+    }
+    let mem_kib: u64 = std::fs::read_to_string("/proc/meminfo")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    let (code, out, err) = dbio_in(
+        dir.path(),
+        &[
+            "fio",
+            &job("m.fio", "bs=(2*4096)\nsize=1024*1024*$mb_memory/1024"),
+            "--dry-run",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let bytes = (mem_kib / 1024) * 1024 * 1024 / 1024;
+    assert!(
+        out.contains("--bs 8k") && out.contains(&format!("--bytes {}k", bytes / 1024)),
+        "{out}"
+    );
+}

@@ -1,7 +1,7 @@
 //! fio's job file format as its HOWTO describes it: `[section]`s of `key=value` lines,
 //! `;` and `#` comments (also after a value), `include FILE` (relative to the including
 //! file), `${VAR}` from the environment and the reserved `$ncpus`, `$pagesize` and
-//! `$mb_memory`, with a product such as `8*$mb_memory`.
+//! `$mb_memory`, and fio's arithmetic (`8*$mb_memory`, `(2*4096)`).
 
 use crate::error::SpecError;
 
@@ -124,6 +124,10 @@ fn strip_comment(line: &str) -> &str {
 
 fn option(line: &str, w: &World) -> Result<Opt, SpecError> {
     let (key, value) = match line.split_once('=') {
+        // fio fills in filename_format's own keywords ($jobname, $jobnum, $filenum) per file.
+        Some((k, v)) if k.trim().eq_ignore_ascii_case("filename_format") => {
+            (k.trim(), Some(v.trim().to_string()))
+        }
         Some((k, v)) => (k.trim(), Some(expand(v.trim(), w)?)),
         None => (line, None),
     };
@@ -134,10 +138,13 @@ fn option(line: &str, w: &World) -> Result<Opt, SpecError> {
     })
 }
 
-/// Expands `${VAR}` and the reserved keywords, then a product `A*B` of whole numbers.
+/// Expands `${VAR}` and the reserved keywords, then works out fio's arithmetic where fio
+/// does (a value in parentheses, or one that held a keyword: [`super::arith`]), and a
+/// product `A*B` of whole numbers elsewhere.
 pub fn expand(v: &str, w: &World) -> Result<String, SpecError> {
     let mut out = String::new();
     let mut rest = v;
+    let mut keyword = false;
     while let Some(i) = rest.find('$') {
         out.push_str(&rest[..i]);
         rest = &rest[i + 1..];
@@ -163,9 +170,15 @@ pub fn expand(v: &str, w: &World) -> Result<String, SpecError> {
             )
         })?);
         rest = &rest[name.len()..];
+        keyword = true;
     }
     out.push_str(rest);
-    Ok(product(&out).unwrap_or(out))
+    let worked = if keyword || out.trim_start().starts_with('(') {
+        super::arith::evaluate(&out)
+    } else {
+        product(&out)
+    };
+    Ok(worked.unwrap_or(out))
 }
 
 /// The values of fio's reserved keywords on this machine.

@@ -152,12 +152,14 @@ pub fn apply(j: &mut FioJob, o: &Opt, t: &mut Translation) {
         }
         "startdelay" if v.and_then(time) == Some(0.0) => t.mapped(w, "no start delay"),
         "startdelay" => t.refuse(w, "dbio starts every worker together; a job started later is a separate run"),
+        "filename_format" => t.refuse(w, "fio names each job's files by this pattern ($jobname, $jobnum, $filenum); dbio needs them named: give filename= (a --target each)"),
         "thinktime" if v.and_then(time) == Some(0.0) => t.mapped(w, "no think time"),
         "thinktime" | "thinktime_blocks" | "thinktime_spin" | "thinktime_iotime" => {
             t.refuse(w, "dbio's queue-depth workers do not pause between I/Os; --rate paces I/O, --burst runs it in windows, and session mode has --think")
         }
+        "verify" | "do_verify" if matches!(v, Some("0") | Some("none")) => t.mapped(w, "no verification"),
         "verify" | "do_verify" | "verify_pattern" | "verify_interval" | "verify_fatal" | "verify_backlog" | "verify_async" | "verify_state_save" => {
-            t.refuse(w, "dbio measures, it does not verify data; use fio for verification")
+            t.refuse(w, "fio's verify options are not translated; dbio verifies writes its own way: add --verify to this command (every block written is stamped and read back after the run; --verify-journal FILE keeps what to check for dbio verify)")
         }
         "latency_target" | "latency_window" | "latency_percentile" | "latency_run" => {
             t.refuse(w, "fio's queue-depth search under a latency target is dbio sweep --vary qd=1..N --target-latency 'p99<T' (a command of its own)")
@@ -262,7 +264,8 @@ fn block_size(j: &mut FioJob, w: &str, v: &str, t: &mut Translation) {
         .collect();
     let sizes: Option<Vec<u64>> = parts.iter().map(|p| size(p)).collect();
     match sizes.as_deref() {
-        Some([first, rest @ ..]) if *first > 0 && rest.iter().all(|s| s == first) => {
+        Some(s) if s.contains(&0) => t.refuse(w, "a block size of 0 bytes moves nothing (fio refuses it too); give a size such as 8k"),
+        Some([first, rest @ ..]) if rest.iter().all(|s| s == first) => {
             j.bs = Some(super::size(*first));
             j.min_bs = Some(*first);
             t.mapped(w, "--bs");

@@ -3,6 +3,7 @@
 //! stated difference, or refused with the reason). The flags are then validated by the same
 //! code as `dbio run`'s own.
 
+mod arith;
 mod diskspd;
 mod diskspd_xml;
 mod fio_ini;
