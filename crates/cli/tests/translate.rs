@@ -436,3 +436,36 @@ fn refusals_name_the_true_reason_and_keyword_arithmetic_is_worked_out() {
         "{out}"
     );
 }
+
+/// dbio's own flags after a job file override what the job says (fio's command line overrides
+/// its job file the same way), with a note; each flag is given once to the run.
+#[test]
+fn a_translated_setting_given_again_is_the_user_s_with_a_note() {
+    let dir = scratch();
+    let job = dir.path().join("j.fio");
+    std::fs::write(
+        &job,
+        "[j]\nfilename=f.dat\nrw=randread\nbs=4k\nsize=1m\nruntime=5\ntime_based\n",
+    )
+    .unwrap();
+    let job = job.to_string_lossy().into_owned();
+    let (code, out, err) = dbio_in(
+        dir.path(),
+        &["fio", &job, "--duration", "2s", "--bs=8k", "--dry-run"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let run = out
+        .lines()
+        .find(|l| l.starts_with("dbio run "))
+        .expect("a run line");
+    assert!(run.ends_with(" --duration 2s --bs=8k"), "{run}");
+    assert!(!run.contains("5s") && !run.contains("--bs 4k"), "{run}");
+    assert!(
+        err.contains("note: --duration 5s of the fio job is replaced by yours"),
+        "{err}"
+    );
+    assert!(
+        err.contains("note: --bs 4k of the fio job is replaced by yours"),
+        "{err}"
+    );
+}

@@ -46,8 +46,11 @@ pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
             eprint!("{s}")
         }
     };
-    for (line, _) in &runs {
+    for (line, replaced, _) in &runs {
         say(format!("{line}\n"));
+        for r in replaced {
+            eprintln!("note: {r} of the {name} job is replaced by yours (the later word wins)");
+        }
     }
     for n in &t.notes {
         if dry_run {
@@ -59,7 +62,7 @@ pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
     if dry_run {
         return Ok(Exit::Ok);
     }
-    for (_, cmd) in runs {
+    for (_, _, cmd) in runs {
         let exit = crate::cmd::run::run(cmd.run, &cmd.formats)?;
         if exit != Exit::Ok {
             return Err(exit);
@@ -77,16 +80,22 @@ fn help(name: &str) -> Exit {
     Exit::Ok
 }
 
-/// Each job's `dbio run` command line and its parsed flags, all validated before any runs;
+/// Each job's `dbio run` command line, the job's flags the user's replace, and its parsed
+/// flags, all validated before any runs;
 /// Err after saying what is wrong (status 2).
 pub(crate) fn parse_runs(
     name: &str,
     t: &Translation,
     ours: &[String],
-) -> Result<Vec<(String, RunCmd)>, Exit> {
+) -> Result<Vec<(String, Vec<String>, RunCmd)>, Exit> {
     let lines = run_lines(t, ours).map_err(|e| Exit::usage(format!("dbio {name}: {e}")))?;
     let mut out = Vec::new();
-    for RunLine { argv, line } in lines {
+    for RunLine {
+        argv,
+        line,
+        replaced,
+    } in lines
+    {
         let parsed =
             Cli::try_parse_from(std::iter::once("dbio".to_string()).chain(argv)).map_err(|e| {
                 Exit::usage(format!(
@@ -101,7 +110,7 @@ pub(crate) fn parse_runs(
         };
         crate::raw::job_spec(&cmd.run)
             .map_err(|e| Exit::usage(format!("dbio {name}: {line}\ndbio run: {e}")))?;
-        out.push((line, *cmd));
+        out.push((line, replaced, *cmd));
     }
     Ok(out)
 }

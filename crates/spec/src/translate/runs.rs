@@ -11,22 +11,56 @@ pub struct RunLine {
     pub argv: Vec<String>,
     /// `dbio run …`, each argument quoted for a POSIX shell as needed.
     pub line: String,
+    /// The job's flags left out because dbio's own flags give them again (`--duration 60s`).
+    pub replaced: Vec<String>,
 }
 
-/// Each job's `dbio run`, with dbio's own flags `ours` after the job's; refuses `--json` or
-/// `--html` among them when there are several runs, which would all write the same file.
+/// Each job's `dbio run`, with dbio's own flags `ours` after the job's: a flag given in both
+/// is the user's (the later word wins, as fio's command line overrides its job file), the
+/// job's left out and listed. Refuses `--json` or `--html` among them when there are several
+/// runs, which would all write the same file.
 pub fn run_lines(t: &Translation, ours: &[String]) -> Result<Vec<RunLine>, SpecError> {
     one_file_per_run(t.jobs.len(), ours)?;
+    let given: Vec<&str> = ours.iter().filter_map(|a| flag_name(a)).collect();
     Ok(t.jobs
         .iter()
         .map(|job| {
+            let (kept, replaced) = without(job.flags.args(), &given);
             let mut argv = vec!["run".to_string()];
-            argv.extend(job.flags.args());
+            argv.extend(kept);
             argv.extend(ours.iter().cloned());
             let line = format!("dbio {}", command_line(&argv));
-            RunLine { argv, line }
+            RunLine {
+                argv,
+                line,
+                replaced,
+            }
         })
         .collect())
+}
+
+/// The name of a long flag (`--qd` or `--qd=8`: `qd`).
+fn flag_name(arg: &str) -> Option<&str> {
+    let name = arg.strip_prefix("--")?;
+    Some(name.split_once('=').map_or(name, |(n, _)| n)).filter(|n| !n.is_empty())
+}
+
+/// `args` (flags, each with its value unless the next word is a flag) without the flags
+/// named in `given`, and those left out as they were written (`--duration 5s`).
+fn without(args: Vec<String>, given: &[&str]) -> (Vec<String>, Vec<String>) {
+    let (mut kept, mut left) = (Vec::new(), Vec::new());
+    let mut words = args.into_iter().peekable();
+    while let Some(w) = words.next() {
+        let value = words.next_if(|v| !v.starts_with("--"));
+        let out = flag_name(&w).is_some_and(|n| given.contains(&n));
+        let flag = std::iter::once(w).chain(value);
+        if out {
+            left.push(flag.collect::<Vec<_>>().join(" "));
+        } else {
+            kept.extend(flag);
+        }
+    }
+    (kept, left)
 }
 
 #[cfg(test)]
@@ -50,6 +84,24 @@ mod tests {
         assert_eq!(&r.argv[r.argv.len() - 2..], &ours[..]);
         assert!(r.line.starts_with("dbio run "), "{}", r.line);
         assert!(r.line.ends_with(" --json 'out file.json'"), "{}", r.line);
+    }
+
+    #[test]
+    fn a_flag_given_again_is_the_user_s() {
+        let t = sqlio("-kR -frandom -b8 -o4 -t2 -s30 /data/test.dat");
+        let ours: Vec<String> = ["--duration=2s", "--qd", "1", "--buffered"]
+            .map(String::from)
+            .into();
+        let r = &run_lines(&t, &ours).expect("one run")[0];
+        assert_eq!(r.replaced, ["--qd 4", "--duration 30s"]);
+        assert_eq!(r.argv.iter().filter(|a| a.starts_with("--qd")).count(), 1);
+        assert!(!r.argv.contains(&"30s".to_string()), "{:?}", r.argv);
+        assert!(r.argv.contains(&"--bs".to_string()), "{:?}", r.argv);
+        assert!(
+            r.line.ends_with(" --duration=2s --qd 1 --buffered"),
+            "{}",
+            r.line
+        );
     }
 
     #[test]
