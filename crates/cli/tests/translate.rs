@@ -184,8 +184,8 @@ fn a_diskspd_xml_profile_is_its_command_line() {
 /// fio's examples: the dbio runs of those dbio can run (by hand from fio's HOWTO: defaults
 /// rw=read, bs=4k, ioengine=psync, iodepth=1, direct=0; size without runtime is the amount).
 const FIO_RUNS: &[(&str, &[&str])] = &[
-    ("fio-rand-read", &["dbio run --rw randread --bs 4k --qd 16 --threads 1 --duration 900s --size 10g --engine uring --target fio-rand-read --label file1 --buffered"]),
-    ("fio-rand-RW", &["dbio run --rw randrw --mix 60 --bs 4k --qd 16 --threads 4 --duration 900s --size 10g --engine uring --target fio-rand-RW --label file1 --buffered"]),
+    ("fio-rand-read", &["dbio run --rw randread --bs 4k --qd 1 --threads 1 --duration 900s --size 10g --engine uring --target fio-rand-read --label file1 --buffered"]),
+    ("fio-rand-RW", &["dbio run --rw randrw --mix 60 --bs 4k --qd 1 --threads 4 --duration 900s --size 10g --engine uring --target fio-rand-RW --label file1 --buffered"]),
     ("fio-seq-read", &["dbio run --rw read --bs 256k --qd 16 --threads 1 --duration 900s --size 10g --engine uring --target fio-seq-reads --label file1"]),
     ("iometer-file-access-server", &["dbio run --rw randrw --mix 80 --bs 512:10,1k:5,2k:5,4k:60,8k:2,16k:4,32k:4,64k:10 --qd 64 --threads 1 --bytes 4g --size 4g --engine uring --target iometer --label iometer"]),
     ("zipf", &["dbio run --rw randread --bs 4k --qd 1 --threads 1 --bytes 1280m --size 1280m --skew zipf:0.5 --engine null --target job --label job --buffered"]),
@@ -468,4 +468,25 @@ fn a_translated_setting_given_again_is_the_user_s_with_a_note() {
         err.contains("note: --bs 4k of the fio job is replaced by yours"),
         "{err}"
     );
+}
+
+/// fio's libaio through the page cache (direct=0) completes each I/O before the next is
+/// submitted, so its job has one I/O in flight: the run says --qd 1, with a note; with
+/// direct=1 it keeps its iodepth.
+#[test]
+fn buffered_libaio_is_one_io_in_flight_as_fio_runs_it() {
+    let dir = scratch();
+    for (direct, qd) in [("0", "--qd 1 "), ("1", "--qd 32 ")] {
+        let job = dir.path().join(format!("aio{direct}.fio"));
+        std::fs::write(&job, format!("[j]\nfilename=f.dat\nrw=randread\nbs=4k\nsize=1m\nioengine=libaio\niodepth=32\ndirect={direct}\n")).unwrap();
+        let (code, out, err) = dbio_in(dir.path(), &["fio", &job.to_string_lossy(), "--dry-run"]);
+        assert_eq!(code, Some(0), "{err}");
+        let run = out
+            .lines()
+            .find(|l| l.starts_with("dbio run "))
+            .expect("a run line");
+        assert!(run.contains(qd), "direct={direct}: {run}");
+        let noted = out.contains("iodepth with libaio or posixaio without direct=1");
+        assert_eq!(noted, direct == "0", "{out}");
+    }
 }

@@ -109,6 +109,12 @@ fn flags(t: &mut Translation, name: &str, j: &FioJob) -> RunFlags {
             );
         }
         1
+    } else if j.linux_aio && j.direct != Some(true) && j.iodepth.unwrap_or(1) > 1 {
+        t.differs(
+            &format!("[{name}] iodepth with libaio or posixaio without direct=1"),
+            "through the page cache fio's libaio and posixaio complete each I/O before the next is submitted: one in flight whatever iodepth says, --qd 1",
+        );
+        1
     } else {
         j.iodepth.unwrap_or(1)
     });

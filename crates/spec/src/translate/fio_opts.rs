@@ -17,6 +17,8 @@ pub struct FioJob {
     pub direct: Option<bool>,
     pub engine: Option<&'static str>,
     pub sync_engine: bool,
+    /// libaio or posixaio: asynchronous only with direct=1.
+    pub linux_aio: bool,
     pub size: Option<u64>,
     pub filesize: Option<u64>,
     pub filenames: Vec<String>,
@@ -393,6 +395,7 @@ fn engine(j: &mut FioJob, w: &str, v: &str, t: &mut Translation) {
         }
         "libaio" | "posixaio" | "windowsaio" | "solarisaio" => {
             j.engine = Some("uring");
+            j.linux_aio = matches!(v, "libaio" | "posixaio");
             t.differs(w, "dbio's asynchronous engine is io_uring: the same queue depth, through another kernel interface");
         }
         "psync" | "sync" | "pvsync" | "pvsync2" | "vsync" => {
