@@ -184,17 +184,17 @@ fn a_diskspd_xml_profile_is_its_command_line() {
 /// fio's examples: the dbio runs of those dbio can run (by hand from fio's HOWTO: defaults
 /// rw=read, bs=4k, ioengine=psync, iodepth=1, direct=0; size without runtime is the amount).
 const FIO_RUNS: &[(&str, &[&str])] = &[
-    ("fio-rand-read", &["dbio run --rw randread --bs 4k --qd 1 --threads 1 --duration 900s --size 10g --engine uring --target fio-rand-read --label file1 --buffered"]),
-    ("fio-rand-RW", &["dbio run --rw randrw --mix 60 --bs 4k --qd 1 --threads 4 --duration 900s --size 10g --engine uring --target fio-rand-RW --label file1 --buffered"]),
+    ("fio-rand-read", &["dbio run --rw randread --bs 4k --qd 1 --threads 1 --duration 900s --size 10g --engine uring --target fio-rand-read --label file1 --buffered --invalidate"]),
+    ("fio-rand-RW", &["dbio run --rw randrw --mix 60 --bs 4k --qd 1 --threads 4 --duration 900s --size 10g --engine uring --target fio-rand-RW --label file1 --buffered --invalidate"]),
     ("fio-seq-read", &["dbio run --rw read --bs 256k --qd 16 --threads 1 --duration 900s --size 10g --engine uring --target fio-seq-reads --label file1"]),
     ("iometer-file-access-server", &["dbio run --rw randrw --mix 80 --bs 512:10,1k:5,2k:5,4k:60,8k:2,16k:4,32k:4,64k:10 --qd 64 --threads 1 --bytes 4g --size 4g --engine uring --target iometer --label iometer"]),
-    ("zipf", &["dbio run --rw randread --bs 4k --qd 1 --threads 1 --bytes 1280m --size 1280m --skew zipf:0.5 --engine null --target job --label job --buffered"]),
-    ("null", &["dbio run --rw randread --bs 4k --qd 1 --threads 1 --bytes 100g --size 100g --engine null --target null --label null --buffered"]),
+    ("zipf", &["dbio run --rw randread --bs 4k --qd 1 --threads 1 --bytes 1280m --size 1280m --skew zipf:0.5 --engine null --target job --label job --buffered --invalidate"]),
+    ("null", &["dbio run --rw randread --bs 4k --qd 1 --threads 1 --bytes 100g --size 100g --engine null --target null --label null --buffered --invalidate"]),
     ("fixed-rate-submission", &["dbio run --rw read --bs 4k --qd 32 --threads 1 --bytes 128m --size 128m --rate 1000 --engine uring --target fixed-rate-submit --label fixed-rate-submit"]),
     ("poisson-rate-submission", &["dbio run --rw randread --bs 4k --qd 32 --threads 1 --bytes 128m --size 128m --rate 50 --arrivals poisson --engine uring --target poisson-rate-submit --label poisson-rate-submit"]),
     ("steadystate", &[
-        "dbio run --rw write --bs 128k --qd 1 --threads 4 --duration 300s --ramp 10s --range 128m --engine psync --steady iops:10% --steady-window 30s --steady-max 300s --target /dev/null --label ss-write --buffered",
-        "dbio run --rw randread --bs 4k --qd 1 --threads 4 --duration 300s --ramp 5s --range 128m --engine psync --steady bw_slope:1% --steady-window 10s --steady-max 300s --target /dev/zero --label ss-read --buffered",
+        "dbio run --rw write --bs 128k --qd 1 --threads 4 --duration 300s --ramp 10s --range 128m --engine psync --steady iops:10% --steady-window 30s --steady-max 300s --target /dev/null --label ss-write --buffered --invalidate",
+        "dbio run --rw randread --bs 4k --qd 1 --threads 4 --duration 300s --ramp 5s --range 128m --engine psync --steady bw_slope:1% --steady-window 10s --steady-max 300s --target /dev/zero --label ss-read --buffered --invalidate",
     ]),
     ("tiobench-example", &[
         "dbio run --rw write --bs 4k --qd 1 --threads 4 --duration 60s --size 512m --engine psync --target f1 --label f1",
@@ -488,5 +488,35 @@ fn buffered_libaio_is_one_io_in_flight_as_fio_runs_it() {
         assert!(run.contains(qd), "direct={direct}: {run}");
         let noted = out.contains("iodepth with libaio or posixaio without direct=1");
         assert_eq!(noted, direct == "0", "{out}");
+    }
+}
+
+/// fio drops a buffered job's file from the page cache first (invalidate=1, its default):
+/// the run says --invalidate, unless the job says invalidate=0.
+#[test]
+fn a_buffered_fio_job_starts_cold_unless_it_says_invalidate_0() {
+    let dir = scratch();
+    for (line, cold) in [
+        ("", true),
+        ("invalidate=1\n", true),
+        ("invalidate=0\n", false),
+    ] {
+        let job = dir.path().join("b.fio");
+        std::fs::write(
+            &job,
+            format!("[j]\nfilename=f.dat\nrw=randread\nbs=4k\nsize=1m\n{line}"),
+        )
+        .unwrap();
+        let (code, out, err) = dbio_in(dir.path(), &["fio", &job.to_string_lossy(), "--dry-run"]);
+        assert_eq!(code, Some(0), "{err}");
+        let run = out
+            .lines()
+            .find(|l| l.starts_with("dbio run "))
+            .expect("a run line");
+        assert_eq!(
+            run.ends_with("--buffered --invalidate"),
+            cold,
+            "{line:?}: {run}"
+        );
     }
 }

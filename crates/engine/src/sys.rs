@@ -92,6 +92,20 @@ pub fn wake_overshoot(n: usize, each: Duration) -> Duration {
     over[over.len() / 2]
 }
 
+/// Drops `file`'s pages from the page cache (fio's `invalidate=1`), so that a buffered run
+/// starts cold; dirty pages are written first, as only clean ones can be dropped.
+pub fn drop_cached(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    file.sync_data()?;
+    // SAFETY: posix_fadvise only advises the kernel about an open file descriptor; no memory
+    // of ours is passed.
+    let rc = unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+    match rc {
+        0 => Ok(()),
+        e => Err(std::io::Error::from_raw_os_error(e)),
+    }
+}
+
 /// Makes freed large allocations go back to the system at once. By default glibc raises its
 /// mmap threshold to the largest block freed so far and keeps later blocks of that size in
 /// its heap, so a long sweep's resident memory creeps up with every step's results even

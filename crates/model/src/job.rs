@@ -208,6 +208,10 @@ pub struct JobSpec {
     pub engine: EngineKind,
     /// O_DIRECT (true by default).
     pub direct: bool,
+    /// Buffered runs: the targets' pages are dropped from the page cache before measuring
+    /// (`--invalidate`, fio's `invalidate=1`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub invalidate: bool,
     /// io_uring polled completions (IORING_SETUP_IOPOLL).
     pub hipri: bool,
     /// io_uring kernel submission thread (IORING_SETUP_SQPOLL).

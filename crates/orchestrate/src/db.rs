@@ -91,6 +91,7 @@ pub fn job(o: &RunOpts, shown_url: &str) -> JobSpec {
         rate: None,
         engine: EngineKind::Psync,
         direct: false,
+        invalidate: false,
         hipri: false,
         sqpoll: false,
         cpu_idle: CpuIdle::Allow,

@@ -304,6 +304,7 @@ pub(crate) mod tests {
             rate: None,
             engine: EngineKind::Null,
             direct: true,
+            invalidate: false,
             hipri: false,
             sqpoll: false,
             cpu_idle: CpuIdle::Poll,

@@ -62,6 +62,7 @@ pub(crate) fn prepare(
     for ((spec, targets), region) in specs.iter().zip(opened).zip(regions) {
         let prefilled = prefill_targets(spec, &targets, stop, on_event)?;
         let sampled = crate::sample::check_targets(spec, &targets, warnings);
+        drop_caches(spec, &targets)?;
         let (engine, features) = pick_engine(spec, &targets, warnings);
         let qd = if engine == EngineKind::Psync && spec.qd > 1 {
             warnings.push(warn::psync_qd(spec.qd));
@@ -208,6 +209,23 @@ pub(crate) fn check_fit(spec: &JobSpec, targets: &[OpenTarget]) -> Result<(u64, 
         )));
     }
     Ok((start, end))
+}
+
+/// With `--invalidate`, drops the targets' pages from the page cache (after the prefill and
+/// the sample of their content, which read them), so that the buffered run starts cold.
+pub(crate) fn drop_caches(spec: &JobSpec, targets: &[OpenTarget]) -> Result<(), RunError> {
+    if !spec.invalidate {
+        return Ok(());
+    }
+    for t in targets {
+        dbio_engine::sys::drop_cached(&t.file).map_err(|e| {
+            RunError::Target(format!(
+                "{}: could not drop its pages from the page cache (--invalidate): {e}",
+                t.path
+            ))
+        })?;
+    }
+    Ok(())
 }
 
 /// Prefills the files that need it; returns what each target's content is.

@@ -314,6 +314,7 @@ fn validate(a: &RawJob, s: &Settings) -> Result<JobSpec, SpecError> {
         rate: s.rate.filter(|_| !in_session),
         engine,
         direct: !a.buffered,
+        invalidate: a.invalidate,
         hipri: a.hipri,
         sqpoll: a.sqpoll,
         cpu_idle: if a.cpu_idle == "allow" {

@@ -91,6 +91,10 @@ pub struct RawJob {
     /// Use the page cache instead of O_DIRECT (results are labelled buffered).
     #[cfg_attr(feature = "clap", arg(long))]
     pub buffered: bool,
+    /// With --buffered: drop the targets' pages from the page cache before measuring, so the
+    /// run starts cold (fio's invalidate=1).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub invalidate: bool,
     /// io_uring: polled completions (needs a device with poll queues).
     #[cfg_attr(feature = "clap", arg(long))]
     pub hipri: bool,
@@ -219,6 +223,7 @@ impl Default for RawJob {
             rate: None,
             engine: "uring".into(),
             buffered: false,
+            invalidate: false,
             hipri: false,
             sqpoll: false,
             cpu_idle: "poll".into(),

@@ -29,6 +29,9 @@ pub fn check(j: &JobSpec) -> Result<(), SpecError> {
     if j.threads == 0 || j.threads > MAX_THREADS {
         return Err(format!("--threads {}: use 1 to {MAX_THREADS}", j.threads).into());
     }
+    if j.invalidate && j.direct {
+        return Err("--invalidate drops the page cache before a --buffered run; with O_DIRECT (the default) there is none to drop: add --buffered, or leave --invalidate out".into());
+    }
     check_sizes(j)?;
     check_mix(j)?;
     check_rate(j)?;

@@ -30,6 +30,7 @@ pub fn job(profile: &str, target: &str, qd: u32) -> JobSpec {
         rate: None,
         engine: EngineKind::Uring,
         direct: true,
+        invalidate: false,
         hipri: false,
         sqpoll: false,
         cpu_idle: CpuIdle::Poll,

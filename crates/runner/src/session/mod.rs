@@ -17,7 +17,7 @@ use crate::datagen::WriteData;
 use crate::error::RunError;
 use crate::event::Event;
 use crate::pattern::PageSpread;
-use crate::prepare::{check_fit, open_targets, pick_engine, prefill_targets};
+use crate::prepare::{check_fit, drop_caches, open_targets, pick_engine, prefill_targets};
 use crate::timeline::{MeasureStart, Timeline};
 use crate::warn;
 use crate::window::{gather, hold_cpus, wake_cost, Window};
@@ -237,6 +237,7 @@ fn prepare_sessions(
         }
     };
     let sampled = crate::sample::check_targets(spec, &targets, warnings);
+    drop_caches(spec, &targets)?;
     let (kind, features) = pick_engine(spec, &targets, warnings);
     let layout = Arc::new(Layout::new(
         spec.targets.clone(),

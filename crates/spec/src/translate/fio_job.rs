@@ -126,6 +126,13 @@ fn flags(t: &mut Translation, name: &str, j: &FioJob) -> RunFlags {
                 "fio goes through the page cache unless direct=1: --buffered",
             );
         }
+        f.invalidate = j.invalidate != Some(false);
+        if j.invalidate.is_none() {
+            t.mapped(
+                "invalidate (fio's default: 1)",
+                "fio drops a buffered job's file from the page cache before it starts: --invalidate",
+            );
+        }
     }
     if rw.starts_with("rand") && !j.norandommap {
         t.differs("random map (fio's default)", "fio touches every block once per pass over the region; dbio draws offsets with replacement (as fio with norandommap)");

@@ -19,6 +19,8 @@ pub struct FioJob {
     pub sync_engine: bool,
     /// libaio or posixaio: asynchronous only with direct=1.
     pub linux_aio: bool,
+    /// fio's invalidate (None: its default, 1).
+    pub invalidate: Option<bool>,
     pub size: Option<u64>,
     pub filesize: Option<u64>,
     pub filenames: Vec<String>,
@@ -147,7 +149,6 @@ pub fn apply(j: &mut FioJob, o: &Opt, t: &mut Translation) {
             t.mapped(w, "--hipri: polled completions");
         }
         "sqthread_poll" => t.refuse(w, "give dbio --sqpoll yourself: a kernel thread then polls the ring"),
-        "invalidate" => t.differs(w, "dbio does not drop the page cache; with O_DIRECT (its default) there is none to drop"),
         "ioscheduler" => t.differs(w, "dbio reports the device's I/O scheduler but does not change it"),
         "nice" | "prio" | "prioclass" | "cpus_allowed" | "cpumask" | "cpus_allowed_policy" | "numa_cpu_nodes" | "numa_mem_policy" => {
             t.differs(w, "dbio does not set priorities or pin threads; the scheduler places them")
@@ -469,6 +470,13 @@ fn files(j: &mut FioJob, o: &Opt, t: &mut Translation) -> bool {
             Some(b) => {
                 j.direct = Some(!b);
                 t.mapped(w, if b { "the page cache: --buffered" } else { "O_DIRECT, dbio's default" });
+            }
+            None => t.refuse(w, format!("'{v}' is not 0 or 1")),
+        },
+        "invalidate" => match boolean(o.value.as_deref()) {
+            Some(i) => {
+                j.invalidate = Some(i);
+                t.mapped(w, if i { "a buffered job's file is dropped from the page cache first: --invalidate" } else { "the page cache is kept as it is" });
             }
             None => t.refuse(w, format!("'{v}' is not 0 or 1")),
         },

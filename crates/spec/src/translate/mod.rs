@@ -70,6 +70,8 @@ pub struct RunFlags {
     pub poisson: bool,
     pub engine: Option<&'static str>,
     pub buffered: bool,
+    /// Drop the targets from the page cache first (fio's invalidate=1).
+    pub invalidate: bool,
     pub hipri: bool,
     pub data: Option<String>,
     pub steady: Option<String>,
@@ -120,6 +122,9 @@ impl RunFlags {
         if self.buffered {
             v.push("--buffered".into());
         }
+        if self.invalidate {
+            v.push("--invalidate".into());
+        }
         if self.hipri {
             v.push("--hipri".into());
         }
@@ -162,6 +167,7 @@ impl RunFlags {
             seed: self.seed.unwrap_or(d.seed),
             targets: self.targets.clone(),
             buffered: self.buffered,
+            invalidate: self.invalidate,
             hipri: self.hipri,
             ..d
         }
