@@ -470,21 +470,29 @@ fn a_translated_setting_given_again_is_the_user_s_with_a_note() {
     );
 }
 
+/// `dbio fio --dry-run` of one job of 4 KiB random reads over 1 MiB of f.dat with `options`
+/// besides, which must translate: its run line and all it printed.
+fn dry_fio(options: &str) -> (String, String) {
+    let dir = scratch();
+    let job = dir.path().join("j.fio");
+    let text = format!("[j]\nfilename=f.dat\nrw=randread\nbs=4k\nsize=1m\n{options}");
+    std::fs::write(&job, text).unwrap();
+    let (code, out, err) = dbio_in(dir.path(), &["fio", &job.to_string_lossy(), "--dry-run"]);
+    assert_eq!(code, Some(0), "{options}: {err}");
+    let run = out
+        .lines()
+        .find(|l| l.starts_with("dbio run "))
+        .expect("a run line");
+    (run.to_string(), out)
+}
+
 /// fio's libaio through the page cache (direct=0) completes each I/O before the next is
 /// submitted, so its job has one I/O in flight: the run says --qd 1, with a note; with
 /// direct=1 it keeps its iodepth.
 #[test]
 fn buffered_libaio_is_one_io_in_flight_as_fio_runs_it() {
-    let dir = scratch();
     for (direct, qd) in [("0", "--qd 1 "), ("1", "--qd 32 ")] {
-        let job = dir.path().join(format!("aio{direct}.fio"));
-        std::fs::write(&job, format!("[j]\nfilename=f.dat\nrw=randread\nbs=4k\nsize=1m\nioengine=libaio\niodepth=32\ndirect={direct}\n")).unwrap();
-        let (code, out, err) = dbio_in(dir.path(), &["fio", &job.to_string_lossy(), "--dry-run"]);
-        assert_eq!(code, Some(0), "{err}");
-        let run = out
-            .lines()
-            .find(|l| l.starts_with("dbio run "))
-            .expect("a run line");
+        let (run, out) = dry_fio(&format!("ioengine=libaio\niodepth=32\ndirect={direct}\n"));
         assert!(run.contains(qd), "direct={direct}: {run}");
         let noted = out.contains("iodepth with libaio or posixaio without direct=1");
         assert_eq!(noted, direct == "0", "{out}");
@@ -495,24 +503,12 @@ fn buffered_libaio_is_one_io_in_flight_as_fio_runs_it() {
 /// the run says --invalidate, unless the job says invalidate=0.
 #[test]
 fn a_buffered_fio_job_starts_cold_unless_it_says_invalidate_0() {
-    let dir = scratch();
     for (line, cold) in [
         ("", true),
         ("invalidate=1\n", true),
         ("invalidate=0\n", false),
     ] {
-        let job = dir.path().join("b.fio");
-        std::fs::write(
-            &job,
-            format!("[j]\nfilename=f.dat\nrw=randread\nbs=4k\nsize=1m\n{line}"),
-        )
-        .unwrap();
-        let (code, out, err) = dbio_in(dir.path(), &["fio", &job.to_string_lossy(), "--dry-run"]);
-        assert_eq!(code, Some(0), "{err}");
-        let run = out
-            .lines()
-            .find(|l| l.starts_with("dbio run "))
-            .expect("a run line");
+        let (run, _) = dry_fio(line);
         assert_eq!(
             run.ends_with("--buffered --invalidate"),
             cold,
