@@ -108,8 +108,7 @@ pub(crate) fn measure(
             return Err(e);
         }
     };
-    window.wake = wake_cost(&awake);
-    drop(awake);
+    window.wake = wake_cost(awake);
     // Read before the pass: a stop during the (long) pass ends the pass, not the window.
     let by_user = stop.load(Ordering::Relaxed);
     let aborted = abort.load(Ordering::Acquire);

@@ -111,9 +111,10 @@ pub(crate) fn hold_cpus(
     }
 }
 
-/// What a CPU's wake-up from idle takes here, measured once the workers are done, when the
-/// CPUs were not held awake (`awake` None): the median overshoot of 101 sleeps of 50 µs.
-pub(crate) fn wake_cost(awake: &Option<dbio_engine::sys::CpusAwake>) -> Option<Duration> {
+/// Ends the hold of [`hold_cpus`] once the workers are done, and says what a CPU's wake-up
+/// from idle takes here when the CPUs were not held awake (`awake` None): the median
+/// overshoot of 101 sleeps of 50 µs.
+pub(crate) fn wake_cost(awake: Option<dbio_engine::sys::CpusAwake>) -> Option<Duration> {
     awake
         .is_none()
         .then(|| dbio_engine::sys::wake_overshoot(101, Duration::from_micros(50)))

@@ -48,10 +48,7 @@ impl SecondHist {
 
     /// The spill file the text is in, if it is in one.
     pub fn spill(&self) -> Option<Spill> {
-        match &self.0 {
-            Repr::Spilled(spill, _) => Some(spill.clone()),
-            Repr::Text(_) => None,
-        }
+        self.place().map(|(spill, _)| spill.clone())
     }
 
     /// The text is in a spill file (not in memory).

@@ -188,8 +188,7 @@ pub fn run_sessions(
     window.cpu_idle = cpu_idle;
     redo.close();
     let parts = join_threads(started, prepared.kind)?;
-    window.wake = wake_cost(&awake);
-    drop(awake);
+    window.wake = wake_cost(awake);
     let interrupted = stop.load(Ordering::Relaxed);
     if interrupted && !window.took_start {
         return Err(RunError::Interrupted);
