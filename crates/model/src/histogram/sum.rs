@@ -4,13 +4,15 @@
 
 use super::codec::{decode_compact, histogram_of};
 use super::error::HistogramError;
-use base64::Engine;
-use flate2::{Decompress, FlushDecompress, Status};
 use hdrhistogram::Histogram;
+use libdeflater::{DecompressionError, Decompressor};
 
 /// V2 cookies as the `hdrhistogram` crate and HdrHistogram (Java) write them.
 const V2_COOKIE: u32 = 0x1c84_9313;
 const V2_COMPRESSED_COOKIE: u32 = 0x1c84_9314;
+/// The most an inflated histogram may take: dbio's widest histogram with every count at
+/// its longest is under 2 MiB.
+const MAX_PAYLOAD: usize = 64 * 1024 * 1024;
 /// Bytes of a V2 header after its cookie: payload length, normalizing offset, significant
 /// digits, lowest and highest trackable value, integer-to-double ratio.
 const V2_HEADER: usize = 4 + 4 + 4 + 8 + 8 + 8;
@@ -61,7 +63,7 @@ pub struct HistogramSum {
     hi: usize,
     base64: Vec<u8>,
     payload: Vec<u8>,
-    inflate: Decompress,
+    inflate: Decompressor,
 }
 
 impl HistogramSum {
@@ -75,7 +77,7 @@ impl HistogramSum {
             hi: 0,
             base64: Vec::new(),
             payload: Vec::new(),
-            inflate: Decompress::new(true),
+            inflate: Decompressor::new(),
         }
     }
 
@@ -97,8 +99,14 @@ impl HistogramSum {
     /// log line (V2, deflated or not, base64). Err says what the text is not; the sum is then
     /// unspecified until cleared.
     pub fn add_compact(&mut self, s: &str) -> Result<(), HistogramError> {
-        self.base64.clear();
-        base64::engine::general_purpose::STANDARD.decode_vec(s.trim(), &mut self.base64)?;
+        let text = s.trim().as_bytes();
+        let b64 = base64_simd::STANDARD;
+        let len = b64.decoded_length(text)?;
+        self.base64.resize(len, 0);
+        let used = b64
+            .decode(text, base64_simd::Out::from_slice(&mut self.base64))?
+            .len();
+        self.base64.truncate(used);
         let bytes = std::mem::take(&mut self.base64);
         let added = self.add_v2(&bytes, s);
         self.base64 = bytes;
@@ -107,50 +115,44 @@ impl HistogramSum {
 
     /// Adds a V2 histogram (`bytes`, cookie first); `s` is its text for the slow path.
     fn add_v2(&mut self, bytes: &[u8], s: &str) -> Result<(), HistogramError> {
-        let payload = match be_u32(bytes, 0) {
+        match be_u32(bytes, 0) {
             Some(V2_COMPRESSED_COOKIE) => {
                 let len = be_u32(bytes, 4).ok_or(HistogramError::Truncated)? as usize;
                 let body = bytes.get(8..8 + len).ok_or(HistogramError::Truncated)?;
-                self.inflate_into_payload(body)?;
-                std::mem::take(&mut self.payload)
+                let n = self.inflate_into_payload(body)?;
+                let payload = std::mem::take(&mut self.payload);
+                let added = self.add_payload(&payload[..n], s);
+                self.payload = payload;
+                added
             }
-            Some(V2_COOKIE) => {
-                let mut p = std::mem::take(&mut self.payload);
-                p.clear();
-                p.extend_from_slice(bytes);
-                p
-            }
-            _ => return Err(HistogramError::NotHdr("unknown cookie".into())),
-        };
-        let added = self.add_payload(&payload, s);
-        self.payload = payload;
-        added
+            Some(V2_COOKIE) => self.add_payload(bytes, s),
+            _ => Err(HistogramError::NotHdr("unknown cookie".into())),
+        }
     }
 
-    /// Inflates a zlib stream into `self.payload`.
-    fn inflate_into_payload(&mut self, body: &[u8]) -> Result<(), HistogramError> {
-        self.inflate.reset(true);
-        self.payload.clear();
+    /// Inflates a zlib stream into the start of `self.payload` and returns its length. The
+    /// buffer (never shrunk, zeroed only when it grows) doubles until it holds the whole, up
+    /// to [`MAX_PAYLOAD`].
+    fn inflate_into_payload(&mut self, body: &[u8]) -> Result<usize, HistogramError> {
+        if self.payload.len() < 16 * 1024 {
+            self.payload.resize(16 * 1024, 0);
+        }
         loop {
-            if self.payload.capacity() - self.payload.len() < 4096 {
-                self.payload.reserve(self.payload.capacity().max(16 * 1024));
-            }
-            let (in_before, out_before) = (self.inflate.total_in(), self.inflate.total_out());
-            let rest = &body[in_before as usize..];
-            let st = self
-                .inflate
-                .decompress_vec(rest, &mut self.payload, FlushDecompress::Finish)
-                .map_err(|e| HistogramError::NotHdr(e.to_string()))?;
-            if st == Status::StreamEnd {
-                return Ok(());
-            }
-            let stuck = self.inflate.total_in() == in_before
-                && self.inflate.total_out() == out_before
-                && self.payload.capacity() > self.payload.len();
-            if stuck {
-                return Err(HistogramError::NotHdr(
-                    "the deflated data is truncated".into(),
-                ));
+            match self.inflate.zlib_decompress(body, &mut self.payload) {
+                Ok(n) => return Ok(n),
+                Err(DecompressionError::InsufficientSpace) if self.payload.len() < MAX_PAYLOAD => {
+                    self.payload.resize(self.payload.len() * 2, 0)
+                }
+                Err(DecompressionError::InsufficientSpace) => {
+                    return Err(HistogramError::NotHdr(
+                        "the deflated data inflates past 64 MiB".into(),
+                    ))
+                }
+                Err(DecompressionError::BadData) => {
+                    return Err(HistogramError::NotHdr(
+                        "the deflated data is damaged or truncated".into(),
+                    ))
+                }
             }
         }
     }

@@ -177,3 +177,20 @@ fn buckets_given_and_added_back_make_the_same_sum() {
     assert_eq!(copy.buckets().count(), 0);
     assert_eq!(copy.counts(), (0, &[][..]));
 }
+
+/// A histogram with a count in every bucket inflates to far more than the first buffer
+/// (16 KiB): the buffer grows and the sum is still exact.
+#[test]
+fn a_histogram_wider_than_the_first_buffer_is_summed_whole() {
+    let layout = Layout::of(SIGFIG);
+    let mut h = new_histogram();
+    for i in 0..h.distinct_values() {
+        h.saturating_record(layout.value_of(i));
+    }
+    let text = encode_compact(&h);
+    let mut sum = HistogramSum::new(SIGFIG);
+    sum.add_compact(&text).unwrap();
+    assert!(sum.payload.len() > 16 * 1024, "the buffer grew");
+    assert_eq!(sum.to_histogram(), h);
+    assert_eq!(sum.len(), h.len());
+}
