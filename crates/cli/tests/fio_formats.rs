@@ -286,6 +286,63 @@ fn as_fio_refuses_what_fio_cannot_run_the_same_way() {
     let (code, _, err) = dbio_in(dir.path(), &["run", "--json-format", "fio"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--json"), "{err}");
+    // Not dropped in silence: fio's verify= is another check.
+    let (code, _, err) = dbio_in(
+        dir.path(),
+        &["run", "--rw", "randrw", "--verify", "--as-fio"],
+    );
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--verify"), "{err}");
+}
+
+/// An open-loop run's job submits at the rate whatever the device does (fio's offload), with
+/// dbio's arrivals, and its header points at fio's total latency, not clat; fio parses it and
+/// `dbio fio` reads it back to the same rate.
+#[test]
+fn as_fio_of_an_open_loop_run_offloads_and_names_the_latency_to_compare() {
+    let dir = scratch();
+    let job = run_in(
+        dir.path(),
+        &["run", "--rate", "500", "--arrivals", "poisson", "--as-fio"],
+    );
+    for line in [
+        "rate_iops=500",
+        "io_submit_mode=offload",
+        "rate_process=poisson",
+    ] {
+        assert!(job.lines().any(|l| l == line), "{line} missing:\n{job}");
+    }
+    let header: Vec<&str> = job.lines().take_while(|l| l.starts_with(';')).collect();
+    assert!(
+        header.iter().any(|l| l.contains("(lat, not clat)")),
+        "{job}"
+    );
+    assert!(
+        !header.iter().any(|l| l.contains("as dbio's latency")),
+        "{job}"
+    );
+    let closed = run_in(dir.path(), &["run", "--as-fio"]);
+    assert!(
+        closed.contains("clat is submission to completion"),
+        "{closed}"
+    );
+    assert!(!closed.contains("io_submit_mode"), "{closed}");
+    std::fs::write(dir.path().join("rate.fio"), &job).unwrap();
+    let back = run_in(dir.path(), &["fio", "rate.fio", "--dry-run"]);
+    assert!(back.contains("--rate 500"), "{back}");
+    assert!(back.contains("--arrivals poisson"), "{back}");
+    if let Some(fio) = require_tool("as_fio_of_an_open_loop_run", "fio") {
+        let out = Command::new(fio)
+            .current_dir(dir.path())
+            .args(["--parse-only", "rate.fio"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 #[test]

@@ -42,6 +42,8 @@ fn refuse(j: &JobSpec) -> Result<(), ReportError> {
         "a simulated run (--engine sim) does no I/O, so fio has nothing to run against"
     } else if j.session.is_some() {
         "session mode (--sessions) is dbio's SLOB model with its own log writer; fio has no such job"
+    } else if j.verify.is_some() {
+        "--verify: fio's verify= checks its own header after its write phase; it has no lost, misdirected or never-written blocks and no journal, so dbio's check cannot be run by fio"
     } else if j.burst.is_some() {
         "--burst has no fio counterpart (fio's thinktime pauses after I/Os, not in time windows)"
     } else if matches!(j.data, DataKind::Reducible(r) if r.dedupe > 1.0 && r.compress > 1.0) {
@@ -60,7 +62,8 @@ pub fn to_fio_job(j: &JobSpec) -> Result<String, ReportError> {
         s,
         "; fio job file written by dbio run --as-fio: the same workload as dbio's job"
     );
-    let _ = writeln!(s, "; run: fio THIS_FILE --output-format=json+  (fio's latency is submission to completion, as dbio's)");
+    let _ = writeln!(s, "; run: fio THIS_FILE --output-format=json+");
+    let _ = writeln!(s, "{}", latency_note(j));
     let _ = writeln!(s, "[global]");
     let rw = match j.rw {
         Rw::Read => "read",
@@ -81,11 +84,15 @@ pub fn to_fio_job(j: &JobSpec) -> Result<String, ReportError> {
     if j.bs.len() > 1 || j.align != j.bs[0].size {
         kv("blockalign", size(j.align));
     }
+    // fio's io_uring engine cannot hand its submissions to offload threads (`--rate`).
+    let offload = j.rate.is_some() && j.engine == EngineKind::Uring;
     kv(
         "ioengine",
         match j.engine {
             EngineKind::Psync => "psync",
             EngineKind::Null => "null",
+            _ if offload && j.direct => "libaio",
+            _ if offload => "psync",
             _ => "io_uring",
         }
         .into(),
@@ -95,7 +102,7 @@ pub fn to_fio_job(j: &JobSpec) -> Result<String, ReportError> {
     kv("thread", "1".into());
     kv("group_reporting", "1".into());
     kv("direct", u8::from(j.direct).to_string());
-    if j.engine == EngineKind::Uring {
+    if j.engine == EngineKind::Uring && !offload {
         kv("fixedbufs", "1".into());
         kv("registerfiles", "1".into());
         if j.hipri {
@@ -111,11 +118,27 @@ pub fn to_fio_job(j: &JobSpec) -> Result<String, ReportError> {
         kv("norandommap", "1".into());
     }
     let mut body = s;
+    if offload {
+        let _ = writeln!(
+            body,
+            "; fio cannot offload io_uring's submissions: {} stands in for dbio's io_uring",
+            if j.direct { "libaio" } else { "psync" }
+        );
+    }
     region(j, &mut body);
     amount(j, &mut body);
     workload_extras(j, &mut body);
     let _ = writeln!(body, "\n[dbio]");
     Ok(body)
+}
+
+/// The header line saying which of fio's latencies is dbio's.
+fn latency_note(j: &JobSpec) -> &'static str {
+    if j.rate.is_some() {
+        "; with --rate dbio's latency runs from each I/O's scheduled start; fio's closest is its total latency (lat, not clat), whose clock starts when an I/O slot is free: on a device that cannot keep the rate, fio's figure is the lower"
+    } else {
+        "; fio's clat is submission to completion, as dbio's latency"
+    }
 }
 
 /// Targets and the region of each.
@@ -219,9 +242,14 @@ fn workload_extras(j: &JobSpec, s: &mut String) {
     }
     if let Some(rate) = j.rate {
         kv("rate_iops", rate.div_ceil(u64::from(j.threads)).to_string());
-        if j.arrivals == Arrivals::Poisson {
-            kv("rate_process", "poisson".into());
-        }
+        // Submission at the rate whatever the device does, so an I/O that waits for a free
+        // slot is late from its scheduled time, as dbio counts it.
+        kv("io_submit_mode", "offload".into());
+        let process = match j.arrivals {
+            Arrivals::Poisson => "poisson",
+            _ => "linear",
+        };
+        kv("rate_process", process.into());
     }
     match &j.data {
         DataKind::Random => kv("refill_buffers", "1".into()),
