@@ -1,6 +1,6 @@
 //! Other tools' job descriptions: `dbio sqlio` arguments (with `-F` parameter files),
-//! `dbio diskspd` arguments (with `-X` XML profiles) and `dbio fio` job files (with
-//! `include`). First byte: the tool (mod 3). Then NUL-separated parts: the arguments, one per
+//! `dbio diskspd` arguments (with `-X` XML profiles) and `dbio fio` command lines and job
+//! files (with `include`). First byte: the tool (mod 3). Then NUL-separated parts: the arguments, one per
 //! line; then files, each its name on the first line and its text after.
 #![no_main]
 
@@ -8,7 +8,7 @@ use dbio_spec::translate::tool::{translate_with, Tool};
 use libfuzzer_sys::fuzz_target;
 
 /// Another tool's words: `which` picks SQLIO arguments, DiskSpd arguments (`-X` reads an
-/// XML profile) or fio job files. `args` are the arguments, `files` what each file name
+/// XML profile) or fio's command line and job files. `args` are the arguments, `files` what each file name
 /// reads as (a name not in it is a missing file); the environment of fio's `${VAR}` is empty.
 /// Each translated job is then checked as `dbio sqlio|diskspd|fio --dry-run` checks it.
 fn job_files(which: u8, args: &[String], files: &[(String, String)]) {

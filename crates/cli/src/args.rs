@@ -75,7 +75,7 @@ pub enum Command {
     /// Run a DiskSpd command line in dbio: prints the equivalent dbio run, then runs it.
     #[command(after_help = crate::tool_args::DISKSPD_HELP, disable_help_flag = true)]
     Diskspd(crate::tool_args::ToolArgs),
-    /// Run fio job files in dbio: prints the equivalent dbio run of each job, then runs them.
+    /// Run a fio command line or job files in dbio: prints each job's dbio run, then runs them.
     #[command(after_help = crate::tool_args::FIO_HELP, disable_help_flag = true)]
     Fio(crate::tool_args::ToolArgs),
 }

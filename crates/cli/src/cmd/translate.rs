@@ -14,7 +14,7 @@ use dbio_spec::translate::{Fate, Translation};
 /// Runs `dbio sqlio`, `dbio diskspd` or `dbio fio`.
 pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
     let name = tool.name();
-    let (theirs, mut ours) = split(raw);
+    let (theirs, mut ours) = split(tool, raw);
     if ours.iter().any(|a| a == "--help") || theirs.iter().any(|a| a == "-?") || raw.is_empty() {
         return Ok(help(name));
     }
@@ -37,8 +37,8 @@ pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
         )));
     }
     let runs = parse_runs(name, &t, &ours)?;
-    let to_stdout =
-        !ours.iter().any(|a| a == "-") && !ours.iter().any(|a| a == "-q" || a == "--quiet");
+    let quiet = |c: &RunCmd| c.run.out.quiet || c.run.out.json.as_deref() == Some("-");
+    let to_stdout = !runs.iter().any(|(_, _, c)| quiet(c));
     let say = |s: String| {
         if to_stdout {
             print_out(&s)

@@ -1,15 +1,20 @@
-//! fio job files in dbio's words: `[global]` options under each job's own, one `dbio run`
-//! per job; `stonewall` (and each further job file) starts a new step, and jobs fio would
-//! run at the same time are refused, since a dbio run is one workload.
+//! fio's words in dbio's: its command line's jobs, then its job files' (as fio reads them);
+//! `[global]` options under each job's own, one `dbio run` per job; `stonewall` (and each
+//! further job file) starts a new step, and jobs fio would run at the same time are refused,
+//! since a dbio run is one workload.
 
+use super::fio_cmdline;
 use super::fio_ini::{parse_files, World};
 use super::fio_opts::{apply, FioJob};
 use super::{secs, Job, RunFlags, Translation};
 use crate::error::SpecError;
 
-/// Translates job files, in order; an unreadable or malformed file is an error.
-pub fn translate(paths: &[String], w: &World) -> Result<Translation, SpecError> {
-    let sections = parse_files(paths, w)?;
+/// Translates fio's words (see `fio_cmdline`): the command line's jobs, then those of the job
+/// files among the words, in order; an unreadable or malformed file is an error.
+pub fn translate(words: &[String], w: &World) -> Result<Translation, SpecError> {
+    let line = fio_cmdline::read(words)?;
+    let mut sections = line.sections.clone();
+    sections.extend(parse_files(&line.files, w)?);
     let mut t = Translation::default();
     let mut global = FioJob::default();
     let mut jobs: Vec<(String, FioJob)> = Vec::new();
@@ -23,10 +28,13 @@ pub fn translate(paths: &[String], w: &World) -> Result<Translation, SpecError> 
         s.opts.iter().for_each(|o| apply(&mut j, o, &mut t));
         jobs.push((s.name.clone(), j));
     }
+    if jobs.is_empty() && line.files.is_empty() {
+        return Err("fio's command line has no job: --name=NAME starts one (options before the first --name are global, as in fio)".into());
+    }
     if jobs.is_empty() {
         return Err(format!(
             "{}: no job section; a job file needs a [name] section besides [global]",
-            paths.join(", ")
+            line.files.join(", ")
         )
         .into());
     }
@@ -44,6 +52,7 @@ pub fn translate(paths: &[String], w: &World) -> Result<Translation, SpecError> 
         });
     }
     concurrent(&mut t, &step);
+    line.own_flags(&mut t);
     dedupe(&mut t);
     Ok(t)
 }

@@ -6,8 +6,10 @@
 mod arith;
 mod diskspd;
 mod diskspd_xml;
+mod fio_cmdline;
 mod fio_ini;
 mod fio_job;
+mod fio_names;
 mod fio_opts;
 pub mod outputs;
 pub mod runs;
@@ -186,6 +188,9 @@ pub struct Job {
 pub struct Translation {
     pub jobs: Vec<Job>,
     pub notes: Vec<Note>,
+    /// The dbio flags of the outputs the tool's own flags ask for, given to every run
+    /// (fio's `--output-format=json`: `--json-format fio --json -`).
+    pub outputs: Vec<String>,
 }
 
 impl Translation {

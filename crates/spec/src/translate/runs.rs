@@ -15,7 +15,8 @@ pub struct RunLine {
     pub replaced: Vec<String>,
 }
 
-/// Each job's `dbio run`, with dbio's own flags `ours` after the job's: a flag given in both
+/// Each job's `dbio run`, with dbio's own flags `ours` after the job's (and the outputs the
+/// tool's own flags asked for): a flag given in both
 /// is the user's (the later word wins, as fio's command line overrides its job file), the
 /// job's left out and listed. Refuses `--json` or `--html` among them when there are several
 /// runs, which would all write the same file.
@@ -25,7 +26,9 @@ pub fn run_lines(t: &Translation, ours: &[String]) -> Result<Vec<RunLine>, SpecE
     Ok(t.jobs
         .iter()
         .map(|job| {
-            let (kept, replaced) = without(job.flags.args(), &given);
+            let mut args = job.flags.args();
+            args.extend(t.outputs.iter().cloned());
+            let (kept, replaced) = without(args, &given);
             let mut argv = vec!["run".to_string()];
             argv.extend(kept);
             argv.extend(ours.iter().cloned());

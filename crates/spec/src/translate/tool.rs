@@ -12,7 +12,7 @@ pub enum Tool {
     Sqlio,
     /// DiskSpd's command line (`-X` reads an XML profile).
     Diskspd,
-    /// fio job files.
+    /// fio's command line and job files.
     Fio,
 }
 
@@ -49,11 +49,11 @@ pub fn translate_with(
         Tool::Fio => {
             if args.is_empty() {
                 return Err(SpecError::Translation(
-                    "give one or more job files, e.g. dbio fio job.fio".into(),
+                    "give fio's command line or job files, e.g. dbio fio --name=j --rw=randread --size=1g or dbio fio job.fio".into(),
                 ));
             }
             let world = World { read, env };
-            // What reading or translating the job files says is about the tool's words.
+            // What reading or translating fio's words says is about the tool's words.
             fio_job::translate(args, &world)
                 .map_err(|e| SpecError::Translation(e.message().to_string()))
         }
