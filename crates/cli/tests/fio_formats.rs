@@ -421,3 +421,58 @@ fn sqlio_and_diskspd_layouts_carry_the_runs_figures() {
     );
     assert!(ds.contains("%-ile |  Read (ms) | Write (ms) | Total (ms)"));
 }
+
+/// A sequential run of several threads, each walking its own slice, goes to fio as
+/// offset_increment and comes back from `dbio fio` as the same run; an increment dbio cannot
+/// walk the same way is refused by name.
+#[test]
+fn as_fio_slices_read_back_as_the_same_run_and_other_increments_are_refused() {
+    let dir = scratch();
+    let flags = [
+        "--rw",
+        "read",
+        "--bs",
+        "64k",
+        "--qd",
+        "2",
+        "--threads",
+        "4",
+        "--duration",
+        "2s",
+        "--size",
+        "64m",
+        "--seed",
+        "7",
+        "--target",
+        "rt.dat",
+    ];
+    let mut args = vec!["run"];
+    args.extend_from_slice(&flags);
+    args.push("--as-fio");
+    let job = run_in(dir.path(), &args);
+    assert!(job.lines().any(|l| l == "offset_increment=16m"), "{job}");
+    std::fs::write(dir.path().join("rt.fio"), &job).unwrap();
+    let back = run_in(dir.path(), &["fio", "rt.fio", "--dry-run"]);
+    let line = back.lines().find(|l| l.starts_with("dbio run ")).unwrap();
+    for pair in flags.chunks(2) {
+        assert!(
+            line.contains(&pair.join(" ")),
+            "{} missing from {line}",
+            pair.join(" ")
+        );
+    }
+    assert!(!back.contains("numjobs with sequential I/O"), "{back}");
+    for (rw, inc, why) in [
+        ("randread", "16m", "random clones"),
+        ("read", "8m", "other than the job's size"),
+    ] {
+        let text = format!("[j]\nfilename=f.dat\nrw={rw}\nsize=16m\nnumjobs=4\noffset_increment={inc}\nruntime=1\n");
+        std::fs::write(dir.path().join("inc.fio"), text).unwrap();
+        let (code, _, err) = dbio_in(dir.path(), &["fio", "inc.fio", "--dry-run"]);
+        assert_eq!(code, Some(2), "{rw} {inc}: {err}");
+        assert!(
+            err.contains("offset_increment") && err.contains(why),
+            "{err}"
+        );
+    }
+}

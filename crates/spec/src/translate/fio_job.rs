@@ -146,18 +146,46 @@ fn flags(t: &mut Translation, name: &str, j: &FioJob) -> RunFlags {
     if rw.starts_with("rand") && !j.norandommap {
         t.differs("random map (fio's default)", "fio touches every block once per pass over the region; dbio draws offsets with replacement (as fio with norandommap)");
     }
-    if !rw.starts_with("rand") && threads > 1 {
+    let sliced = slices(t, name, j, &rw, threads);
+    if !rw.starts_with("rand") && threads > 1 && !sliced {
         t.differs(&format!("[{name}] numjobs with sequential I/O"), "fio's clones all start at the same offset (overlapping); dbio gives each thread its own slice of the region");
     }
-    region(t, name, j, &mut f);
+    // Clones side by side: the region is all their slices.
+    let span = j
+        .size
+        .map(|s| if sliced { s * u64::from(threads) } else { s });
+    region(t, name, j, span, &mut f);
     amount(t, name, j, &mut f);
     rate(t, name, j, &mut f);
     data(t, name, j, &mut f);
     f
 }
 
-/// Targets, file size and the region used.
-fn region(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
+/// fio's offset_increment: true when a sequential job's clones each walk their own slice of
+/// `size`, side by side, as dbio's sequential threads do; any other increment is refused.
+fn slices(t: &mut Translation, name: &str, j: &FioJob, rw: &str, threads: u32) -> bool {
+    let Some(inc) = j.offset_increment else {
+        return false;
+    };
+    let key = format!("[{name}] offset_increment");
+    if threads < 2 {
+        t.mapped(&key, "one clone: nothing to move on");
+        false
+    } else if rw.starts_with("rand") {
+        t.refuse(&key, "random clones each in their own slice are not a dbio setting: dbio's random threads share the region");
+        false
+    } else if j.size != Some(inc) {
+        t.refuse(&key, "an increment other than the job's size (slices that overlap or leave gaps) is not a dbio setting: dbio's sequential threads walk equal slices side by side");
+        false
+    } else {
+        t.mapped(&key, "each clone's own slice of size, side by side: dbio's sequential threads walk theirs (a region of numjobs x size)");
+        true
+    }
+}
+
+/// Targets, file size and the region used; `span` is the region's length (fio's size, or
+/// all the clones' slices).
+fn region(t: &mut Translation, name: &str, j: &FioJob, span: Option<u64>, f: &mut RunFlags) {
     f.targets = if j.filenames.is_empty() {
         let file = match &j.directory {
             Some(d) => format!("{d}/{name}"),
@@ -181,7 +209,7 @@ fn region(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
     };
     let devices = f.targets.iter().all(|p| p.starts_with("/dev/"));
     f.offset = j.offset.filter(|&o| o > 0);
-    match (j.size, devices) {
+    match (span, devices) {
         (Some(s), true) => f.range = Some(s),
         (Some(s), false) => {
             f.size = Some(j.filesize.unwrap_or(s + j.offset.unwrap_or(0)));

@@ -26,6 +26,8 @@ pub struct FioJob {
     pub filenames: Vec<String>,
     pub directory: Option<String>,
     pub offset: Option<u64>,
+    /// Each clone's offset moved on by this much (its own slice of the target).
+    pub offset_increment: Option<u64>,
     pub runtime: Option<f64>,
     pub time_based: bool,
     pub ramp: Option<f64>,
@@ -455,8 +457,14 @@ fn files(j: &mut FioJob, o: &Opt, t: &mut Translation) -> bool {
             }
             None => t.refuse(w, format!("'{v}' is not an offset")),
         },
-        "offset_increment" if size(v) == Some(0) => t.mapped(w, "no increment"),
-        "offset_increment" => t.refuse(w, "dbio gives sequential threads equal slices of the region itself; a set increment is not a dbio setting"),
+        "offset_increment" => match size(v) {
+            Some(0) => t.mapped(w, "no increment"),
+            Some(s) => {
+                j.offset_increment = Some(s);
+                t.mapped(w, "each clone's slice of the target: held against numjobs and size below");
+            }
+            None => t.refuse(w, format!("'{v}' is not a size")),
+        },
         "nrfiles" if v == "1" => t.mapped(w, "one file per job"),
         "nrfiles" => t.refuse(w, "several files per job clone: give them in filename=a:b instead (dbio spreads I/O over its targets)"),
         "direct" => match boolean(o.value.as_deref()) {
