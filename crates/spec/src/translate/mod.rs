@@ -11,6 +11,7 @@ mod fio_job;
 mod fio_opts;
 pub mod outputs;
 pub mod runs;
+pub mod said;
 pub mod split;
 mod sqlio;
 pub mod tool;
