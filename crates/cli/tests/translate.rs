@@ -69,6 +69,21 @@ const SQLIO: &[(&str, &str)] = &[
      "dbio run --rw write --bs 256k --qd 1 --threads 1 --duration 30s --sync dsync --target f.dat --buffered"),
     ("-kR -frandom -b8 -S16 -o4 a.dat b.dat",
      "dbio run --rw randread --bs 8k --qd 8 --threads 1 --duration 30s --offset 128k --target a.dat --target b.dat"),
+    // Outstanding I/O, in all as SQLIO keeps it (its readme, -o and -F): "EACH sqlio thread
+    // will issue depth number of I/Os for EACH file specified"; without -o a thread issues
+    // one I/O on each file in turn; a -F line's threads do I/O on that line's file only.
+    // Two files on the command line, no -o: 1 thread, 1 outstanding.
+    ("-kR -frandom -b8 a.dat b.dat",
+     "dbio run --rw randread --bs 8k --qd 1 --threads 1 --duration 30s --target a.dat --target b.dat"),
+    // Two threads, -o4, two files named: 2 x 4 x 2 = 16 outstanding.
+    ("-kR -frandom -b8 -t2 -o4 a.dat b.dat",
+     "dbio run --rw randread --bs 8k --qd 8 --threads 2 --duration 30s --target a.dat --target b.dat"),
+    // -F of two files with 2 threads each at -o4: 4 threads x 4 = 16 (not 32).
+    ("-kR -frandom -b8 -o4 -Fparam2.txt",
+     "dbio run --rw randread --bs 8k --qd 4 --threads 4 --duration 30s --size 100m --target a.dat --target b.dat"),
+    // -F of 2 and 3 threads at -o8: 2 x 8 + 3 x 8 = 40 = 5 threads x 8.
+    ("-kW -frandom -b8 -o8 -BH -Fparam23.txt",
+     "dbio run --rw randwrite --bs 8k --qd 8 --threads 5 --duration 30s --size 100m --target a.dat --target b.dat"),
 ];
 
 /// SQLIO options dbio refuses, each named.
@@ -155,6 +170,12 @@ fn write_param_files(dir: &Path) {
     )
     .unwrap();
     std::fs::write(dir.join("param64.txt"), "data.dat 64 0x0 10000\n").unwrap();
+    std::fs::write(dir.join("param2.txt"), "a.dat 2 0x0 100\nb.dat 2 0x0 100\n").unwrap();
+    std::fs::write(
+        dir.join("param23.txt"),
+        "a.dat 2 0x0 100\n#c.dat 8 0x0 100\nb.dat 3 0x0 100\n",
+    )
+    .unwrap();
 }
 
 #[test]
@@ -239,6 +260,51 @@ fn a_diskspd_xml_profile_is_its_command_line() {
         ["-rdabs90/1073741824", "-rs40"],
         "{err}"
     );
+}
+
+/// SQLIO's layout of a translated run as SQLIO prints its own (its readme and its output):
+/// "N threads reading for S secs from file F" and, for -BN, "buffering set to not use file
+/// nor disk caches (as is SQL Server)", also when the run only reads.
+#[test]
+fn sqlio_s_layout_reads_from_the_file_with_the_buffering_asked() {
+    let dir = scratch();
+    for (b, want) in [
+        (
+            "-BN",
+            "\tbuffering set to not use file nor disk caches (as is SQL Server)",
+        ),
+        (
+            "-BH",
+            "\tbuffering set to use hardware disk cache (but not file cache)",
+        ),
+    ] {
+        let args = [
+            "sqlio",
+            "-kR",
+            "-frandom",
+            "-b4",
+            "-s1",
+            b,
+            "f.dat",
+            "--size",
+            "1m",
+            "--duration",
+            "100ms",
+            "--ramp",
+            "0s",
+            "--no-store",
+            "--output-format",
+            "sqlio",
+        ];
+        let (code, out, err) = dbio_in(dir.path(), &args);
+        assert_eq!(code, Some(0), "{b}: {err}");
+        let line = |needle: &str| out.lines().find(|l| l.contains(needle)).unwrap_or("");
+        assert!(
+            line("threads reading for").ends_with("secs from file f.dat"),
+            "{b}: {out}"
+        );
+        assert_eq!(line("buffering"), want, "{b}: {out}");
+    }
 }
 
 /// fio's examples: the dbio runs of those dbio can run (by hand from fio's HOWTO: defaults

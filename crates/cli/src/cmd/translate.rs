@@ -29,7 +29,8 @@ pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
     if w.dry_run {
         return Ok(Exit::Ok);
     }
-    for (_, _, cmd) in runs {
+    for (_, _, mut cmd) in runs {
+        cmd.formats.sqlio_buffering = t.sqlio_buffering;
         let exit = crate::cmd::run::run(cmd.run, &cmd.formats)?;
         if exit != Exit::Ok {
             return Err(exit);

@@ -187,6 +187,9 @@ pub struct Job {
 pub struct Translation {
     pub jobs: Vec<Job>,
     pub notes: Vec<Note>,
+    /// SQLIO's buffering letter (`-B` N, Y, H or S) for SQLIO's result layout: a run that
+    /// only reads cannot tell write-through (-BN, -BS) from the rest by its flags alone.
+    pub sqlio_buffering: Option<char>,
 }
 
 impl Translation {
