@@ -78,6 +78,10 @@ pub enum Command {
     /// Run a fio command line or job files in dbio: prints each job's dbio run, then runs them.
     #[command(after_help = crate::tool_args::FIO_HELP, disable_help_flag = true)]
     Fio(crate::tool_args::ToolArgs),
+    /// Print the completion script of a shell, e.g. `source <(dbio completions bash)`.
+    Completions(dbio_spec::shell::CompletionsArgs),
+    /// Print dbio's man page, or write a page per command into a folder (--out DIR).
+    Man(dbio_spec::shell::ManArgs),
 }
 
 /// Flags of `dbio run`: the workload, and (for this command alone) other tools' formats.

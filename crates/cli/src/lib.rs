@@ -63,5 +63,7 @@ pub fn main() -> ExitCode {
         args::Command::Advise(a) => status(cmd::advise::run(*a)),
         args::Command::Db(a) => status(cmd::db::run(a.cmd)),
         args::Command::Verify(a) => status(cmd::verify::run(a)),
+        args::Command::Completions(a) => cmd::shell::completions(a).into(),
+        args::Command::Man(a) => status(cmd::shell::man(a)),
     }
 }

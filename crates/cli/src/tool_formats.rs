@@ -19,6 +19,9 @@ pub struct FormatArgs {
     /// Print the fio job file that runs the same workload, and exit without running.
     #[arg(long)]
     pub as_fio: bool,
+    /// SQLIO's `-B` letter of a run `dbio sqlio` translated, for SQLIO's layout (not a flag).
+    #[arg(skip)]
+    pub sqlio_buffering: Option<char>,
 }
 
 impl Default for FormatArgs {
@@ -27,6 +30,7 @@ impl Default for FormatArgs {
             output_format: "dbio".into(),
             json_format: "dbio".into(),
             as_fio: false,
+            sqlio_buffering: None,
         }
     }
 }
@@ -35,5 +39,6 @@ impl FormatArgs {
     /// The layouts these flags name, from dbio-report's exporters.
     pub fn layouts(&self) -> Layouts {
         Layouts::named(&self.output_format, &self.json_format)
+            .with_sqlio_buffering(self.sqlio_buffering)
     }
 }

@@ -69,6 +69,21 @@ const SQLIO: &[(&str, &str)] = &[
      "dbio run --rw write --bs 256k --qd 1 --threads 1 --duration 30s --sync dsync --target f.dat --buffered"),
     ("-kR -frandom -b8 -S16 -o4 a.dat b.dat",
      "dbio run --rw randread --bs 8k --qd 8 --threads 1 --duration 30s --offset 128k --target a.dat --target b.dat"),
+    // Outstanding I/O, in all as SQLIO keeps it (its readme, -o and -F): "EACH sqlio thread
+    // will issue depth number of I/Os for EACH file specified"; without -o a thread issues
+    // one I/O on each file in turn; a -F line's threads do I/O on that line's file only.
+    // Two files on the command line, no -o: 1 thread, 1 outstanding.
+    ("-kR -frandom -b8 a.dat b.dat",
+     "dbio run --rw randread --bs 8k --qd 1 --threads 1 --duration 30s --target a.dat --target b.dat"),
+    // Two threads, -o4, two files named: 2 x 4 x 2 = 16 outstanding.
+    ("-kR -frandom -b8 -t2 -o4 a.dat b.dat",
+     "dbio run --rw randread --bs 8k --qd 8 --threads 2 --duration 30s --target a.dat --target b.dat"),
+    // -F of two files with 2 threads each at -o4: 4 threads x 4 = 16 (not 32).
+    ("-kR -frandom -b8 -o4 -Fparam2.txt",
+     "dbio run --rw randread --bs 8k --qd 4 --threads 4 --duration 30s --size 100m --target a.dat --target b.dat"),
+    // -F of 2 and 3 threads at -o8: 2 x 8 + 3 x 8 = 40 = 5 threads x 8.
+    ("-kW -frandom -b8 -o8 -BH -Fparam23.txt",
+     "dbio run --rw randwrite --bs 8k --qd 8 --threads 5 --duration 30s --size 100m --target a.dat --target b.dat"),
 ];
 
 /// SQLIO options dbio refuses, each named.
@@ -105,6 +120,27 @@ const DISKSPD: &[(&str, &str)] = &[
      "dbio run --rw randread --bs 8k --qd 2 --threads 1 --duration 10s --ramp 5s --offset 1g --range 2g --target t"),
     ("-b4K -r8K -F4 -O8 -w100 -Z -z7 -Su a b",
      "dbio run --rw randwrite --bs 4k --align 8k --qd 8 --threads 4 --duration 10s --ramp 5s --data zeros --seed 7 --target a --target b"),
+    // -O: outstanding per thread over all targets, read with -F only (without it each of -t
+    // threads per target keeps -o, default 2); -F2 -o4 on two targets is 4 per target.
+    ("-b8K -F2 -O16 -r -Su a b",
+     "dbio run --rw randread --bs 8k --qd 16 --threads 2 --duration 10s --ramp 5s --target a --target b"),
+    ("-b8K -t2 -O16 -r -Su a b",
+     "dbio run --rw randread --bs 8k --qd 2 --threads 4 --duration 10s --ramp 5s --target a --target b"),
+    ("-b8K -F2 -o4 -r -Su a b",
+     "dbio run --rw randread --bs 8k --qd 8 --threads 2 --duration 10s --ramp 5s --target a --target b"),
+    // Sizes in blocks (b) of the -b size: the last -b's for every other option, the one
+    // before it for a -b itself (-b8b is 8 x DiskSpd's default 64 KiB).
+    ("-b8b -r -Su t",
+     "dbio run --rw randread --bs 512k --qd 2 --threads 1 --duration 10s --ramp 5s --target t"),
+    ("-b4K -r -B2b:8b -Su t",
+     "dbio run --rw randread --bs 4k --qd 2 --threads 1 --duration 10s --ramp 5s --offset 8k --range 32k --target t"),
+    ("-B2b -b4K -r2b -f64b -Su t",
+     "dbio run --rw randread --bs 4k --align 8k --qd 2 --threads 1 --duration 10s --ramp 5s --offset 8k --range 248k --target t"),
+    // -rs100 is -r (the alignment from -r, else the block size).
+    ("-b4K -rs100 -Su t",
+     "dbio run --rw randread --bs 4k --qd 2 --threads 1 --duration 10s --ramp 5s --target t"),
+    ("-b4K -r8K -rs100 -w30 -Su t",
+     "dbio run --rw randrw --mix 70 --bs 4k --align 8k --qd 2 --threads 1 --duration 10s --ramp 5s --target t"),
 ];
 
 /// DiskSpd options dbio refuses, each named.
@@ -119,6 +155,12 @@ const DISKSPD_REFUSED: &[(&str, &[&str])] = &[
     ),
     ("-b8K E:", &["E:"]),
     ("-Xmissing.xml t", &["-Xmissing.xml"]),
+    // A random/sequential mix is no dbio pattern; -rs takes 1 to 100; -s with -r, and -g
+    // with -F's -O, DiskSpd refuses itself.
+    ("-b8K -rs50 -w30 t", &["-rs50"]),
+    ("-b8K -rs0 t", &["-rs0"]),
+    ("-b8K -r -si t", &["-si"]),
+    ("-b8K -F2 -O8 -g100 -r a b", &["-O8"]),
 ];
 
 fn write_param_files(dir: &Path) {
@@ -128,6 +170,12 @@ fn write_param_files(dir: &Path) {
     )
     .unwrap();
     std::fs::write(dir.join("param64.txt"), "data.dat 64 0x0 10000\n").unwrap();
+    std::fs::write(dir.join("param2.txt"), "a.dat 2 0x0 100\nb.dat 2 0x0 100\n").unwrap();
+    std::fs::write(
+        dir.join("param23.txt"),
+        "a.dat 2 0x0 100\n#c.dat 8 0x0 100\nb.dat 3 0x0 100\n",
+    )
+    .unwrap();
 }
 
 #[test]
@@ -179,6 +227,84 @@ fn a_diskspd_xml_profile_is_its_command_line() {
     // The command line's own settings win over the profile's (as in DiskSpd).
     let (_, out, _) = dry(dir.path(), "diskspd", "-Xp.xml -d10 /mnt/t.dat");
     assert!(first_line(&out).contains("--duration 10s"), "{out}");
+    // <DisableAllCache> is -Sh and a <Distribution> of <Percent> ranges is -rdpct (as
+    // diskspd.xsd and its XML reader have them): the same run as the command line's.
+    let xml = "<Profile><TimeSpans><TimeSpan><Duration>60</Duration><Targets><Target>\
+        <Path>*1</Path><BlockSize>8192</BlockSize><DisableAllCache>true</DisableAllCache>\
+        <Random>8192</Random><Distribution><Percent><Range IO=\"90\">10</Range>\
+        <Range IO=\"10\">90</Range></Percent></Distribution><WriteRatio>30</WriteRatio>\
+        </Target></Targets></TimeSpan></TimeSpans></Profile>";
+    std::fs::write(dir.path().join("d.xml"), xml).unwrap();
+    let (code, out, err) = dry(dir.path(), "diskspd", "-Xd.xml /mnt/t.dat");
+    assert_eq!(code, Some(0), "{err}");
+    let (_, cmd_line, _) = dry(
+        dir.path(),
+        "diskspd",
+        "-d60 -b8K -Sh -r -rdpct90/10:10/90 -w30 /mnt/t.dat",
+    );
+    assert_eq!(first_line(&out), first_line(&cmd_line));
+    assert!(
+        first_line(&out).contains("--skew hotspot:90/10 --sync dsync"),
+        "{out}"
+    );
+    // <RandomRatio> is -rs, and <Absolute> ranges -rdabs: refused by those names.
+    let xml = "<Profile><TimeSpans><TimeSpan><Targets><Target><Path>*1</Path>\
+        <Random>8192</Random><RandomRatio>40</RandomRatio><Distribution><Absolute>\
+        <Range IO=\"90\">1073741824</Range></Absolute></Distribution>\
+        </Target></Targets></TimeSpan></TimeSpans></Profile>";
+    std::fs::write(dir.path().join("a.xml"), xml).unwrap();
+    let (code, _, err) = dry(dir.path(), "diskspd", "-Xa.xml /mnt/t.dat");
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(
+        refused("diskspd", &err),
+        ["-rdabs90/1073741824", "-rs40"],
+        "{err}"
+    );
+}
+
+/// SQLIO's layout of a translated run as SQLIO prints its own (its readme and its output):
+/// "N threads reading for S secs from file F" and, for -BN, "buffering set to not use file
+/// nor disk caches (as is SQL Server)", also when the run only reads.
+#[test]
+fn sqlio_s_layout_reads_from_the_file_with_the_buffering_asked() {
+    let dir = scratch();
+    for (b, want) in [
+        (
+            "-BN",
+            "\tbuffering set to not use file nor disk caches (as is SQL Server)",
+        ),
+        (
+            "-BH",
+            "\tbuffering set to use hardware disk cache (but not file cache)",
+        ),
+    ] {
+        let args = [
+            "sqlio",
+            "-kR",
+            "-frandom",
+            "-b4",
+            "-s1",
+            b,
+            "f.dat",
+            "--size",
+            "1m",
+            "--duration",
+            "100ms",
+            "--ramp",
+            "0s",
+            "--no-store",
+            "--output-format",
+            "sqlio",
+        ];
+        let (code, out, err) = dbio_in(dir.path(), &args);
+        assert_eq!(code, Some(0), "{b}: {err}");
+        let line = |needle: &str| out.lines().find(|l| l.contains(needle)).unwrap_or("");
+        assert!(
+            line("threads reading for").ends_with("secs from file f.dat"),
+            "{b}: {out}"
+        );
+        assert_eq!(line("buffering"), want, "{b}: {out}");
+    }
 }
 
 /// fio's examples: the dbio runs of those dbio can run (by hand from fio's HOWTO: defaults

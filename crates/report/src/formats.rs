@@ -42,6 +42,8 @@ pub enum LayoutError {
 pub struct Layouts {
     pub summary: SummaryLayout,
     pub json: JsonLayout,
+    /// SQLIO's `-B` letter when `dbio sqlio` translated the run (see [`crate::sqlio::to_sqlio_as`]).
+    pub sqlio_buffering: Option<char>,
 }
 
 impl Layouts {
@@ -57,12 +59,24 @@ impl Layouts {
             "fio" => JsonLayout::Fio,
             _ => JsonLayout::Dbio,
         };
-        Layouts { summary, json }
+        Layouts {
+            summary,
+            json,
+            sqlio_buffering: None,
+        }
+    }
+
+    /// These layouts, for a run SQLIO's `-B` letter asked for (`dbio sqlio`).
+    pub fn with_sqlio_buffering(self, buffering: Option<char>) -> Layouts {
+        Layouts {
+            sqlio_buffering: buffering,
+            ..self
+        }
     }
 
     /// Whether both are dbio's own.
     pub fn is_dbio(&self) -> bool {
-        *self == Layouts::default()
+        self.summary == SummaryLayout::Dbio && self.json == JsonLayout::Dbio
     }
 
     /// Refuses layouts that would print nothing of what was asked: another tool's layout of
@@ -89,7 +103,7 @@ impl Layouts {
     /// The summary to print: dbio's own as given (`dbio_summary`), or another tool's layout.
     pub fn summary(&self, r: &RunResult, dbio_summary: &str) -> String {
         match self.summary {
-            SummaryLayout::Sqlio => crate::sqlio::to_sqlio(r),
+            SummaryLayout::Sqlio => crate::sqlio::to_sqlio_as(r, self.sqlio_buffering),
             SummaryLayout::Diskspd => crate::diskspd::to_diskspd(r),
             SummaryLayout::Dbio => dbio_summary.to_string(),
         }
@@ -120,6 +134,10 @@ mod tests {
         assert_eq!(diskspd.summary, SummaryLayout::Diskspd);
         assert_eq!(diskspd.summary(&r, "S"), crate::diskspd::to_diskspd(&r));
         assert_eq!(Layouts::named("other", "other"), Layouts::default());
+        // SQLIO's -B letter of a `dbio sqlio` run changes only SQLIO's layout.
+        let asked = own.with_sqlio_buffering(Some('N'));
+        assert!(asked.is_dbio() && asked.check(true, false).is_ok());
+        assert_eq!(asked.summary(&r, "S"), "S");
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub mod markdown;
 pub mod path;
 pub mod profiles;
 pub mod reduce;
+pub mod report_files;
 pub mod sqlio;
 pub mod suite;
 pub mod sweep;

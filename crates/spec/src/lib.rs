@@ -20,6 +20,8 @@ pub mod raw;
 pub mod region;
 pub mod rules;
 pub mod session;
+#[cfg(feature = "clap")]
+pub mod shell;
 pub mod sim;
 pub mod streams;
 pub mod sweep_base;

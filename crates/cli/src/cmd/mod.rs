@@ -12,6 +12,7 @@ pub mod profiles;
 pub mod reduce;
 pub mod report;
 pub mod run;
+pub mod shell;
 pub mod suite;
 pub mod sweep;
 pub mod translate;

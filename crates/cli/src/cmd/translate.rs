@@ -7,68 +7,46 @@ use crate::exit::Exit;
 use crate::output::print_out;
 use clap::{CommandFactory, Parser};
 use dbio_spec::translate::runs::{run_lines, RunLine};
-use dbio_spec::translate::split::split;
+use dbio_spec::translate::said::{before_runs, refusals, Said, To};
+use dbio_spec::translate::split::Words;
 use dbio_spec::translate::tool::{translate, Tool};
-use dbio_spec::translate::{Fate, Translation};
+use dbio_spec::translate::Translation;
 
 /// Runs `dbio sqlio`, `dbio diskspd` or `dbio fio`.
 pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
-    let name = tool.name();
-    let (theirs, mut ours) = split(tool, raw);
-    if ours.iter().any(|a| a == "--help") || theirs.iter().any(|a| a == "-?") || raw.is_empty() {
+    let (name, w) = (tool.name(), Words::of(tool, raw));
+    if w.help {
         return Ok(help(name));
     }
-    let dry_run = ours.iter().any(|a| a == "--dry-run");
-    ours.retain(|a| a != "--dry-run");
-    let t = translate(tool, &theirs).map_err(|e| e.map(|m| format!("dbio {name}: {m}")))?;
-    let refused = t.refusals();
-    if !refused.is_empty() {
-        if dry_run {
-            t.notes
-                .iter()
-                .for_each(|n| print_out(&format!("  {}\n", n.line())));
-        }
-        for n in &refused {
-            eprintln!("dbio {name}: {}", n.line());
-        }
-        return Err(Exit::usage(format!(
-            "dbio {name}: nothing was run: {} option(s) above have no dbio counterpart",
-            refused.len()
-        )));
+    let t = translate(tool, &w.theirs).map_err(|e| e.map(|m| format!("dbio {name}: {m}")))?;
+    if let Some((said, closing)) = refusals(name, &t, w.dry_run) {
+        say(&said);
+        return Err(Exit::usage(closing));
     }
-    let runs = parse_runs(name, &t, &ours)?;
-    let quiet = |c: &RunCmd| c.run.out.quiet || c.run.out.json.as_deref() == Some("-");
-    let to_stdout = !runs.iter().any(|(_, _, c)| quiet(c));
-    let say = |s: String| {
-        if to_stdout {
-            print_out(&s)
-        } else {
-            eprint!("{s}")
-        }
-    };
-    for (line, replaced, _) in &runs {
-        say(format!("{line}\n"));
-        for r in replaced {
-            eprintln!("note: {r} of the {name} job is replaced by yours (the later word wins)");
-        }
-    }
-    for n in &t.notes {
-        if dry_run {
-            say(format!("  {}\n", n.line()));
-        } else if n.fate == Fate::Differs && to_stdout {
-            eprintln!("note: {}", n.line());
-        }
-    }
-    if dry_run {
+    let runs = parse_runs(name, &t, &w.ours)?;
+    let lines = runs.iter().map(|(l, r, _)| (l.as_str(), r.as_slice()));
+    say(&before_runs(name, &t, lines, &w));
+    if w.dry_run {
         return Ok(Exit::Ok);
     }
-    for (_, _, cmd) in runs {
+    for (_, _, mut cmd) in runs {
+        cmd.formats.sqlio_buffering = t.sqlio_buffering;
         let exit = crate::cmd::run::run(cmd.run, &cmd.formats)?;
         if exit != Exit::Ok {
             return Err(exit);
         }
     }
     Ok(Exit::Ok)
+}
+
+/// Prints what a front end says, each line where it goes.
+fn say(said: &Said) {
+    for (to, line) in said {
+        match to {
+            To::Stdout => print_out(line),
+            To::Stderr => eprint!("{line}"),
+        }
+    }
 }
 
 /// Prints the long help of `dbio NAME`.

@@ -8,6 +8,8 @@ use super::{secs, windows_target, RunFlags, Translation};
 #[derive(Debug)]
 struct Diskspd {
     block: u64,
+    /// The block size as the `-b` options read so far set it (what `b` means in the next).
+    block_so_far: u64,
     duration: f64,
     warmup: f64,
     outstanding: Option<u32>,
@@ -27,6 +29,8 @@ struct Diskspd {
     length: Option<u64>,
     max_offset: Option<u64>,
     interlocked: bool,
+    /// The -s option as given (DiskSpd refuses it with -r or -rs).
+    sequential: Option<String>,
     targets: Vec<String>,
     /// Whether any target was given (also one refused).
     any_target: bool,
@@ -36,6 +40,7 @@ impl Default for Diskspd {
     fn default() -> Self {
         Diskspd {
             block: 64 << 10,
+            block_so_far: 64 << 10,
             duration: 10.0,
             warmup: 5.0,
             outstanding: None,
@@ -55,6 +60,7 @@ impl Default for Diskspd {
             length: None,
             max_offset: None,
             interlocked: false,
+            sequential: None,
             targets: Vec::new(),
             any_target: false,
         }
@@ -69,12 +75,7 @@ pub fn translate(
     let mut t = Translation::default();
     let mut d = Diskspd::default();
     let args = with_profile(&mut t, args, read_file);
-    // Sizes in blocks ("8b") need the block size, wherever -b stands.
-    if let Some(b) = args.iter().rev().find_map(|a| a.strip_prefix("-b")) {
-        if let Some(n) = size(b, 0) {
-            d.block = n;
-        }
-    }
+    d.block = block_size(&args);
     for a in &args {
         match a.strip_prefix('-').filter(|o| !o.is_empty()) {
             Some(opt) => option(&mut t, &mut d, a, opt),
@@ -150,6 +151,18 @@ fn with_profile(
     }
 }
 
+/// The block size the options set, as DiskSpd reads it before any other option (so sizes in
+/// blocks, `8b`, anywhere mean the last `-b`): each `-b` in turn, its own `b` meaning blocks
+/// of the size before it (`-b8b` is 8 x 64 KiB, DiskSpd's default). A `-b` that is not a size
+/// is refused when its turn comes.
+fn block_size(args: &[String]) -> u64 {
+    args.iter()
+        .filter_map(|a| a.strip_prefix("-b"))
+        .fold(64 << 10, |block, v| {
+            size(v, block).filter(|&n| n > 0).unwrap_or(block)
+        })
+}
+
 /// A DiskSpd size: bytes, or with K, M, G, T (binary) or b (blocks of `block` bytes).
 fn size(v: &str, block: u64) -> Option<u64> {
     let split = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
@@ -202,11 +215,7 @@ fn option(t: &mut Translation, d: &mut Diskspd, a: &str, opt: &str) {
         n
     };
     match key {
-        "b" => match sz(t, v) {
-            Some(0) => t.refuse(a, "the block size is at least 1 byte"),
-            Some(_) => t.mapped(a, "--bs"),
-            None => {}
-        },
+        "b" => block_size_option(t, d, a, v),
         "d" => {
             if let Some(s) = seconds(t, a, v) {
                 d.duration = s;
@@ -221,7 +230,7 @@ fn option(t: &mut Translation, d: &mut Diskspd, a: &str, opt: &str) {
         }
         "C" => cooldown(t, a, v),
         "o" => d.outstanding = count(t, a, v, "a number of outstanding I/Os").inspect(|_| t.mapped(a, "--qd")),
-        "O" => d.per_thread = count(t, a, v, "a number of outstanding I/Os").inspect(|_| t.mapped(a, "--qd")),
+        "O" => d.per_thread = count(t, a, v, "a number of outstanding I/Os"),
         "t" => d.threads = count(t, a, v, "a number of threads").inspect(|_| t.mapped(a, "--threads")),
         "F" => d.fixed_threads = count(t, a, v, "a number of threads").inspect(|_| t.mapped(a, "--threads")),
         "w" => match v.parse::<u32>() {
@@ -272,6 +281,34 @@ fn other(t: &mut Translation, a: &str, key: &str, v: &str) {
     }
 }
 
+/// -b: the I/O size; its `b` unit is blocks of the size the `-b` before it set.
+fn block_size_option(t: &mut Translation, d: &mut Diskspd, a: &str, v: &str) {
+    let before = d.block_so_far;
+    match size(v, before) {
+        Some(0) => t.refuse(a, "the block size is at least 1 byte"),
+        Some(n) if v.ends_with(['b', 'B']) => {
+            d.block_so_far = n;
+            t.mapped(
+                a,
+                format!(
+                    "--bs {}: {} blocks of {} (the block size before it, as DiskSpd reads it)",
+                    super::size(n),
+                    n / before,
+                    super::size(before)
+                ),
+            );
+        }
+        Some(n) => {
+            d.block_so_far = n;
+            t.mapped(a, "--bs");
+        }
+        None => t.refuse(
+            a,
+            format!("'{v}' is not a size (bytes, or with K, M, G, T or b for blocks)"),
+        ),
+    }
+}
+
 fn cooldown(t: &mut Translation, a: &str, v: &str) {
     match seconds(t, a, v) {
         Some(0.0) => t.mapped(a, "no cool-down, as dbio"),
@@ -284,8 +321,8 @@ fn random(t: &mut Translation, d: &mut Diskspd, a: &str, v: &str) {
     if let Some(dist) = v.strip_prefix('d') {
         return distribution(t, d, a, dist);
     }
-    if v.starts_with('s') {
-        return t.refuse(a, "a mix of random and sequential runs is not a dbio pattern; use -r (random) or -s (sequential)");
+    if let Some(pct) = v.strip_prefix('s') {
+        return random_share(t, d, a, pct);
     }
     if v.is_empty() {
         d.random = Some(None);
@@ -300,6 +337,27 @@ fn random(t: &mut Translation, d: &mut Diskspd, a: &str, v: &str) {
             t.mapped(a, "random offsets with this alignment: --rw rand… --align");
         }
         _ => t.refuse(a, format!("'{v}' is not an alignment size")),
+    }
+}
+
+/// -rsPCT: PCT % of the I/Os at random offsets, the rest in sequential runs between them.
+/// -rs100 is -r (as DiskSpd reads it); a mix is not a dbio pattern.
+fn random_share(t: &mut Translation, d: &mut Diskspd, a: &str, v: &str) {
+    // A mix is still random I/O as far as the other options are concerned (-w, -rd).
+    let random = Some(d.random.flatten());
+    match v.parse::<u32>() {
+        Ok(100) => {
+            d.random = random;
+            t.mapped(a, "all I/O random, as -r (DiskSpd reads -rs100 as -r): --rw randread, randwrite or randrw");
+        }
+        Ok(p @ 1..=99) => {
+            d.random = random;
+            t.refuse(a, format!("{p} % of the I/Os at random offsets and the rest in sequential runs is not a pattern dbio has: its I/O is all random (-r) or all sequential (-s); run a random and a sequential run apart"));
+        }
+        _ => t.refuse(
+            a,
+            format!("'{v}' is not a share of random I/O: DiskSpd takes -rs1 to -rs100"),
+        ),
     }
 }
 
@@ -338,6 +396,7 @@ fn sequential(t: &mut Translation, d: &mut Diskspd, a: &str, v: &str) {
         return t.refuse(a, "a sequential stride other than the block size is not a dbio pattern (dbio's next I/O starts where the last ended)");
     }
     d.interlocked = interlocked;
+    d.sequential = Some(a.to_string());
     t.mapped(a, "sequential: --rw read or write");
 }
 
@@ -455,6 +514,12 @@ fn flags(t: &mut Translation, d: &Diskspd) -> RunFlags {
         ..RunFlags::default()
     };
     let random = d.random.is_some();
+    if let (true, Some(s)) = (random, &d.sequential) {
+        t.refuse(
+            s,
+            "DiskSpd refuses sequential I/O (-s) with random I/O (-r or -rs): give one",
+        );
+    }
     if d.hotspot.is_some() && !random {
         t.refuse("-rd", "a random distribution needs random I/O: add -r");
     }
@@ -524,6 +589,7 @@ fn threads(t: &mut Translation, d: &Diskspd, f: &mut RunFlags) {
             }
         }
     }
+    per_thread(t, d);
     if let Some((limit, iops)) = d.throttle {
         let per_thread_iops = if iops {
             limit
@@ -543,6 +609,17 @@ fn threads(t: &mut Translation, d: &Diskspd, f: &mut RunFlags) {
         t.differs("-si", "DiskSpd's threads share one sequential stream; dbio gives each thread its own slice of the target to walk");
     } else if seq_threads {
         t.differs("-t", "DiskSpd's sequential threads all start at the same offset (overlapping); dbio gives each thread its own slice of the target");
+    }
+}
+
+/// -O: outstanding I/Os per thread over all its targets, which DiskSpd reads only with -F.
+fn per_thread(t: &mut Translation, d: &Diskspd) {
+    let Some(o) = d.per_thread else { return };
+    let opt = format!("-O{o}");
+    match (d.fixed_threads, d.throttle) {
+        (None, _) => t.mapped(&opt, "DiskSpd reads -O only with -F; with -t each thread keeps -o per target, as --qd does here"),
+        (Some(_), None) => t.mapped(&opt, "--qd: each thread's I/Os outstanding over all its targets (with -F, as DiskSpd)"),
+        (Some(_), Some(_)) => t.refuse(&opt, "DiskSpd refuses a throughput limit (-g) with -O; leave one out"),
     }
 }
 

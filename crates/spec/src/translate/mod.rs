@@ -13,6 +13,7 @@ mod fio_names;
 mod fio_opts;
 pub mod outputs;
 pub mod runs;
+pub mod said;
 pub mod split;
 mod sqlio;
 pub mod tool;
@@ -191,6 +192,9 @@ pub struct Translation {
     /// The dbio flags of the outputs the tool's own flags ask for, given to every run
     /// (fio's `--output-format=json`: `--json-format fio --json -`).
     pub outputs: Vec<String>,
+    /// SQLIO's buffering letter (`-B` N, Y, H or S) for SQLIO's result layout: a run that
+    /// only reads cannot tell write-through (-BN, -BS) from the rest by its flags alone.
+    pub sqlio_buffering: Option<char>,
 }
 
 impl Translation {

@@ -16,3 +16,63 @@ pub fn split(tool: Tool, raw: &[String]) -> (Vec<String>, Vec<String>) {
     };
     (raw[..at].to_vec(), raw[at..].to_vec())
 }
+
+/// A front end's words sorted: the tool's, dbio's own (for `dbio run`), and what the front
+/// end itself is asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Words {
+    pub theirs: Vec<String>,
+    /// dbio's flags, without `--dry-run`.
+    pub ours: Vec<String>,
+    /// `--dry-run`: say what would run, run nothing.
+    pub dry_run: bool,
+    /// `--help`, the tool's own `-?`, or no words at all: the front end's help.
+    pub help: bool,
+    /// Whether the run lines go to stdout: not when it carries the result (`--json -`,
+    /// `--html -`) or with `--quiet`, and then they go to stderr.
+    pub to_stdout: bool,
+}
+
+impl Words {
+    /// The words of `raw`, as typed after `dbio sqlio|diskspd|fio`.
+    pub fn of(tool: Tool, raw: &[String]) -> Words {
+        let (theirs, mut ours) = split(tool, raw);
+        let help = ours.iter().any(|a| a == "--help") || theirs.iter().any(|a| a == "-?");
+        let dry_run = ours.iter().any(|a| a == "--dry-run");
+        ours.retain(|a| a != "--dry-run");
+        let to_stdout = !ours
+            .iter()
+            .any(|a| matches!(a.as_str(), "-" | "-q" | "--quiet"));
+        Words {
+            help: help || raw.is_empty(),
+            theirs,
+            ours,
+            dry_run,
+            to_stdout,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Words {
+        Words::of(
+            Tool::Sqlio,
+            &s.split_whitespace().map(String::from).collect::<Vec<_>>(),
+        )
+    }
+
+    #[test]
+    fn the_tool_s_words_then_dbio_s_and_the_front_end_s() {
+        let w = words("-kR -frandom f.dat --qd 4 --dry-run --json x.json");
+        assert_eq!(w.theirs, ["-kR", "-frandom", "f.dat"]);
+        assert_eq!(w.ours, ["--qd", "4", "--json", "x.json"]);
+        assert!(w.dry_run && !w.help && w.to_stdout);
+        assert!(words("").help && words("-?").help && words("-kR --help").help);
+        // stdout carries the result, or nothing is said there: the lines go to stderr.
+        assert!(!words("-kR --json -").to_stdout);
+        assert!(!words("-kR --quiet").to_stdout && !words("-kR --db h.db -q").to_stdout);
+    }
+}

@@ -40,6 +40,7 @@ pub fn translate(
         name: "sqlio".into(),
         flags,
     });
+    t.sqlio_buffering = Some(s.buffering.unwrap_or('N'));
     t
 }
 
@@ -225,23 +226,46 @@ fn flags(t: &mut Translation, s: &Sqlio) -> RunFlags {
         }
     }
     targets(t, s, &mut f);
-    let files = f.targets.len().max(1) as u32;
-    let outstanding = s.outstanding.unwrap_or(1).max(1);
-    f.qd = Some(outstanding.checked_mul(files).unwrap_or_else(|| {
-        t.refuse(
-            &format!("-o{outstanding}"),
-            "more I/Os outstanding than any device queues; SQLIO's own runs use -o1 to -o256",
-        );
-        1
-    }));
-    if files > 1 && s.outstanding.unwrap_or(1) > 1 {
-        t.differs("-o", format!("SQLIO keeps -o I/Os outstanding per thread on each file; dbio keeps --qd per thread over all targets, so --qd is -o x {files} files"));
-    }
+    f.qd = Some(queue_depth(t, s, f.targets.len()));
     if !random && f.threads.unwrap_or(1) > 1 {
         t.differs("-t with -fsequential", "with several threads, dbio gives each thread its own slice of the file to walk (SQLIO's threads walk the same file)");
     }
     buffering(t, s, &mut f);
     f
+}
+
+/// dbio's --qd (I/Os outstanding per thread over all its files) for SQLIO's -o, keeping
+/// SQLIO's total (its readme): without -o a thread has one I/O at a time, issued on its files
+/// in turn; with -oN each thread keeps N outstanding on each file it does I/O on: every file
+/// named on the command line, or the one file of its line of a -F parameter file.
+fn queue_depth(t: &mut Translation, s: &Sqlio, files: usize) -> u32 {
+    let Some(o) = s.outstanding.map(|o| o.max(1)) else {
+        if files > 1 {
+            t.mapped(
+                "-o1 (SQLIO's default)",
+                "--qd 1: without -o each thread has one I/O at a time, on its files in turn",
+            );
+        }
+        return 1;
+    };
+    let opt = format!("-o{o}");
+    let per_thread = if s.param_lines.is_empty() {
+        files.max(1)
+    } else {
+        1
+    };
+    if per_thread > 1 {
+        t.differs(&opt, format!("SQLIO keeps -o I/Os outstanding per thread on each file; dbio keeps --qd per thread over all targets, so --qd is -o x {files} files"));
+    } else if files > 1 {
+        t.mapped(&opt, format!("each thread of a -F file keeps {o} outstanding on its own file; dbio's threads keep --qd {o} each over all {files} files: the same I/Os outstanding in all"));
+    }
+    o.checked_mul(per_thread as u32).unwrap_or_else(|| {
+        t.refuse(
+            &opt,
+            "more I/Os outstanding than any device queues; SQLIO's own runs use -o1 to -o256",
+        );
+        1
+    })
 }
 
 /// Files, threads and sizes, from the command line or the parameter file.
