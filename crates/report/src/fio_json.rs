@@ -90,15 +90,8 @@ fn cpu_pct(cpu_s: f64, secs: f64) -> f64 {
 /// The job's settings in fio's option names, as fio lists them under "job options".
 fn job_options(j: &JobSpec) -> Value {
     let mut m = Map::new();
-    let rw = match j.rw {
-        dbio_model::Rw::Read => "read",
-        dbio_model::Rw::Write => "write",
-        dbio_model::Rw::RandRead => "randread",
-        dbio_model::Rw::RandWrite => "randwrite",
-        dbio_model::Rw::RandRw => "randrw",
-    };
-    m.insert("rw".into(), rw.into());
-    if j.rw == dbio_model::Rw::RandRw {
+    m.insert("rw".into(), crate::fio_job::fio_rw(j.rw).into());
+    if j.rw.is_mixed() {
         m.insert("rwmixread".into(), j.read_pct.to_string().into());
     }
     m.insert("bs".into(), crate::fio_job::bs_option(j).1.into());

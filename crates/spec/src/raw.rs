@@ -32,10 +32,11 @@ pub struct RawJob {
     /// not create keeps its size, and another --size is refused.
     #[cfg_attr(feature = "clap", arg(long, value_name = "SIZE"))]
     pub size: Option<String>,
-    /// Access pattern.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "PATTERN", value_parser = ["read", "write", "randread", "randwrite", "randrw"]))]
+    /// Access pattern; readwrite is sequential reads and writes mixed by --mix, each
+    /// direction with its own cursor (fio's rw=rw).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "PATTERN", value_parser = ["read", "write", "randread", "randwrite", "randrw", "readwrite"]))]
     pub rw: Option<String>,
-    /// Share of reads in percent, for randrw.
+    /// Share of reads in percent, for randrw and readwrite.
     #[cfg_attr(feature = "clap", arg(long, value_name = "PCT"))]
     pub mix: Option<u32>,
     /// Block size, or a weighted distribution like 8k:70,64k:20,256k:10 (weights are
