@@ -27,7 +27,12 @@ fn job_files(which: u8, args: &[String], files: &[(String, String)]) {
         return;
     }
     for job in &t.jobs {
-        let _ = job.flags.raw().check();
+        // Jobs fio runs at once are one run of streams, checked as dbio run checks them.
+        let raw = job.flags.raw();
+        let _ = match raw.profile() {
+            Ok((name, p)) if !p.stream.is_empty() => raw.streams(&name, &p).map(|_| ()),
+            _ => raw.check().map(|_| ()),
+        };
     }
 }
 

@@ -13,8 +13,8 @@ pub struct FormatArgs {
     #[arg(long, value_name = "FORMAT", default_value = "dbio", value_parser = ["dbio", "sqlio", "diskspd"])]
     pub output_format: String,
     /// The layout of --json: dbio's own, or fio's json+ (jobs[].read|write with iops, bw,
-    /// clat_ns percentiles and bins from dbio's histograms), which fio's tools and plotters read.
-    #[arg(long, value_name = "FORMAT", default_value = "dbio", value_parser = ["dbio", "fio"])]
+    /// clat_ns percentiles and bins; a jobs[] entry per stream, or one with fio-group).
+    #[arg(long, value_name = "FORMAT", default_value = "dbio", value_parser = ["dbio", "fio", "fio-group"])]
     pub json_format: String,
     /// Print the fio job file that runs the same workload, and exit without running.
     #[arg(long)]

@@ -65,7 +65,7 @@ fn the_issues_command_line_is_the_run_fios_howto_describes() {
 
 /// fio's rules for several jobs on one line: options before the first --name are global,
 /// a job's own option overrides the global one, each --name starts a job, and jobs without
-/// stonewall between them run at once in fio (refused, as in a job file).
+/// stonewall between them run at once, as in fio (one run of a stream each).
 #[test]
 fn each_name_is_a_job_under_the_globals_before_the_first() {
     let dir = scratch();
@@ -82,13 +82,22 @@ fn each_name_is_a_job_under_the_globals_before_the_first() {
         assert_eq!(value(run, "--duration"), Some("5s"), "{run}");
         assert_eq!(value(run, "--engine"), Some("psync"), "{run}");
     }
-    let words = format!("{globals} --name=a --rw=randread --name=b --rw=write --dry-run");
-    let (code, _, err) = fio_words(dir.path(), &words);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(
-        err.contains("dbio fio: [a] [b]: refused: fio runs these jobs at the same time"),
-        "{err}"
-    );
+    // Without stonewall fio runs them at once: one run, a stream each, globals in both.
+    let words = format!("{globals} --name=a --rw=randread --name=b --rw=write");
+    let (runs, out) = dry_runs(dir.path(), &words);
+    assert_eq!(runs.len(), 1, "{out}");
+    let streams: Vec<&str> = runs[0].split("--stream ").skip(1).collect();
+    assert_eq!(streams.len(), 2, "{}", runs[0]);
+    for (s, (name, rw)) in streams.iter().zip([("a", "randread"), ("b", "write")]) {
+        for part in [
+            format!("name = \"{name}\""),
+            format!("rw = \"{rw}\""),
+            "bs = \"4k\"".into(),
+        ] {
+            assert!(s.contains(&part), "{part} missing from {s}");
+        }
+    }
+    assert_eq!(value(&runs[0], "--duration"), Some("5s"), "{}", runs[0]);
 }
 
 /// Which job each option lands in, as fio's own parser puts it: fio runs the same words on

@@ -62,10 +62,11 @@ fn bash_completes_commands_and_the_values_of_rw() {
         bash_completes(&bash, &path, &["dbio", "s"]),
         ["show", "sqlio", "suite", "sweep"]
     );
-    // --rw's patterns starting with r (README: read, write, randread, randwrite, randrw).
+    // --rw's patterns starting with r (README: read, write, randread, randwrite, randrw,
+    // readwrite).
     assert_eq!(
         bash_completes(&bash, &path, &["dbio", "run", "--rw", "r"]),
-        ["randread", "randrw", "randwrite", "read"]
+        ["randread", "randrw", "randwrite", "read", "readwrite"]
     );
     assert_eq!(
         bash_completes(&bash, &path, &["dbio", "run", "--rw", "randw"]),

@@ -335,45 +335,62 @@ const FIO_RUNS: &[(&str, &[&str])] = &[
         "dbio run --rw randwrite --bs 4k --qd 4 --threads 1 --duration 60s --size 10g --engine uring --target /mount-point-of-ssd/ssd.test.file --label rand-write",
     ]),
     ("env-include", &["dbio run --rw randrw --mix 70 --bs 8k --qd 32 --threads 4 --duration 60s --size 2g --engine uring --target /mnt/data/dbio.dat --label oltp"]),
+    // rw=rw: sequential reads and writes by rwmixread; buffered libaio keeps one I/O in flight.
+    ("fio-seq-RW", &["dbio run --rw readwrite --mix 60 --bs 256k --qd 1 --threads 4 --duration 900s --size 10g --engine uring --target fio-seq-RW --label file1 --buffered --invalidate"]),
+    // Four jobs at once (no stonewall): one run, a stream each with its own iodepth.
+    ("aio-read", &["dbio run --stream '{name = \"file1\", target = \"file1\", rw = \"randread\", bs = \"128k\", qd = 4, threads = 1, size = \"512m\"}' --stream '{name = \"file2\", target = \"file2\", rw = \"randread\", bs = \"128k\", qd = 32, threads = 1, size = \"512m\"}' --stream '{name = \"file3\", target = \"file3\", rw = \"randread\", bs = \"128k\", qd = 8, threads = 1, size = \"512m\"}' --stream '{name = \"file4\", target = \"file4\", rw = \"randread\", bs = \"128k\", qd = 16, threads = 1, size = \"512m\"}' --bytes 512m --engine uring --target file1=/data1/file1 --target file2=/data1/file2 --target file3=/data1/file3 --target file4=/data1/file4 --label file1+file2+file3+file4"]),
 ];
 
 /// fio's examples dbio refuses, with the options (or jobs) it names.
 const FIO_REFUSED: &[(&str, &[&str])] = &[
-    ("fio-seq-RW", &["rw=rw"]),
-    ("aio-read", &["[file1] [file2] [file3] [file4]"]),
     (
         "ssd-steadystate",
-        &["[random-write-steady]", "[sequential-fill]"],
+        &[
+            "[random-write-steady] no runtime and no size",
+            "[sequential-fill] no runtime and no size",
+        ],
     ),
     (
         "jesd219",
-        &["[JESD219]", "random_distribution=zoned:50/5:30/15:20/80"],
+        &[
+            "[JESD219] no runtime and no size",
+            "random_distribution=zoned:50/5:30/15:20/80",
+        ],
     ),
     (
         "latency-profile",
         &[
-            "[device]",
+            "[device] no runtime and no size",
             "latency_percentile=99.9",
             "latency_target=500000",
             "latency_window=5000000",
         ],
     ),
-    ("basic-verify", &["[write-and-verify]", "verify=crc32c"]),
+    (
+        "basic-verify",
+        &["[write-and-verify] no runtime and no size", "verify=crc32c"],
+    ),
     ("backwards-read", &["rw=read:-8k"]),
     (
         "butterfly",
         &[
-            "[backward]",
-            "[forward]",
-            "[forward] [backward]",
+            "[backward] no runtime and no size",
+            "[forward] [backward] filename",
+            "[forward] no runtime and no size",
             "flow=2",
             "rw=read:-8k",
         ],
     ),
-    (
-        "1mbs_clients",
-        &["[file1] [file2] [file3]", "startdelay=4", "startdelay=8"],
-    ),
+    ("1mbs_clients", &["startdelay=4", "startdelay=8"]),
+];
+
+/// The devices of the examples whose jobs give neither runtime nor size: fio (and dbio) go
+/// once over the whole device, so the job is refused only where the device is not there.
+const ONE_PASS_DEVICES: &[(&str, &str)] = &[
+    ("ssd-steadystate", "/dev/fioa"),
+    ("jesd219", "/dev/nvme0n1"),
+    ("latency-profile", "/dev/sda"),
+    ("basic-verify", "/dev/XXX"),
 ];
 
 fn fixture(name: &str) -> String {
@@ -436,7 +453,12 @@ fn fio_examples_dbio_cannot_run_are_refused_by_name() {
     for (name, want) in FIO_REFUSED {
         let (code, out, err) = dbio_in(dir.path(), &["fio", &fixture(name), "--dry-run"]);
         assert_eq!(code, Some(2), "{name}: {err}");
-        assert_eq!(refused("fio", &err), *want, "{name}: {err}");
+        let present = ONE_PASS_DEVICES
+            .iter()
+            .any(|(n, dev)| n == name && Path::new(dev).exists());
+        let mut want = want.to_vec();
+        want.retain(|o| !(present && o.ends_with(" no runtime and no size")));
+        assert_eq!(refused("fio", &err), want, "{name}: {err}");
         assert!(
             !out.lines().any(|l| l.starts_with("dbio run ")),
             "{name}: printed a run"

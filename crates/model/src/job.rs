@@ -4,7 +4,8 @@ use crate::sim::SimDevice;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Access pattern of a run.
+/// Access pattern of a run. `readwrite` is sequential reads and writes mixed by the read
+/// share, each direction walking the region from its start with its own cursor (fio's rw=rw).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Rw {
@@ -13,6 +14,7 @@ pub enum Rw {
     RandRead,
     RandWrite,
     RandRw,
+    ReadWrite,
 }
 
 impl Rw {
@@ -22,7 +24,11 @@ impl Rw {
     }
     /// True when the pattern writes at all.
     pub fn writes(self) -> bool {
-        matches!(self, Rw::Write | Rw::RandWrite | Rw::RandRw)
+        matches!(self, Rw::Write | Rw::RandWrite | Rw::RandRw | Rw::ReadWrite)
+    }
+    /// True for the patterns that mix reads and writes by a read share (`--mix`).
+    pub fn is_mixed(self) -> bool {
+        matches!(self, Rw::RandRw | Rw::ReadWrite)
     }
 }
 

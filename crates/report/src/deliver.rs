@@ -373,7 +373,10 @@ mod tests {
         done.write(&to, &fio, |_| panic!("a file, not stdout"))
             .unwrap();
         let written = std::fs::read_to_string(&json).unwrap();
-        assert_eq!(written, crate::fio_json::to_fio_json(&done.result));
+        assert_eq!(
+            written,
+            crate::fio_json::to_fio_json(&done.result, crate::fio_json::FioJobs::PerJob)
+        );
         assert!(std::fs::read_to_string(&html).unwrap().contains("<html"));
         assert_eq!(done.summary_in(&fio), crate::sqlio::to_sqlio(&done.result));
         assert_eq!(done.summary_in(&Layouts::default()), done.summary);

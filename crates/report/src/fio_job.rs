@@ -54,6 +54,18 @@ fn refuse(j: &JobSpec) -> Result<(), ReportError> {
     Err(ReportError::NotForFio(why))
 }
 
+/// fio's name of an access pattern (`rw=`).
+pub(crate) fn fio_rw(rw: Rw) -> &'static str {
+    match rw {
+        Rw::Read => "read",
+        Rw::Write => "write",
+        Rw::RandRead => "randread",
+        Rw::RandWrite => "randwrite",
+        Rw::RandRw => "randrw",
+        Rw::ReadWrite => "rw",
+    }
+}
+
 /// The fio job file of `j`, or why fio cannot run it the same way.
 pub fn to_fio_job(j: &JobSpec) -> Result<String, ReportError> {
     refuse(j)?;
@@ -65,18 +77,11 @@ pub fn to_fio_job(j: &JobSpec) -> Result<String, ReportError> {
     let _ = writeln!(s, "; run: fio THIS_FILE --output-format=json+");
     let _ = writeln!(s, "{}", latency_note(j));
     let _ = writeln!(s, "[global]");
-    let rw = match j.rw {
-        Rw::Read => "read",
-        Rw::Write => "write",
-        Rw::RandRead => "randread",
-        Rw::RandWrite => "randwrite",
-        Rw::RandRw => "randrw",
-    };
     let mut kv = |k: &str, v: String| {
         let _ = writeln!(s, "{k}={v}");
     };
-    kv("rw", rw.into());
-    if j.rw == Rw::RandRw {
+    kv("rw", fio_rw(j.rw).into());
+    if j.rw.is_mixed() {
         kv("rwmixread", j.read_pct.to_string());
     }
     let (key, bs) = bs_option(j);

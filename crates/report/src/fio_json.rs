@@ -1,4 +1,4 @@
-//! A run as fio's `--output-format=json+` writes one job: `jobs[].read|write` with iops, bw
+//! A run as fio's `--output-format=json+` writes it: `jobs[].read|write` with iops, bw
 //! (KiB/s), runtime (ms), `clat_ns` with percentiles and `bins` (every non-empty bucket of
 //! dbio's HDR histogram, keyed by the bucket's highest value in ns, so fio's
 //! `fio_jsonplus_clat2csv` rebuilds dbio's own percentiles), `lat_ns`, `sync` and `disk_util`.
@@ -6,6 +6,11 @@
 //! dbio times an I/O from the submitting system call to its reaping: fio's total latency
 //! (`lat_ns`). It is written as `clat_ns` too, because fio's tools read the bins there;
 //! `slat_ns` is empty. `disk_util` is empty: dbio does not sample /proc/diskstats.
+//!
+//! A run of several streams (fio's jobs run at once) is one entry per stream, named by it,
+//! or with `group_reporting` one entry for all (see [`FioJobs`]). A stream's entry has no
+//! per-second samples (`bw_samples` and `iops_samples` are 0), and its CPU is that of its own
+//! worker threads.
 
 use dbio_model::{DirStats, JobSpec, Outcome, RunResult, TimePoint};
 use serde_json::{json, Map, Value};
@@ -16,44 +21,124 @@ const PERCENTILES: [f64; 17] = [
     99.99,
 ];
 
-/// The result as fio json+ text.
-pub fn to_fio_json(r: &RunResult) -> String {
+/// Which `jobs[]` entries a run of several streams (fio jobs run at once) is written as.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FioJobs {
+    /// One entry per stream, named by the stream (fio without `group_reporting`).
+    #[default]
+    PerJob,
+    /// One entry for all the streams together, named by the first (fio's `group_reporting`).
+    Group,
+}
+
+/// What one `jobs[]` entry reports: the whole run, or one stream of it.
+struct Entry<'a> {
+    name: String,
+    job: &'a JobSpec,
+    read: Option<&'a DirStats>,
+    write: Option<&'a DirStats>,
+    flush: Option<&'a DirStats>,
+    secs: f64,
+    /// The per-second points (the whole run's; a stream has none of its own).
+    seconds: &'a [TimePoint],
+    /// User and system CPU seconds.
+    cpu: (f64, f64),
+}
+
+/// The result as fio json+ text: a run of several streams as `jobs` says.
+pub fn to_fio_json(r: &RunResult, jobs: FioJobs) -> String {
     let secs = started_secs(&r.started_at);
-    let runtime_ms = (r.measured_secs * 1000.0).round() as u64;
-    let seconds = &r.timeseries;
-    let job = json!({
-        "jobname": r.label.clone().unwrap_or_else(|| r.job.profile.clone()),
-        "groupid": 0,
-        "error": if matches!(r.outcome, Outcome::IoError(_)) { 5 } else { 0 },
-        "eta": 0,
-        "elapsed": r.measured_secs.round() as u64,
-        "job options": job_options(&r.job),
-        "read": dir(r.read.as_ref(), runtime_ms, seconds, |t| t.read_iops),
-        "write": dir(r.write.as_ref(), runtime_ms, seconds, |t| t.write_iops),
-        "trim": dir(None, 0, &[], |_| 0.0),
-        "sync": sync(r.flush.as_ref()),
-        "job_runtime": runtime_ms,
-        "usr_cpu": cpu_pct(r.cpu.process_user_s, r.measured_secs),
-        "sys_cpu": cpu_pct(r.cpu.process_sys_s, r.measured_secs),
-        "ctx": 0,
-        "majf": 0,
-        "minf": 0,
-        "latency_ns": latency_shares(r, 1, &[2, 4, 10, 20, 50, 100, 250, 500, 750, 1000]),
-        "latency_us": latency_shares(r, 1_000, &[2, 4, 10, 20, 50, 100, 250, 500, 750, 1000]),
-        "latency_ms": latency_ms(r),
-    });
+    let jobs: Vec<Value> = entries(r, jobs).iter().map(|e| job(r, e)).collect();
     let doc = json!({
         "fio version": format!("dbio-{}", r.dbio_version),
         "timestamp": secs,
         "timestamp_ms": secs * 1000,
         "time": r.started_at,
         "global options": {},
-        "jobs": [job],
+        "jobs": jobs,
         "disk_util": [],
     });
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// The entries of `r`: the whole run (a single stream, or a group named by its first job,
+/// as fio names it), or each stream with the CPU of its own worker threads.
+fn entries(r: &RunResult, how: FioJobs) -> Vec<Entry<'_>> {
+    let whole = |name: String| Entry {
+        name,
+        job: &r.job,
+        read: r.read.as_ref(),
+        write: r.write.as_ref(),
+        flush: r.flush.as_ref(),
+        secs: r.measured_secs,
+        seconds: &r.timeseries,
+        cpu: (r.cpu.process_user_s, r.cpu.process_sys_s),
+    };
+    match (r.streams.first(), how) {
+        (None, _) => vec![whole(
+            r.label.clone().unwrap_or_else(|| r.job.profile.clone()),
+        )],
+        (Some(first), FioJobs::Group) => vec![whole(first.name.clone())],
+        (Some(_), FioJobs::PerJob) => {
+            // The workers are listed stream by stream, each stream's threads in turn.
+            let threads: usize = r.streams.iter().map(|s| s.job.threads as usize).sum();
+            let known = threads == r.cpu.workers.len();
+            let mut at = 0;
+            r.streams
+                .iter()
+                .map(|s| {
+                    let n = s.job.threads as usize;
+                    let cpu = if known {
+                        r.cpu.workers[at..at + n]
+                            .iter()
+                            .fold((0.0, 0.0), |(u, y), w| (u + w.user_s, y + w.sys_s))
+                    } else {
+                        (0.0, 0.0)
+                    };
+                    at += n;
+                    Entry {
+                        name: s.name.clone(),
+                        job: &s.job,
+                        read: s.read.as_ref(),
+                        write: s.write.as_ref(),
+                        flush: s.flush.as_ref(),
+                        secs: s.measured_secs,
+                        seconds: &[],
+                        cpu,
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
+/// One `jobs[]` entry.
+fn job(r: &RunResult, e: &Entry) -> Value {
+    let runtime_ms = (e.secs * 1000.0).round() as u64;
+    let edges = [2, 4, 10, 20, 50, 100, 250, 500, 750, 1000];
+    json!({
+        "jobname": e.name,
+        "groupid": 0,
+        "error": if matches!(r.outcome, Outcome::IoError(_)) { 5 } else { 0 },
+        "eta": 0,
+        "elapsed": e.secs.round() as u64,
+        "job options": job_options(e.job),
+        "read": dir(e.read, runtime_ms, e.seconds, |t| t.read_iops),
+        "write": dir(e.write, runtime_ms, e.seconds, |t| t.write_iops),
+        "trim": dir(None, 0, &[], |_| 0.0),
+        "sync": sync(e.flush),
+        "job_runtime": runtime_ms,
+        "usr_cpu": cpu_pct(e.cpu.0, e.secs),
+        "sys_cpu": cpu_pct(e.cpu.1, e.secs),
+        "ctx": 0,
+        "majf": 0,
+        "minf": 0,
+        "latency_ns": latency_shares(e, 1, &edges),
+        "latency_us": latency_shares(e, 1_000, &edges),
+        "latency_ms": latency_ms(e),
+    })
 }
 
 /// Seconds since the epoch of an RFC 3339 UTC time (`2026-11-25T03:41:11Z`), 0 if unreadable.
@@ -90,15 +175,8 @@ fn cpu_pct(cpu_s: f64, secs: f64) -> f64 {
 /// The job's settings in fio's option names, as fio lists them under "job options".
 fn job_options(j: &JobSpec) -> Value {
     let mut m = Map::new();
-    let rw = match j.rw {
-        dbio_model::Rw::Read => "read",
-        dbio_model::Rw::Write => "write",
-        dbio_model::Rw::RandRead => "randread",
-        dbio_model::Rw::RandWrite => "randwrite",
-        dbio_model::Rw::RandRw => "randrw",
-    };
-    m.insert("rw".into(), rw.into());
-    if j.rw == dbio_model::Rw::RandRw {
+    m.insert("rw".into(), crate::fio_job::fio_rw(j.rw).into());
+    if j.rw.is_mixed() {
         m.insert("rwmixread".into(), j.read_pct.to_string().into());
     }
     m.insert("bs".into(), crate::fio_job::bs_option(j).1.into());
@@ -224,12 +302,12 @@ fn sync(f: Option<&DirStats>) -> Value {
     }
 }
 
-/// Reads and writes of `r` as counts per latency range: each `(edge, count)` where the
+/// Reads and writes of `e` as counts per latency range: each `(edge, count)` where the
 /// count is of I/Os above the previous edge and at most this one (edges in ns).
-fn counts_up_to(r: &RunResult, edges_ns: &[u64]) -> (Vec<u64>, u64) {
+fn counts_up_to(e: &Entry, edges_ns: &[u64]) -> (Vec<u64>, u64) {
     let mut counts = vec![0u64; edges_ns.len() + 1];
     let mut total = 0;
-    for d in [&r.read, &r.write].into_iter().flatten() {
+    for d in [e.read, e.write].into_iter().flatten() {
         for [v, c] in &d.histogram.buckets {
             let i = edges_ns
                 .iter()
@@ -244,9 +322,9 @@ fn counts_up_to(r: &RunResult, edges_ns: &[u64]) -> (Vec<u64>, u64) {
 
 /// fio's latency_ns / latency_us shares: percent of I/Os under each edge (× `unit` ns) and
 /// over the edge before it.
-fn latency_shares(r: &RunResult, unit: u64, edges: &[u64]) -> Value {
-    let ns: Vec<u64> = edges.iter().map(|e| e * unit).collect();
-    let (counts, total) = counts_up_to(r, &ns);
+fn latency_shares(e: &Entry, unit: u64, edges: &[u64]) -> Value {
+    let ns: Vec<u64> = edges.iter().map(|x| x * unit).collect();
+    let (counts, total) = counts_up_to(e, &ns);
     let m: Map<String, Value> = edges
         .iter()
         .zip(&counts)
@@ -256,10 +334,10 @@ fn latency_shares(r: &RunResult, unit: u64, edges: &[u64]) -> Value {
 }
 
 /// fio's latency_ms shares, with its last bucket `>=2000`.
-fn latency_ms(r: &RunResult) -> Value {
+fn latency_ms(e: &Entry) -> Value {
     let edges = [2u64, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000];
-    let ns: Vec<u64> = edges.iter().map(|e| e * 1_000_000).collect();
-    let (counts, total) = counts_up_to(r, &ns);
+    let ns: Vec<u64> = edges.iter().map(|x| x * 1_000_000).collect();
+    let (counts, total) = counts_up_to(e, &ns);
     let mut m: Map<String, Value> = edges
         .iter()
         .zip(&counts)
@@ -280,6 +358,91 @@ fn share(c: u64, total: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dbio_model::{StreamResult, WorkerCpu};
+
+    /// The committed fixture run as two streams: "data" with its reads and two threads,
+    /// "log" with its writes and one; the workers' CPU 1+2 s, 3+4 s and 5+6 s in that order.
+    fn two_streams() -> RunResult {
+        let mut r: RunResult =
+            serde_json::from_str(include_str!("../tests/fixtures/run.json")).unwrap();
+        let stream = |name: &str, threads, read: Option<DirStats>, write: Option<DirStats>| {
+            let mut job = r.job.clone();
+            job.threads = threads;
+            StreamResult {
+                name: name.into(),
+                role: name.into(),
+                job,
+                targets: Vec::new(),
+                measured_secs: 10.0,
+                read,
+                write,
+                flush: None,
+            }
+        };
+        r.streams = vec![
+            stream("data", 2, r.read.clone(), None),
+            stream("log", 1, None, r.write.clone()),
+        ];
+        r.cpu.workers = [(1.0, 2.0), (3.0, 4.0), (5.0, 6.0)]
+            .map(|(user_s, sys_s)| WorkerCpu {
+                user_s,
+                sys_s,
+                busy_pct: 0.0,
+                ios: 0,
+            })
+            .into();
+        r
+    }
+
+    fn jobs(r: &RunResult, how: FioJobs) -> Vec<Value> {
+        let doc: Value = serde_json::from_str(&to_fio_json(r, how)).unwrap();
+        doc["jobs"].as_array().unwrap().clone()
+    }
+
+    #[test]
+    fn streams_are_an_entry_each_or_one_group_named_by_the_first() {
+        let r = two_streams();
+        let (reads, writes) = (r.read.as_ref().unwrap().ios, r.write.as_ref().unwrap().ios);
+        let each = jobs(&r, FioJobs::PerJob);
+        let names: Vec<&str> = each
+            .iter()
+            .map(|j| j["jobname"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["data", "log"]);
+        assert_eq!(each[0]["read"]["total_ios"], reads);
+        assert_eq!(each[0]["write"]["total_ios"], 0);
+        assert_eq!(
+            (
+                each[1]["read"]["total_ios"].clone(),
+                each[1]["write"]["total_ios"].clone()
+            ),
+            (0.into(), writes.into())
+        );
+        // CPU of each stream's own threads over its 10 s: data 1+3 s user, 2+4 s system.
+        assert_eq!(
+            (each[0]["usr_cpu"].as_f64(), each[0]["sys_cpu"].as_f64()),
+            (Some(40.0), Some(60.0))
+        );
+        assert_eq!(
+            (each[1]["usr_cpu"].as_f64(), each[1]["sys_cpu"].as_f64()),
+            (Some(50.0), Some(60.0))
+        );
+        assert_eq!(each[0]["job options"]["numjobs"], "2");
+        let group = jobs(&r, FioJobs::Group);
+        assert_eq!(group.len(), 1);
+        assert_eq!(group[0]["jobname"], "data");
+        assert_eq!(
+            (
+                group[0]["read"]["total_ios"].clone(),
+                group[0]["write"]["total_ios"].clone()
+            ),
+            (reads.into(), writes.into())
+        );
+        // A run of one stream is one entry whichever way.
+        let mut one = r.clone();
+        one.streams.clear();
+        assert_eq!(jobs(&one, FioJobs::PerJob), jobs(&one, FioJobs::Group));
+    }
 
     #[test]
     fn epoch_seconds_of_rfc3339() {

@@ -2,6 +2,7 @@
 //! (`--output-format sqlio|diskspd`, `--json-format fio`), so that scripts parsing those
 //! tools' output keep working.
 
+use crate::fio_json::{to_fio_json, FioJobs};
 use dbio_model::RunResult;
 
 /// The layout of a run's summary on the terminal.
@@ -22,8 +23,11 @@ pub enum JsonLayout {
     /// dbio's own JSON.
     #[default]
     Dbio,
-    /// fio's json+ (jobs[].read|write with clat_ns percentiles and bins).
+    /// fio's json+ (jobs[].read|write with clat_ns percentiles and bins), one entry per
+    /// stream of a run of several.
     Fio,
+    /// fio's json+ with group_reporting: one entry for all the streams of a run.
+    FioGroup,
 }
 
 /// Why the layouts asked for cannot be given; Display names the flags and what to do.
@@ -48,7 +52,8 @@ pub struct Layouts {
 
 impl Layouts {
     /// The layouts named by `--output-format` (dbio, sqlio, diskspd) and `--json-format`
-    /// (dbio, fio); a name not among them means dbio's own (the flags' parser refuses it).
+    /// (dbio, fio, fio-group); a name not among them means dbio's own (the flags' parser
+    /// refuses it).
     pub fn named(output_format: &str, json_format: &str) -> Layouts {
         let summary = match output_format {
             "sqlio" => SummaryLayout::Sqlio,
@@ -57,6 +62,7 @@ impl Layouts {
         };
         let json = match json_format {
             "fio" => JsonLayout::Fio,
+            "fio-group" => JsonLayout::FioGroup,
             _ => JsonLayout::Dbio,
         };
         Layouts {
@@ -87,6 +93,7 @@ impl Layouts {
         }
         match self.json {
             JsonLayout::Fio if !json_given => Err(LayoutError::NoJson("fio")),
+            JsonLayout::FioGroup if !json_given => Err(LayoutError::NoJson("fio-group")),
             _ => Ok(()),
         }
     }
@@ -95,7 +102,8 @@ impl Layouts {
     /// written as it is made).
     pub fn fio_json(&self, r: &RunResult) -> Option<String> {
         match self.json {
-            JsonLayout::Fio => Some(crate::fio_json::to_fio_json(r)),
+            JsonLayout::Fio => Some(to_fio_json(r, FioJobs::PerJob)),
+            JsonLayout::FioGroup => Some(to_fio_json(r, FioJobs::Group)),
             JsonLayout::Dbio => None,
         }
     }
@@ -129,7 +137,10 @@ mod tests {
         let other = Layouts::named("sqlio", "fio");
         assert!(!other.is_dbio());
         assert_eq!(other.summary(&r, "S"), crate::sqlio::to_sqlio(&r));
-        assert_eq!(other.fio_json(&r), Some(crate::fio_json::to_fio_json(&r)));
+        assert_eq!(other.fio_json(&r), Some(to_fio_json(&r, FioJobs::PerJob)));
+        let group = Layouts::named("dbio", "fio-group");
+        assert_eq!(group.json, JsonLayout::FioGroup);
+        assert_eq!(group.fio_json(&r), Some(to_fio_json(&r, FioJobs::Group)));
         let diskspd = Layouts::named("diskspd", "dbio");
         assert_eq!(diskspd.summary, SummaryLayout::Diskspd);
         assert_eq!(diskspd.summary(&r, "S"), crate::diskspd::to_diskspd(&r));

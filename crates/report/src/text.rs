@@ -14,6 +14,7 @@ pub fn describe_job(r: &RunResult) -> String {
 pub fn describe_spec(j: &JobSpec) -> String {
     let rw = match j.rw {
         Rw::RandRw => format!("randrw {} % read", j.read_pct),
+        Rw::ReadWrite => format!("readwrite {} % read", j.read_pct),
         other => format!("{other:?}").to_lowercase(),
     };
     let bs =

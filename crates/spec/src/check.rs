@@ -17,8 +17,15 @@ impl RawJob {
         crate::job::spec_of(self, &name, &p)
     }
 
-    /// The profile the run starts from (named, from a file, or the default) and its name.
+    /// The profile the run starts from (named, from a file, the `--stream` tables, or the
+    /// default) and its name.
     pub fn profile(&self) -> Result<(String, Profile), SpecError> {
+        if !self.streams.is_empty() {
+            return Ok((
+                profiles::STREAMS.to_string(),
+                profiles::from_streams(&self.streams)?,
+            ));
+        }
         Ok(match (&self.profile, &self.profile_file) {
             (Some(n), _) => (n.clone(), profiles::builtin(n)?),
             (None, Some(f)) => (f.clone(), profiles::from_file(f)?),

@@ -346,9 +346,10 @@ fn pattern(a: &RawJob, s: &Settings) -> Result<(Rw, u8), SpecError> {
         "randread" => Rw::RandRead,
         "randwrite" => Rw::RandWrite,
         "randrw" => Rw::RandRw,
+        "readwrite" => Rw::ReadWrite,
         other => {
             return Err(format!(
-                "rw = \"{other}\" in profile {}: not an access pattern; use read, write, randread, randwrite or randrw",
+                "rw = \"{other}\" in profile {}: not an access pattern; use read, write, randread, randwrite, randrw or readwrite",
                 s.profile
             ).into())
         }
@@ -356,9 +357,9 @@ fn pattern(a: &RawJob, s: &Settings) -> Result<(Rw, u8), SpecError> {
     if s.mix > 100 {
         return Err(format!("--mix {}: the read share is a percentage, 0 to 100", s.mix).into());
     }
-    if a.mix.is_some() && rw != Rw::RandRw {
+    if a.mix.is_some() && !rw.is_mixed() {
         return Err(format!(
-            "--mix applies to --rw randrw (the read share of a mixed run); --rw {} has none",
+            "--mix applies to --rw randrw or readwrite (the read share of a mixed run); --rw {} has none",
             s.rw
         )
         .into());
@@ -366,7 +367,7 @@ fn pattern(a: &RawJob, s: &Settings) -> Result<(Rw, u8), SpecError> {
     let read_pct = match rw {
         Rw::Read | Rw::RandRead => 100,
         Rw::Write | Rw::RandWrite => 0,
-        Rw::RandRw => s.mix as u8,
+        Rw::RandRw | Rw::ReadWrite => s.mix as u8,
     };
     Ok((rw, read_pct))
 }

@@ -73,9 +73,65 @@ pub fn from_file(path: &str) -> Result<Profile, SpecError> {
     Profile::parse(&text, path).map_err(|e| SpecError::Profile(e.to_string()))
 }
 
+/// The name of the profile `--stream` tables make (in messages and the result's job).
+pub const STREAMS: &str = "--stream";
+
+/// The profile of `--stream` tables: each value one `[[stream]]` table written inline
+/// (`{name = "log", target = "log", rw = "write"}`; the braces may be left out), with no
+/// top-level keys; a mistake names the table it is in.
+pub fn from_streams(tables: &[String]) -> Result<Profile, SpecError> {
+    let mut text = String::from("stream = [\n");
+    for t in tables.iter().map(|t| t.trim()) {
+        if t.contains(['\n', '\r']) {
+            return Err(SpecError::Profile(format!(
+                "--stream {t}: one table on one line, e.g. '{{name = \"log\", target = \"log\", rw = \"write\"}}'"
+            )));
+        }
+        let body = t
+            .strip_prefix('{')
+            .and_then(|b| b.strip_suffix('}'))
+            .unwrap_or(t);
+        text.push_str(&format!("{{ {body} }},\n"));
+    }
+    text.push_str("]\n");
+    Profile::parse(&text, STREAMS).map_err(|e| SpecError::Profile(e.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stream_tables_are_a_profile_of_streams() {
+        let tables = [
+            r#"{name = "data", target = "data", rw = "randrw", mix = 70, bs = "8k", qd = 16}"#
+                .to_string(),
+            r#"name = "log", target = "log", rw = "write", bs = "60k", qd = 1"#.to_string(),
+        ];
+        let p = from_streams(&tables).unwrap();
+        assert_eq!(p.roles(), vec!["data", "log"]);
+        assert_eq!((p.stream[0].mix, p.stream[0].qd), (Some(70), Some(16)));
+        assert_eq!(p.stream[1].bs.as_deref(), Some("60k"));
+        assert!(p.rw.is_none(), "no top-level keys");
+        let e = from_streams(&[
+            tables[0].clone(),
+            r#"{name = "log", target = "log", queue = 3}"#.into(),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("profile --stream, line 3 (`{ name = \"log\"")
+                && e.contains("unknown field `queue`"),
+            "{e}"
+        );
+        let e = from_streams(&[tables[0].clone(), tables[0].clone()])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("data"),
+            "two streams of one name are refused: {e}"
+        );
+    }
 
     #[test]
     fn every_builtin_parses_and_says_what_it_is() {

@@ -18,6 +18,14 @@ pub struct RawJob {
     /// Run the profile in this TOML file instead of a built-in one.
     #[cfg_attr(feature = "clap", arg(long = "profile", value_name = "FILE"))]
     pub profile_file: Option<String>,
+    /// One of several streams run at once, as a profile's [[stream]] table written inline
+    /// (repeat for each): '{name = "log", target = "log", rw = "write", bs = "60k", qd = 1}';
+    /// --target ROLE=PATH names the file or device of each role, the other flags apply to all.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long = "stream", value_name = "TABLE", conflicts_with_all = ["profile", "profile_file"])
+    )]
+    pub streams: Vec<String>,
     /// File or block device to test; repeat for several (I/O is spread across them).
     /// A missing file is created, sized and prefilled with incompressible data. With a
     /// multi-stream profile, ROLE=PATH names the target of a role (e.g. log=/mnt/log/f); a
@@ -32,10 +40,11 @@ pub struct RawJob {
     /// not create keeps its size, and another --size is refused.
     #[cfg_attr(feature = "clap", arg(long, value_name = "SIZE"))]
     pub size: Option<String>,
-    /// Access pattern.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "PATTERN", value_parser = ["read", "write", "randread", "randwrite", "randrw"]))]
+    /// Access pattern; readwrite is sequential reads and writes mixed by --mix, each
+    /// direction with its own cursor (fio's rw=rw).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "PATTERN", value_parser = ["read", "write", "randread", "randwrite", "randrw", "readwrite"]))]
     pub rw: Option<String>,
-    /// Share of reads in percent, for randrw.
+    /// Share of reads in percent, for randrw and readwrite.
     #[cfg_attr(feature = "clap", arg(long, value_name = "PCT"))]
     pub mix: Option<u32>,
     /// Block size, or a weighted distribution like 8k:70,64k:20,256k:10 (weights are
@@ -204,6 +213,7 @@ impl Default for RawJob {
         RawJob {
             profile: None,
             profile_file: None,
+            streams: Vec::new(),
             targets: Vec::new(),
             size: None,
             rw: None,

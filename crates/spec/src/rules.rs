@@ -114,11 +114,11 @@ fn check_mix(j: &JobSpec) -> Result<(), SpecError> {
     let fixed = match j.rw {
         Rw::Read | Rw::RandRead => Some(100),
         Rw::Write | Rw::RandWrite => Some(0),
-        Rw::RandRw => None,
+        Rw::RandRw | Rw::ReadWrite => None,
     };
     match fixed {
         Some(p) if p != j.read_pct => Err(format!(
-            "--mix applies to --rw randrw (the read share of a mixed run); --rw {} has none",
+            "--mix applies to --rw randrw or readwrite (the read share of a mixed run); --rw {} has none",
             rw_name(j.rw)
         )
         .into()),
@@ -211,5 +211,6 @@ pub fn rw_name(rw: Rw) -> &'static str {
         Rw::RandRead => "randread",
         Rw::RandWrite => "randwrite",
         Rw::RandRw => "randrw",
+        Rw::ReadWrite => "readwrite",
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::error::SpecError;
 use crate::rules::check;
-use dbio_model::{BsWeight, JobSpec, Rw};
+use dbio_model::{BsWeight, JobSpec};
 
 /// The settings a sweep can vary, as `--vary` names them.
 pub const KEYS: [&str; 6] = ["qd", "threads", "sessions", "bs", "mix", "rate"];
@@ -110,9 +110,9 @@ impl Vary {
             }
             Vary::Mix(pct) => {
                 no_session("--update-pct decides the writes")?;
-                if j.rw != Rw::RandRw {
+                if !j.rw.is_mixed() {
                     return Err(format!(
-                        "--vary mix: mix is the read share of --rw randrw, and this job is --rw {}; add --rw randrw",
+                        "--vary mix: mix is the read share of --rw randrw or readwrite, and this job is --rw {}; add --rw randrw",
                         crate::rules::rw_name(j.rw)
                     )
                     .into());

@@ -86,7 +86,7 @@ pub(crate) fn parse_runs(
                 "dbio {name}: {line}: not a dbio run command line"
             )));
         };
-        crate::raw::job_spec(&cmd.run)
+        crate::raw::plan(&cmd.run)
             .map_err(|e| Exit::usage(format!("dbio {name}: {line}\ndbio run: {e}")))?;
         out.push((line, replaced, *cmd));
     }

@@ -22,10 +22,13 @@ pub struct Section {
     pub file_stonewall: bool,
 }
 
-/// What a job file may ask of the world: files (for `include`) and the environment.
+/// What a job file may ask of the world: files (for `include`), the environment, and the
+/// size of a target (a job with neither runtime nor size goes once over the whole of it).
 pub struct World<'a> {
     pub read: &'a dyn Fn(&str) -> std::io::Result<String>,
     pub env: &'a dyn Fn(&str) -> Option<String>,
+    /// The size of an existing file or block device in bytes, or why there is none.
+    pub size: &'a dyn Fn(&str) -> Result<u64, String>,
 }
 
 /// Reads job files in order into their sections.
@@ -223,7 +226,11 @@ mod tests {
         files: &'a dyn Fn(&str) -> std::io::Result<String>,
         env: &'a dyn Fn(&str) -> Option<String>,
     ) -> World<'a> {
-        World { read: files, env }
+        World {
+            read: files,
+            env,
+            size: &|p| Err(format!("{p}: no such file")),
+        }
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! fio's words in dbio's: its command line's jobs, then its job files' (as fio reads them);
-//! `[global]` options under each job's own, one `dbio run` per job; `stonewall` (and each
-//! further job file) starts a new step, and jobs fio would run at the same time are refused,
-//! since a dbio run is one workload.
+//! `[global]` options under each job's own, and one `dbio run` per set of jobs fio runs at
+//! the same time: a job alone is a run of its own, several are one run of streams
+//! (`fio_group`). `stonewall`, `wait_for` (and each further job file) start the next run.
 
 use super::fio_cmdline;
+use super::fio_group::group;
 use super::fio_ini::{parse_files, World};
 use super::fio_opts::{apply, FioJob};
 use super::{secs, Job, RunFlags, Translation};
@@ -38,34 +39,64 @@ pub fn translate(words: &[String], w: &World) -> Result<Translation, SpecError> 
         )
         .into());
     }
-    let mut step: Vec<String> = Vec::new();
-    for (i, (name, j)) in jobs.iter().enumerate() {
-        if i > 0 && j.stonewall {
-            concurrent(&mut t, &step);
-            step.clear();
+    let mut step: Vec<(String, FioJob)> = Vec::new();
+    let mut done: Vec<String> = Vec::new();
+    for (name, j) in jobs {
+        if starts_run(&mut t, &name, &j, &step, &done) && !step.is_empty() {
+            run(&mut t, w, &step);
+            done.extend(step.drain(..).map(|(n, _)| n));
         }
-        step.push(name.clone());
-        let flags = flags(&mut t, name, j);
-        t.jobs.push(Job {
-            name: name.clone(),
-            flags,
-        });
+        step.push((name, j));
     }
-    concurrent(&mut t, &step);
+    run(&mut t, w, &step);
     line.own_flags(&mut t);
     dedupe(&mut t);
     Ok(t)
 }
 
-/// Refuses jobs that fio would run at the same time.
-fn concurrent(t: &mut Translation, step: &[String]) {
-    if step.len() > 1 {
-        let names = step
-            .iter()
-            .map(|n| format!("[{n}]"))
-            .collect::<Vec<_>>()
-            .join(" ");
-        t.refuse(&names, "fio runs these jobs at the same time (no stonewall between them); a dbio run is one workload: put stonewall in each job to run them one after another, or make them one job with numjobs");
+/// Whether job `name` waits for the jobs before it (`step`, running at once; `done`, in runs
+/// before): stonewall, or wait_for one of `step`. A wait_for of no earlier job is refused.
+fn starts_run(
+    t: &mut Translation,
+    name: &str,
+    j: &FioJob,
+    step: &[(String, FioJob)],
+    done: &[String],
+) -> bool {
+    if j.stonewall {
+        return true;
+    }
+    let Some(wait) = &j.wait_for else {
+        return false;
+    };
+    let key = format!("[{name}] wait_for={wait}");
+    if step.iter().any(|(n, _)| n == wait) {
+        if step.len() > 1 {
+            t.differs(&key, format!("fio starts [{name}] once [{wait}] is done, while the others before it may still run; dbio starts it after all of them (a new run)"));
+        }
+        return true;
+    }
+    if !done.contains(wait) {
+        t.refuse(&key, format!("no job [{wait}] before this one; fio waits only for a job defined earlier in the file"));
+    }
+    false
+}
+
+/// The run of jobs fio starts together: a job alone, or several as one run of streams.
+fn run(t: &mut Translation, w: &World, step: &[(String, FioJob)]) {
+    let flags: Vec<RunFlags> = step.iter().map(|(n, j)| flags(t, w, n, j)).collect();
+    match (step, flags.as_slice()) {
+        ([(name, j)], [f]) => t.jobs.push(Job {
+            name: name.clone(),
+            flags: RunFlags {
+                fio_group: j.group_reporting,
+                ..f.clone()
+            },
+        }),
+        _ => {
+            let job = group(t, step, flags);
+            t.jobs.push(job);
+        }
     }
 }
 
@@ -77,7 +108,7 @@ fn dedupe(t: &mut Translation) {
 }
 
 /// The dbio flags of one job, with the notes on fio's defaults and on differences.
-fn flags(t: &mut Translation, name: &str, j: &FioJob) -> RunFlags {
+fn flags(t: &mut Translation, w: &World, name: &str, j: &FioJob) -> RunFlags {
     let rw = j.rw.clone().unwrap_or_else(|| {
         t.mapped("rw (fio's default: read)", "--rw read");
         "read".into()
@@ -89,9 +120,10 @@ fn flags(t: &mut Translation, name: &str, j: &FioJob) -> RunFlags {
             "randread" => "randread",
             "randwrite" => "randwrite",
             "randrw" => "randrw",
+            "readwrite" => "readwrite",
             _ => "read",
         }),
-        mix: (rw == "randrw").then(|| j.mixread.unwrap_or(50)),
+        mix: matches!(rw.as_str(), "randrw" | "readwrite").then(|| j.mixread.unwrap_or(50)),
         bs: Some(j.bs.clone().unwrap_or_else(|| "4k".into())),
         align: j.align,
         threads: Some(threads),
@@ -155,7 +187,7 @@ fn flags(t: &mut Translation, name: &str, j: &FioJob) -> RunFlags {
         .size
         .map(|s| if sliced { s * u64::from(threads) } else { s });
     region(t, name, j, span, &mut f);
-    amount(t, name, j, &mut f);
+    amount(t, w, name, j, &mut f);
     rate(t, name, j, &mut f);
     data(t, name, j, &mut f);
     f
@@ -219,8 +251,8 @@ fn region(t: &mut Translation, name: &str, j: &FioJob, span: Option<u64>, f: &mu
     }
 }
 
-/// How long, or how much: runtime, time_based, number_ios, io_size, size.
-fn amount(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
+/// How long, or how much: runtime, time_based, number_ios, io_size, size, or one pass.
+fn amount(t: &mut Translation, w: &World, name: &str, j: &FioJob, f: &mut RunFlags) {
     let clones = u64::from(f.threads.unwrap_or(1));
     f.ramp = j.ramp.or(j.steady_ramp).map(secs);
     if let Some(s) = &j.steady {
@@ -240,12 +272,43 @@ fn amount(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
         (None, None, None) => match j.size {
             Some(s) => {
                 let key = format!("[{name}] size");
-                f.bytes = times(t, &key, s, clones)
-                    .and_then(|b| times(t, &key, b, j.loops.unwrap_or(1)));
-                t.mapped(&format!("[{name}] size without runtime"), "fio moves size bytes per clone: --bytes size x numjobs");
+                f.bytes =
+                    times(t, &key, s, clones).and_then(|b| times(t, &key, b, j.loops.unwrap_or(1)));
+                t.mapped(
+                    &format!("[{name}] size without runtime"),
+                    "fio moves size bytes per clone: --bytes size x numjobs",
+                );
             }
-            None => t.refuse(&format!("[{name}]"), "no runtime and no size: fio would go once over the whole target; give runtime= or size="),
+            None => one_pass(t, w, name, j, f),
         },
+    }
+}
+
+/// Neither runtime nor size: fio goes once over each target from the offset to its end
+/// (per clone), which dbio does as --bytes of that many; a target of no size is refused.
+fn one_pass(t: &mut Translation, w: &World, name: &str, j: &FioJob, f: &mut RunFlags) {
+    let key = format!("[{name}] no runtime and no size");
+    let offset = j.offset.unwrap_or(0);
+    let mut total = 0u64;
+    for path in &f.targets {
+        // A filesize is the size of the file fio makes or uses.
+        match j.filesize.map_or_else(|| (w.size)(path), Ok) {
+            Ok(b) if b > offset => total = total.saturating_add(b - offset),
+            Ok(b) => return t.refuse(&key, format!("fio goes once over the target from offset {offset}, and {path} is {b} bytes; give size= or runtime=")),
+            Err(why) => return t.refuse(&key, format!("fio goes once over the whole of an existing target, and {why}; give size= (fio asks for it too, to make a file) or runtime=")),
+        }
+    }
+    let clones = u64::from(f.threads.unwrap_or(1));
+    f.bytes = times(t, &key, total, clones);
+    if let Some(b) = f.bytes {
+        t.mapped(
+            &key,
+            format!(
+                "fio goes once over the whole of {} ({total} bytes) in each clone: --bytes {}",
+                f.targets.join(", "),
+                super::size(b)
+            ),
+        );
     }
 }
 
@@ -318,6 +381,7 @@ fn data(t: &mut Translation, name: &str, j: &FioJob, f: &mut RunFlags) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::translate::Fate;
 
     fn one(text: &str) -> Translation {
         let read = |_: &str| Ok(text.to_string());
@@ -327,9 +391,63 @@ mod tests {
             &World {
                 read: &read,
                 env: &env,
+                size: &|p| Err(format!("{p} does not exist")),
             },
         )
         .unwrap()
+    }
+
+    /// Two jobs of 4k reads on files a and b, with `global` in [global] and `b` in [b].
+    fn two(global: &str, b: &str) -> Translation {
+        one(&format!(
+            "[global]\nrw=read\nsize=1m\n{global}\n[a]\nfilename=a\n[b]\nfilename=b\n{b}\n"
+        ))
+    }
+
+    fn refused(t: &Translation) -> Vec<&str> {
+        t.refusals().iter().map(|n| n.option.as_str()).collect()
+    }
+
+    /// From fio's HOWTO: stonewall and wait_for make a job wait for the ones before it;
+    /// new_group only starts a reporting group, and group_reporting reports a group as one.
+    #[test]
+    fn what_waits_starts_a_run_and_reporting_groups_are_kept() {
+        let at_once = two("", "");
+        assert_eq!(at_once.jobs.len(), 1);
+        let streams = &at_once.jobs[0].flags.streams;
+        let names: Vec<&str> = streams.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert!(!at_once.jobs[0].flags.fio_group);
+        for wait in ["stonewall", "wait_for=a", "wait_for_previous"] {
+            let t = two("", wait);
+            assert_eq!(t.jobs.len(), 2, "{wait}");
+            assert!(t.jobs.iter().all(|j| j.flags.streams.is_empty()), "{wait}");
+        }
+        assert_eq!(refused(&two("", "wait_for=c")), ["[b] wait_for=c"]);
+        assert_eq!(
+            two("", "wait_for=c").jobs.len(),
+            1,
+            "a wait for no job waits for nothing"
+        );
+        let t = two("", "new_group");
+        assert_eq!((t.jobs.len(), refused(&t).len()), (1, 0));
+        assert!(t
+            .notes
+            .iter()
+            .any(|n| n.option == "[b] new_group" && n.fate == Fate::Differs));
+        assert!(two("group_reporting", "").jobs[0].flags.fio_group);
+        assert_eq!(
+            refused(&two("group_reporting", "new_group")),
+            ["[b] new_group"]
+        );
+        let t = one("[a]\nfilename=a\nsize=1m\n[b]\nfilename=b\nsize=1m\ngroup_reporting\n");
+        assert_eq!(refused(&t), ["[a] [b] group_reporting"]);
+        // A job alone keeps its group_reporting for the JSON.
+        assert!(
+            one("[a]\nfilename=a\nsize=1m\ngroup_reporting\n").jobs[0]
+                .flags
+                .fio_group
+        );
     }
 
     /// Found by the `jobs` fuzz target: per-clone amounts times numjobs overflowed; past u64

@@ -44,6 +44,11 @@ pub struct FioJob {
     pub steady_dur: Option<f64>,
     pub steady_ramp: Option<f64>,
     pub stonewall: bool,
+    /// wait_for: the job this one starts after.
+    pub wait_for: Option<String>,
+    /// new_group: a new reporting group, still run with the jobs before it.
+    pub new_group: bool,
+    pub group_reporting: bool,
     pub number_ios: Option<u64>,
     pub io_size: Option<u64>,
     pub loops: Option<u64>,
@@ -119,8 +124,19 @@ pub fn apply(j: &mut FioJob, o: &Opt, t: &mut Translation) {
             j.stonewall = boolean(v).unwrap_or(true);
             t.mapped(w, "this job starts when the ones before it are done: a separate dbio run after them");
         }
-        "new_group" => t.mapped(w, "a new reporting group: every dbio run is reported on its own"),
-        "group_reporting" => t.mapped(w, "dbio reports a job's threads together, always"),
+        "new_group" => {
+            j.new_group = boolean(v).unwrap_or(true);
+            t.mapped(w, "a new reporting group; fio still runs the job with the ones before it (only stonewall waits)");
+        }
+        "group_reporting" => {
+            j.group_reporting = boolean(v).unwrap_or(true);
+            t.mapped(w, "dbio reports a job's threads together, always; with --json-format fio, jobs run at once are one jobs[] entry (--json-format fio-group)");
+        }
+        "wait_for" if v.is_some_and(|n| !n.trim().is_empty()) => {
+            j.wait_for = v.map(|n| n.trim().to_string());
+            t.mapped(w, "this job starts when that one is done: a separate dbio run after it");
+        }
+        "wait_for" => bad(t, "a job's name"),
         "thread" | "threads" => t.mapped(w, "dbio's workers are threads"),
         "randrepeat" | "allrandrepeat" if boolean(v) == Some(false) => t.differs(w, "fio then seeds from the clock; dbio keeps its fixed default seed (set randseed or --seed for another)"),
         "randrepeat" | "allrandrepeat" => t.mapped(w, "the same offsets on every run: dbio's fixed --seed"),
@@ -251,14 +267,18 @@ fn rw(j: &mut FioJob, w: &str, v: &str, t: &mut Translation) {
     }
     let ours = match base {
         "read" | "write" | "randread" | "randwrite" | "randrw" => base,
-        "rw" | "readwrite" => {
-            return t.refuse(w, "a sequential mix of reads and writes is not a dbio pattern; use randrw, or read and write in separate jobs")
+        "rw" | "readwrite" => "readwrite",
+        "trim" | "randtrim" | "trimwrite" | "randtrimwrite" => {
+            return t.refuse(w, "dbio does not issue trims (discards)")
         }
-        "trim" | "randtrim" | "trimwrite" | "randtrimwrite" => return t.refuse(w, "dbio does not issue trims (discards)"),
         _ => return t.refuse(w, format!("'{v}' is not an access pattern")),
     };
     j.rw = Some(ours.to_string());
-    t.mapped(w, format!("--rw {ours}"));
+    if ours == "readwrite" {
+        t.mapped(w, "--rw readwrite: sequential reads and writes mixed by rwmixread (fio's default 50), each direction from the start of the region with its own cursor, as fio's");
+    } else {
+        t.mapped(w, format!("--rw {ours}"));
+    }
 }
 
 fn block_size(j: &mut FioJob, w: &str, v: &str, t: &mut Translation) {

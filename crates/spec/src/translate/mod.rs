@@ -7,6 +7,7 @@ mod arith;
 mod diskspd;
 mod diskspd_xml;
 mod fio_cmdline;
+mod fio_group;
 mod fio_ini;
 mod fio_job;
 mod fio_names;
@@ -16,6 +17,7 @@ pub mod runs;
 pub mod said;
 pub mod split;
 mod sqlio;
+mod target_size;
 pub mod tool;
 
 use crate::raw::RawJob;
@@ -83,6 +85,11 @@ pub struct RunFlags {
     pub seed: Option<u64>,
     pub targets: Vec<String>,
     pub label: Option<String>,
+    /// Jobs run at once: each one stream (`--stream`) with the settings of its own; the
+    /// flags above are then those of the whole run.
+    pub streams: Vec<StreamFlags>,
+    /// fio's group_reporting: with `--json-format fio`, the streams are one `jobs[]` entry.
+    pub fio_group: bool,
 }
 
 impl RunFlags {
@@ -95,6 +102,9 @@ impl RunFlags {
                 v.push(x);
             }
         };
+        for st in &self.streams {
+            put("stream", Some(st.table()));
+        }
         put("rw", self.rw.map(str::to_string));
         put("mix", self.mix.map(|m| m.to_string()));
         put("bs", self.bs.clone());
@@ -118,8 +128,8 @@ impl RunFlags {
         put("steady-window", self.steady_window.clone());
         put("steady-max", self.steady_max.clone());
         put("seed", self.seed.map(|s| s.to_string()));
-        for t in &self.targets {
-            put("target", Some(t.clone()));
+        for t in self.all_targets() {
+            put("target", Some(t));
         }
         put("label", self.label.clone());
         if self.buffered {
@@ -168,13 +178,82 @@ impl RunFlags {
             steady_window: self.steady_window.clone(),
             steady_max: self.steady_max.clone(),
             seed: self.seed.unwrap_or(d.seed),
-            targets: self.targets.clone(),
+            streams: self.streams.iter().map(StreamFlags::table).collect(),
+            targets: self.all_targets(),
             buffered: self.buffered,
             invalidate: self.invalidate,
             hipri: self.hipri,
             ..d
         }
     }
+}
+
+impl RunFlags {
+    /// The `--target` values: the run's own, then each stream's as `ROLE=PATH`.
+    fn all_targets(&self) -> Vec<String> {
+        let mut v = self.targets.clone();
+        for st in &self.streams {
+            v.extend(st.flags.targets.iter().map(|p| format!("{}={p}", st.role)));
+        }
+        v
+    }
+}
+
+/// One stream of a run of jobs that run at once: its name, its target role, and its own
+/// settings in `flags` (rw, mix, bs, align, qd, threads, size, offset, range, skew, sync,
+/// rate, data and targets; the rest are the run's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamFlags {
+    pub name: String,
+    pub role: String,
+    pub flags: RunFlags,
+}
+
+impl StreamFlags {
+    /// The stream as `--stream` takes it: a profile's `[[stream]]` table written inline.
+    pub fn table(&self) -> String {
+        let f = &self.flags;
+        let text = |v: Option<String>| v.map(|v| toml_string(&v));
+        let number = |v: Option<u64>| v.map(|n| n.to_string());
+        // In the order of `dbio run --help`, as the flags are.
+        let keys = [
+            ("name", Some(toml_string(&self.name))),
+            ("target", Some(toml_string(&self.role))),
+            ("rw", text(f.rw.map(str::to_string))),
+            ("mix", number(f.mix.map(u64::from))),
+            ("bs", text(f.bs.clone())),
+            ("align", text(f.align.map(size))),
+            ("qd", number(f.qd.map(u64::from))),
+            ("threads", number(f.threads.map(u64::from))),
+            ("size", text(f.size.map(size))),
+            ("offset", text(f.offset.map(size))),
+            ("range", text(f.range.map(size))),
+            ("skew", text(f.skew.clone())),
+            ("sync", text(f.sync.clone())),
+            ("rate", number(f.rate)),
+            ("data", text(f.data.clone())),
+        ];
+        let kv: Vec<String> = keys
+            .into_iter()
+            .filter_map(|(k, v)| Some(format!("{k} = {}", v?)))
+            .collect();
+        format!("{{{}}}", kv.join(", "))
+    }
+}
+
+/// A TOML basic string: `"…"` with `"`, `\` and control characters escaped.
+fn toml_string(s: &str) -> String {
+    let mut out = String::from('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// One `dbio run` of a translation: the job's name (fio's section) and its flags.

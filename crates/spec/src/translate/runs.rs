@@ -15,23 +15,31 @@ pub struct RunLine {
     pub replaced: Vec<String>,
 }
 
+/// How long a run is: one of these, so the user's one replaces the job's.
+const HOW_LONG: [&str; 3] = ["duration", "ops", "bytes"];
+
 /// Each job's `dbio run`, with dbio's own flags `ours` after the job's (and the outputs the
 /// tool's own flags asked for): a flag given in both
 /// is the user's (the later word wins, as fio's command line overrides its job file), the
-/// job's left out and listed. Refuses `--json` or `--html` among them when there are several
-/// runs, which would all write the same file.
+/// job's left out and listed; the user's `--duration`, `--ops` or `--bytes` replaces
+/// whichever of them the job has. A job of fio's group_reporting writes `--json-format fio`
+/// as `fio-group` (one jobs[] entry for its streams). Refuses `--json` or `--html` among
+/// them when there are several runs, which would all write the same file.
 pub fn run_lines(t: &Translation, ours: &[String]) -> Result<Vec<RunLine>, SpecError> {
     one_file_per_run(t.jobs.len(), ours)?;
-    let given: Vec<&str> = ours.iter().filter_map(|a| flag_name(a)).collect();
+    let mut given: Vec<&str> = ours.iter().filter_map(|a| flag_name(a)).collect();
+    if given.iter().any(|g| HOW_LONG.contains(g)) {
+        given.extend(HOW_LONG);
+    }
     Ok(t.jobs
         .iter()
         .map(|job| {
             let mut args = job.flags.args();
-            args.extend(t.outputs.iter().cloned());
+            args.extend(json_format(&t.outputs, job.flags.fio_group));
             let (kept, replaced) = without(args, &given);
             let mut argv = vec!["run".to_string()];
             argv.extend(kept);
-            argv.extend(ours.iter().cloned());
+            argv.extend(json_format(ours, job.flags.fio_group));
             let line = format!("dbio {}", command_line(&argv));
             RunLine {
                 argv,
@@ -40,6 +48,23 @@ pub fn run_lines(t: &Translation, ours: &[String]) -> Result<Vec<RunLine>, SpecE
             }
         })
         .collect())
+}
+
+/// dbio's own flags, with `--json-format fio` as `fio-group` for a job of fio's
+/// group_reporting (`grouped`).
+fn json_format(ours: &[String], grouped: bool) -> Vec<String> {
+    let mut out: Vec<String> = ours.to_vec();
+    if !grouped {
+        return out;
+    }
+    for i in 0..out.len() {
+        if out[i] == "--json-format=fio" {
+            out[i] = "--json-format=fio-group".into();
+        } else if out[i] == "--json-format" && out.get(i + 1).is_some_and(|v| v == "fio") {
+            out[i + 1] = "fio-group".into();
+        }
+    }
+    out
 }
 
 /// The name of a long flag (`--qd` or `--qd=8`: `qd`).
@@ -105,6 +130,28 @@ mod tests {
             "{}",
             r.line
         );
+    }
+
+    #[test]
+    fn a_time_replaces_a_count_and_group_reporting_asks_for_one_fio_entry() {
+        let mut t = sqlio("-kR -frandom -b8 -o4 -t2 -s30 /data/test.dat");
+        t.jobs[0].flags.duration = None;
+        t.jobs[0].flags.bytes = Some(1 << 20);
+        let ours: Vec<String> = ["--duration", "2s", "--json-format", "fio"]
+            .map(String::from)
+            .into();
+        let r = &run_lines(&t, &ours).expect("one run")[0];
+        assert_eq!(r.replaced, ["--bytes 1m"]);
+        assert!(
+            r.line.ends_with(" --duration 2s --json-format fio"),
+            "{}",
+            r.line
+        );
+        t.jobs[0].flags.fio_group = true;
+        let r = &run_lines(&t, &ours).expect("one run")[0];
+        assert!(r.line.ends_with(" --json-format fio-group"), "{}", r.line);
+        let r = &run_lines(&t, &["--json-format=fio".to_string()]).expect("one run")[0];
+        assert!(r.line.ends_with(" --json-format=fio-group"), "{}", r.line);
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub fn translate(tool: Tool, args: &[String]) -> Result<Translation, SpecError> 
 }
 
 /// [`translate`] in a world of its own: `read` gives a named file's text, `env` a variable
-/// of fio's `${VAR}`.
+/// of fio's `${VAR}` (a fio job's target size is read from the disk).
 pub fn translate_with(
     tool: Tool,
     args: &[String],
@@ -52,7 +52,8 @@ pub fn translate_with(
                     "give fio's command line or job files, e.g. dbio fio --name=j --rw=randread --size=1g or dbio fio job.fio".into(),
                 ));
             }
-            let world = World { read, env };
+            let size = &super::target_size::target_size;
+            let world = World { read, env, size };
             // What reading or translating fio's words says is about the tool's words.
             fio_job::translate(args, &world)
                 .map_err(|e| SpecError::Translation(e.message().to_string()))
