@@ -1,6 +1,6 @@
 //! Which layout a run's result is printed and written in: dbio's own, or another tool's
-//! (`--output-format sqlio|diskspd`, `--json-format fio`), so that scripts parsing those
-//! tools' output keep working.
+//! (`--output-format sqlio|diskspd|diskspd-xml`, `--json-format fio`), so that scripts
+//! parsing those tools' output keep working.
 
 use dbio_model::RunResult;
 
@@ -14,6 +14,8 @@ pub enum SummaryLayout {
     Sqlio,
     /// DiskSpd's per-thread tables and latency percentiles.
     Diskspd,
+    /// DiskSpd's XML results (`-Rxml`): the `<Results>` document alone.
+    DiskspdXml,
 }
 
 /// The layout of a run's `--json`.
@@ -38,31 +40,53 @@ pub enum LayoutError {
 }
 
 /// The layouts a run is printed and written in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Layouts {
     pub summary: SummaryLayout,
     pub json: JsonLayout,
+    /// The command line as typed, its words (DiskSpd's text shows it); empty when unknown.
+    pub typed: Vec<String>,
 }
 
 impl Layouts {
-    /// The layouts named by `--output-format` (dbio, sqlio, diskspd) and `--json-format`
-    /// (dbio, fio); a name not among them means dbio's own (the flags' parser refuses it).
+    /// The layouts named by `--output-format` (dbio, sqlio, diskspd, diskspd-xml) and
+    /// `--json-format` (dbio, fio); a name not among them means dbio's own (the flags' parser
+    /// refuses it).
     pub fn named(output_format: &str, json_format: &str) -> Layouts {
         let summary = match output_format {
             "sqlio" => SummaryLayout::Sqlio,
             "diskspd" => SummaryLayout::Diskspd,
+            "diskspd-xml" => SummaryLayout::DiskspdXml,
             _ => SummaryLayout::Dbio,
         };
         let json = match json_format {
             "fio" => JsonLayout::Fio,
             _ => JsonLayout::Dbio,
         };
-        Layouts { summary, json }
+        Layouts {
+            summary,
+            json,
+            typed: Vec::new(),
+        }
+    }
+
+    /// These layouts, knowing the command line as typed (`std::env::args()`).
+    pub fn typed(self, words: impl IntoIterator<Item = String>) -> Layouts {
+        Layouts {
+            typed: words.into_iter().collect(),
+            ..self
+        }
     }
 
     /// Whether both are dbio's own.
     pub fn is_dbio(&self) -> bool {
-        *self == Layouts::default()
+        self.summary == SummaryLayout::Dbio && self.json == JsonLayout::Dbio
+    }
+
+    /// Whether the summary is a document for programs (DiskSpd's XML), so that nothing
+    /// else may go where it is printed.
+    pub fn is_document(&self) -> bool {
+        self.summary == SummaryLayout::DiskspdXml
     }
 
     /// Refuses layouts that would print nothing of what was asked: another tool's layout of
@@ -90,7 +114,8 @@ impl Layouts {
     pub fn summary(&self, r: &RunResult, dbio_summary: &str) -> String {
         match self.summary {
             SummaryLayout::Sqlio => crate::sqlio::to_sqlio(r),
-            SummaryLayout::Diskspd => crate::diskspd::to_diskspd(r),
+            SummaryLayout::Diskspd => crate::diskspd::to_diskspd_typed(r, &self.typed),
+            SummaryLayout::DiskspdXml => crate::diskspd_xml::to_diskspd_xml_typed(r, &self.typed),
             SummaryLayout::Dbio => dbio_summary.to_string(),
         }
     }
@@ -119,6 +144,16 @@ mod tests {
         let diskspd = Layouts::named("diskspd", "dbio");
         assert_eq!(diskspd.summary, SummaryLayout::Diskspd);
         assert_eq!(diskspd.summary(&r, "S"), crate::diskspd::to_diskspd(&r));
+        let xml = Layouts::named("diskspd-xml", "dbio");
+        assert!(xml.is_document() && !diskspd.is_document() && !own.is_document());
+        assert_eq!(xml.summary(&r, "S"), crate::diskspd_xml::to_diskspd_xml(&r));
+        let typed = diskspd.typed(["dbio", "diskspd", "-b8K", "t"].map(String::from));
+        assert!(!typed.is_dbio());
+        let text = typed.summary(&r, "S");
+        assert!(
+            text.starts_with("\nCommand Line: dbio diskspd -b8K t\n"),
+            "{text}"
+        );
         assert_eq!(Layouts::named("other", "other"), Layouts::default());
     }
 

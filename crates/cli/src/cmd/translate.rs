@@ -37,8 +37,7 @@ pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
         )));
     }
     let runs = parse_runs(name, &t, &ours)?;
-    let to_stdout =
-        !ours.iter().any(|a| a == "-") && !ours.iter().any(|a| a == "-q" || a == "--quiet");
+    let to_stdout = dbio_spec::translate::outputs::lines_on_stdout(&t, &ours);
     let say = |s: String| {
         if to_stdout {
             print_out(&s)

@@ -80,6 +80,8 @@ pub struct RunFlags {
     pub seed: Option<u64>,
     pub targets: Vec<String>,
     pub label: Option<String>,
+    /// The layout the result is printed in (`--output-format`), e.g. DiskSpd's `-Rxml`.
+    pub output_format: Option<&'static str>,
 }
 
 impl RunFlags {
@@ -119,6 +121,7 @@ impl RunFlags {
             put("target", Some(t.clone()));
         }
         put("label", self.label.clone());
+        put("output-format", self.output_format.map(str::to_string));
         if self.buffered {
             v.push("--buffered".into());
         }
@@ -134,7 +137,8 @@ impl RunFlags {
 
 impl RunFlags {
     /// The flags as the raw description of a `dbio run` (what [`RunFlags::args`] says,
-    /// without a command line to parse; the label is not part of a job).
+    /// without a command line to parse; the label and the output format are not part of a
+    /// job).
     pub fn raw(&self) -> RawJob {
         let d = RawJob::default();
         RawJob {
