@@ -193,7 +193,7 @@ fn diskspd_text_has_a_row_per_thread_and_the_command_line_typed() {
     let r = json(&dir.path().join("r.json"));
     let typed = format!("{DBIO} {}", DISKSPD.join(" "));
     assert!(
-        text.starts_with(&format!("dbio run --rw randread")),
+        text.starts_with("dbio run --rw randread"),
         "the run line first: {text}"
     );
     assert!(

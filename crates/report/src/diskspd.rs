@@ -6,7 +6,7 @@
 //! from the histograms.
 
 use crate::diskspd_run::{merged, size, stdev_ns, Ran};
-use dbio_model::{DataKind, DirStats, RunResult, ThreadDir};
+use dbio_model::{DataKind, DirStats, RunResult, ThreadDir, ThreadStats};
 use std::fmt::Write;
 
 const RULE: &str = "-----------------------------------------------------------------------------------------------------";
@@ -42,18 +42,14 @@ pub fn to_diskspd_typed(r: &RunResult, typed: &[String]) -> String {
     cpu(&mut s, r);
     let threads = run.threads();
     let total = merged(r);
-    let sections: [(
-        &str,
-        Option<&DirStats>,
-        fn(&dbio_model::ThreadStats) -> ThreadDir,
-    ); 3] = [
-        ("Total IO", total.as_ref(), |t| t.total()),
-        ("Read IO", r.read.as_ref(), |t| t.read),
-        ("Write IO", r.write.as_ref(), |t| t.write),
+    let rows = |pick: fn(&ThreadStats) -> ThreadDir| threads.iter().map(pick).collect();
+    let sections: [(&str, Option<&DirStats>, Vec<ThreadDir>); 3] = [
+        ("Total IO", total.as_ref(), rows(ThreadStats::total)),
+        ("Read IO", r.read.as_ref(), rows(|t| t.read)),
+        ("Write IO", r.write.as_ref(), rows(|t| t.write)),
     ];
-    for (title, d, pick) in sections {
+    for (title, d, rows) in sections {
         let _ = writeln!(s, "\n{title}");
-        let rows: Vec<ThreadDir> = threads.iter().map(pick).collect();
         io_table(&mut s, &run, &rows, d);
     }
     let _ = writeln!(s, "\nTotal latency distribution:");
@@ -270,7 +266,7 @@ fn percentiles(s: &mut String, r: &RunResult, total: Option<&DirStats>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dbio_model::{Rw, ThreadStats};
+    use dbio_model::Rw;
 
     /// The committed fixture run: 1400 reads and 600 writes of 4 KiB on one file.
     fn run() -> RunResult {

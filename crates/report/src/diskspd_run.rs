@@ -141,7 +141,7 @@ pub(crate) fn size(bytes: u64) -> String {
     for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
         let one = 1u64 << shift;
         if bytes >= one {
-            return if bytes % one == 0 {
+            return if bytes.is_multiple_of(one) {
                 format!("{}{unit}", bytes >> shift)
             } else {
                 format!("{:.2}{unit}", bytes as f64 / one as f64)
