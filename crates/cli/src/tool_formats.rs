@@ -34,6 +34,6 @@ impl Default for FormatArgs {
 impl FormatArgs {
     /// The layouts these flags name, from dbio-report's exporters, knowing what was typed.
     pub fn layouts(&self) -> Layouts {
-        Layouts::named(&self.output_format, &self.json_format).typed(std::env::args())
+        Layouts::named(&self.output_format, &self.json_format).typed(std::env::args_os())
     }
 }

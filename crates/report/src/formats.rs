@@ -70,12 +70,14 @@ impl Layouts {
         }
     }
 
-    /// These layouts, knowing the command line as typed (`std::env::args()`).
-    pub fn typed(self, words: impl IntoIterator<Item = String>) -> Layouts {
-        Layouts {
-            typed: words.into_iter().collect(),
-            ..self
-        }
+    /// These layouts, knowing the command line as typed (`std::env::args_os()`; words that
+    /// are not UTF-8 are shown with U+FFFD in their place).
+    pub fn typed<W: AsRef<std::ffi::OsStr>>(self, words: impl IntoIterator<Item = W>) -> Layouts {
+        let typed = words
+            .into_iter()
+            .map(|w| w.as_ref().to_string_lossy().into_owned())
+            .collect();
+        Layouts { typed, ..self }
     }
 
     /// Whether both are dbio's own.
@@ -147,7 +149,7 @@ mod tests {
         let xml = Layouts::named("diskspd-xml", "dbio");
         assert!(xml.is_document() && !diskspd.is_document() && !own.is_document());
         assert_eq!(xml.summary(&r, "S"), crate::diskspd_xml::to_diskspd_xml(&r));
-        let typed = diskspd.typed(["dbio", "diskspd", "-b8K", "t"].map(String::from));
+        let typed = diskspd.typed(["dbio", "diskspd", "-b8K", "t"]);
         assert!(!typed.is_dbio());
         let text = typed.summary(&r, "S");
         assert!(
