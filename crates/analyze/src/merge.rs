@@ -113,6 +113,7 @@ where
         flush: merge_dir(results.iter().map(|r| r.flush.as_ref())),
         timeseries,
         cpu: merge_cpu(&results),
+        threads: Vec::new(),
         warnings,
         session: None,
         steady: None,

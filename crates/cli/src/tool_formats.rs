@@ -8,9 +8,9 @@ use dbio_report::formats::Layouts;
 #[derive(Debug, Clone, Args)]
 pub struct FormatArgs {
     /// Print the result in another tool's layout instead of dbio's summary: sqlio (its
-    /// throughput lines and millisecond histogram) or diskspd (its per-thread tables and
-    /// latency percentiles), so scripts that parse those keep working.
-    #[arg(long, value_name = "FORMAT", default_value = "dbio", value_parser = ["dbio", "sqlio", "diskspd"])]
+    /// throughput lines and millisecond histogram), diskspd (its per-thread tables and latency
+    /// percentiles) or diskspd-xml (its -Rxml results), so scripts that parse those keep working.
+    #[arg(long, value_name = "FORMAT", default_value = "dbio", value_parser = ["dbio", "sqlio", "diskspd", "diskspd-xml"])]
     pub output_format: String,
     /// The layout of --json: dbio's own, or fio's json+ (jobs[].read|write with iops, bw,
     /// clat_ns percentiles and bins; a jobs[] entry per stream, or one with fio-group).
@@ -36,9 +36,10 @@ impl Default for FormatArgs {
 }
 
 impl FormatArgs {
-    /// The layouts these flags name, from dbio-report's exporters.
+    /// The layouts these flags name, from dbio-report's exporters, knowing what was typed.
     pub fn layouts(&self) -> Layouts {
         Layouts::named(&self.output_format, &self.json_format)
             .with_sqlio_buffering(self.sqlio_buffering)
+            .typed(std::env::args_os())
     }
 }

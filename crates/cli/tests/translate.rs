@@ -555,7 +555,6 @@ fn refusals_name_the_true_reason_and_keyword_arithmetic_is_worked_out() {
     for (r, why) in [
         ("-Rjson", "text and xml"),
         ("-Rptext", "profile without running"),
-        ("-Rxml", "XML results"),
     ] {
         let err = refusal("diskspd", &["-c1M", "-d1", r, "f.dat"]);
         assert!(

@@ -20,6 +20,7 @@ pub mod streams;
 pub mod suite;
 pub mod sweep;
 pub mod sweep_verify;
+pub mod threads;
 pub mod units;
 pub mod verify;
 
@@ -28,6 +29,7 @@ pub use job::*;
 pub use result::*;
 pub use sim::{ServiceDist, SimDevice};
 pub use streams::{StreamResult, StreamSpec};
+pub use threads::{ThreadDir, ThreadStats};
 
 /// The JSON schema of a result type, as committed under `schema/` (e.g. `run-result.v1.json`).
 pub fn json_schema<T: schemars::JsonSchema>() -> String {

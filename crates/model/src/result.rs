@@ -38,6 +38,10 @@ pub struct RunResult {
     /// One row per second of the measured window.
     pub timeseries: Vec<TimePoint>,
     pub cpu: CpuStats,
+    /// Each worker thread's reads and writes, thread 0 first (empty in results written
+    /// before it was recorded, and in results merged from hosts or read from a database).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub threads: Vec<crate::threads::ThreadStats>,
     pub warnings: Vec<Warning>,
     /// Session runs: the AWR-like report.
     #[serde(default)]

@@ -241,6 +241,7 @@ pub fn result(job: &JobSpec, m: &Measured, url: &str) -> RunResult {
             workers: Vec::new(),
             cpus_allowed: cpus,
         },
+        threads: Vec::new(),
         warnings: Vec::new(),
         session: None,
         steady: None,

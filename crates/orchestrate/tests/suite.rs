@@ -91,6 +91,7 @@ fn device(j: &JobSpec) -> RunResult {
             workers: Vec::new(),
             cpus_allowed: 0,
         },
+        threads: Vec::new(),
         warnings: Vec::new(),
         session: None,
         steady: None,

@@ -1,107 +1,155 @@
-//! A run in DiskSpd's text layout: the input parameters, the CPU table, the Total, Read and
-//! Write IO tables (per thread, then `total:`) and the latency percentile table (`%-ile |
-//! Read (ms) | Write (ms) | Total (ms)`). dbio counts I/Os per thread but not bytes or
-//! directions per thread, so per-thread rows appear in the Total IO table (bytes there are
-//! the thread's I/Os times the run's mean I/O size) and the Read and Write tables hold the
-//! `total:` row only. Latency standard deviations come from the HDR histograms.
+//! A run in DiskSpd's text layout (its `ResultParser`): the command line, the input
+//! parameters of each target, the system, the CPU table, the Total, Read and Write IO tables
+//! with a row per thread and its latency, and the latency percentile table. dbio counts
+//! I/O per thread, not per target: a run over several targets has one row per thread
+//! naming them all. The CPU table has the host's average only; latency deviations come
+//! from the histograms.
 
-use dbio_model::histogram::LatencyHistogram;
-use dbio_model::{DirStats, RunResult, SyncMode};
+use crate::diskspd_run::{merged, size, stdev_ns, Ran};
+use dbio_model::{DataKind, DirStats, RunResult, ThreadDir, ThreadStats};
 use std::fmt::Write;
 
 const RULE: &str = "-----------------------------------------------------------------------------------------------------";
 
-/// The result in DiskSpd's text layout.
+/// The result in DiskSpd's text layout, its command line unknown.
 pub fn to_diskspd(r: &RunResult) -> String {
+    to_diskspd_typed(r, &[])
+}
+
+/// The result in DiskSpd's text layout; `typed` is the command line as typed (its words).
+pub fn to_diskspd_typed(r: &RunResult, typed: &[String]) -> String {
+    let run = Ran { r, typed };
     let mut s = String::new();
-    parameters(&mut s, r);
+    parameters(&mut s, &run);
+    system(&mut s, &run);
     let _ = writeln!(s, "\nResults for timespan 1:");
     let _ = writeln!(
         s,
-        "*******************************************************************************\n"
+        "*******************************************************************************"
     );
-    let _ = writeln!(s, "actual test time:\t{:.2}s", r.measured_secs);
+    if r.measured_secs < 1e-7 {
+        let _ = writeln!(
+            s,
+            "The test was interrupted before the measurements began. No results are displayed."
+        );
+        return s;
+    }
+    let _ = writeln!(s, "\nactual test time:\t{:.2}s", r.measured_secs);
     let _ = writeln!(s, "thread count:\t\t{}", r.job.threads);
-    let _ = writeln!(s, "proc count:\t\t{}\n", r.host.cpus);
+    if run.pool() {
+        let _ = writeln!(s, "request count:\t\t{}", r.job.qd);
+    }
     cpu(&mut s, r);
+    let threads = run.threads();
     let total = merged(r);
-    io_table(&mut s, r, "Total IO", total.as_ref(), true);
-    io_table(&mut s, r, "Read IO", r.read.as_ref(), false);
-    io_table(&mut s, r, "Write IO", r.write.as_ref(), false);
+    let rows = |pick: fn(&ThreadStats) -> ThreadDir| threads.iter().map(pick).collect();
+    let sections: [(&str, Option<&DirStats>, Vec<ThreadDir>); 3] = [
+        ("Total IO", total.as_ref(), rows(ThreadStats::total)),
+        ("Read IO", r.read.as_ref(), rows(|t| t.read)),
+        ("Write IO", r.write.as_ref(), rows(|t| t.write)),
+    ];
+    for (title, d, rows) in sections {
+        let _ = writeln!(s, "\n{title}");
+        io_table(&mut s, &run, &rows, d);
+    }
+    let _ = writeln!(s, "\nTotal latency distribution:");
     percentiles(&mut s, r, total.as_ref());
     s
 }
 
-fn parameters(s: &mut String, r: &RunResult) {
-    let j = &r.job;
-    let _ = writeln!(
-        s,
-        "Command Line: dbio run (DiskSpd layout, dbio {})\n",
-        r.dbio_version
-    );
+fn parameters(s: &mut String, run: &Ran) {
+    let j = &run.r.job;
+    let _ = writeln!(s, "\nCommand Line: {}\n", run.command_line());
     let _ = writeln!(s, "Input parameters:\n");
     let _ = writeln!(s, "\ttimespan:   1");
     let _ = writeln!(s, "\t-------------");
-    let _ = writeln!(s, "\tduration: {:.0}s", r.measured_secs);
+    let _ = writeln!(s, "\tduration: {}s", run.duration_secs());
     let _ = writeln!(s, "\twarm up time: {:.0}s", j.ramp_secs);
     let _ = writeln!(s, "\tcool down time: 0s");
     let _ = writeln!(s, "\tmeasuring latency");
     let _ = writeln!(s, "\trandom seed: {}", j.seed);
-    for t in &j.targets {
-        let _ = writeln!(s, "\tpath: '{t}'");
+    if run.pool() {
+        let _ = writeln!(s, "\tthread pool with {} threads", j.threads);
+        let _ = writeln!(
+            s,
+            "\tnumber of outstanding I/O operations per thread: {}",
+            j.qd
+        );
     }
+    for t in run.paths() {
+        let _ = writeln!(s, "\tpath: '{t}'");
+        target(s, run);
+    }
+    let _ = writeln!(s);
+}
+
+/// The settings of one target (all of dbio's targets share them).
+fn target(s: &mut String, run: &Ran) {
+    let j = &run.r.job;
     let _ = writeln!(s, "\t\tthink time: 0ms");
     let _ = writeln!(s, "\t\tburst size: 0");
-    let _ = writeln!(
-        s,
-        "\t\t{}",
-        if j.direct {
-            "software cache disabled"
-        } else {
-            "using software cache"
-        }
-    );
-    let _ = writeln!(
-        s,
-        "\t\t{}",
-        if j.sync == SyncMode::Dsync {
-            "hardware write cache disabled, writethrough on"
-        } else {
-            "using hardware write cache, writethrough off"
-        }
-    );
+    let cache = if j.direct {
+        "software cache disabled"
+    } else {
+        "using software cache"
+    };
+    let _ = writeln!(s, "\t\t{cache}");
+    let through = match (run.write_through(), j.direct) {
+        (true, true) => "hardware write cache disabled, writethrough on",
+        (true, false) => "hardware and software write caches disabled, writethrough on",
+        (false, _) => "using hardware write cache, writethrough off",
+    };
+    let _ = writeln!(s, "\t\t{through}");
+    if j.data == DataKind::Zeros && j.rw.writes() {
+        let _ = writeln!(s, "\t\tzeroing write buffers");
+    }
     let test = match j.read_pct {
         100 => "performing read test".to_string(),
         0 => "performing write test".to_string(),
         p => format!("performing mix test (read/write ratio: {p}/{})", 100 - p),
     };
     let _ = writeln!(s, "\t\t{test}");
-    let sizes: Vec<String> = j.bs.iter().map(|b| b.size.to_string()).collect();
+    let sizes: Vec<String> = j.bs.iter().map(|b| size(b.size)).collect();
     let _ = writeln!(s, "\t\tblock size: {}", sizes.join(", "));
     if j.rw.is_random() {
-        let _ = writeln!(s, "\t\tusing random I/O (alignment: {})", j.align);
+        let _ = writeln!(s, "\t\tusing random I/O (alignment: {})", size(j.align));
     } else {
-        let _ = writeln!(s, "\t\tusing sequential I/O (stride: {})", j.bs[0].size);
+        let _ = writeln!(
+            s,
+            "\t\tusing sequential I/O (stride: {})",
+            size(j.bs[0].size)
+        );
     }
-    let _ = writeln!(
-        s,
-        "\t\tnumber of outstanding I/O operations per thread: {}",
-        j.qd
-    );
-    let _ = writeln!(s, "\t\tthread stride size: 0");
-    let _ = writeln!(s, "\t\tthreads per file: {}", j.threads);
-    let _ = writeln!(s, "\t\tusing io_uring (dbio engine {})", r.engine.name);
-    let _ = writeln!(s, "\t\tIO priority: normal\n");
+    if run.pool() {
+        let _ = writeln!(s, "\t\trelative IO weight in thread pool: 1");
+    } else {
+        let _ = writeln!(
+            s,
+            "\t\tnumber of outstanding I/O operations per thread: {}",
+            j.qd
+        );
+    }
+    if j.region.offset > 0 {
+        let _ = writeln!(s, "\t\tbase file offset: {}", size(j.region.offset));
+    }
+    if let Some(range) = j.region.range {
+        let _ = writeln!(s, "\t\tmax file size: {}", size(j.region.offset + range));
+    }
+    if !run.pool() {
+        let _ = writeln!(s, "\t\tthreads per file: {}", j.threads);
+    }
+    let _ = writeln!(s, "\t\tusing dbio's {} engine", run.r.engine.name);
+    let _ = writeln!(s, "\t\tIO priority: normal");
+    if let Some(iops) = run.iops_per_thread() {
+        let _ = writeln!(s, "\t\tthroughput rate-limited to {iops} IOPS");
+    }
+}
+
+fn system(s: &mut String, run: &Ran) {
     let _ = writeln!(s, "System information:\n");
-    let _ = writeln!(s, "\tcomputer name: {}", r.host.hostname);
-    let _ = writeln!(
-        s,
-        "\tstart time: {}",
-        r.started_at
-            .replace('T', " ")
-            .replace('-', "/")
-            .trim_end_matches('Z')
-    );
+    let _ = writeln!(s, "\tcomputer name: {}", run.r.host.hostname);
+    let _ = writeln!(s, "\tstart time: {}", run.start_time());
+    let _ = writeln!(s, "\n\tcpu count:\t\t{}", run.r.host.cpus);
 }
 
 /// The CPU table: dbio records the process and the whole host, not each CPU.
@@ -111,86 +159,58 @@ fn cpu(s: &mut String, r: &RunResult) {
     let user = r.cpu.process_user_s / secs / cpus * 100.0;
     let kernel = r.cpu.process_sys_s / secs / cpus * 100.0;
     let host = r.cpu.host_busy_pct;
-    let _ = writeln!(s, "CPU |  Usage |  User  |  Kernel |  Idle");
-    let _ = writeln!(s, "-------------------------------------------");
+    let _ = writeln!(s, "\nCPU |  Usage |  User  | Kernel |  Idle");
+    let _ = writeln!(s, "----------------------------------------");
     let _ = writeln!(
         s,
-        "avg.| {:5.2}%| {:5.2}%|  {:5.2}%| {:5.2}%",
-        host,
-        user,
-        kernel,
+        "avg.| {host:6.2}%| {user:6.2}%| {kernel:6.2}%| {:6.2}%",
         (100.0 - host).max(0.0)
     );
     let _ = writeln!(
         s,
-        "(host busy share; User and Kernel are dbio's own, as a share of its {} CPUs)\n",
+        "(host busy share; User and Kernel are dbio's own, as a share of its {} CPUs)",
         r.cpu.cpus_allowed
     );
 }
 
-/// Reads and writes together: their histograms merged exactly.
-fn merged(r: &RunResult) -> Option<DirStats> {
-    let dirs: Vec<&DirStats> = [&r.read, &r.write].into_iter().flatten().collect();
-    let first = (*dirs.first()?).clone();
-    let mut h = first.histogram.to_hdr();
-    let mut out = first;
-    for d in &dirs[1..] {
-        let _ = h.add(d.histogram.to_hdr());
-        out.ios += d.ios;
-        out.bytes += d.bytes;
-        out.iops += d.iops;
-        out.mib_s += d.mib_s;
-        out.mb_s += d.mb_s;
-    }
-    out.histogram = LatencyHistogram::from_hdr(&h);
-    out.latency_ns = dbio_model::histogram::LatencySummary::of(&h);
-    Some(out)
-}
-
-fn io_table(s: &mut String, r: &RunResult, title: &str, d: Option<&DirStats>, per_thread: bool) {
-    let _ = writeln!(s, "{title}");
+/// One IO table: a row per thread (`rows`, one direction's or both), then the total `d`.
+fn io_table(s: &mut String, run: &Ran, rows: &[ThreadDir], d: Option<&DirStats>) {
     let _ = writeln!(s, "thread |       bytes     |     I/Os     |    MiB/s   |  I/O per s |  AvgLat  | LatStdDev |  file");
     let _ = writeln!(s, "{RULE}");
-    let file = target_label(r);
-    let secs = r.measured_secs.max(1e-9);
-    let (avg, dev) = d.map_or((0.0, 0.0), |d| {
-        let h = d.histogram.to_hdr();
-        let dev = if h.is_empty() { 0.0 } else { h.stdev() / 1e6 };
-        (d.latency_ns.mean / 1e6, dev)
-    });
-    if let (true, Some(d)) = (per_thread, d) {
-        let per_io = if d.ios > 0 {
-            d.bytes as f64 / d.ios as f64
-        } else {
-            0.0
-        };
-        for (i, w) in r.cpu.workers.iter().enumerate() {
-            let bytes = (w.ios as f64 * per_io).round() as u64;
-            let _ = writeln!(
-                s,
-                "{i:>6} | {bytes:>15} | {:>12} | {:>10.2} | {:>10.2} | {:>8} | {:>9} | {file}",
-                w.ios,
-                bytes as f64 / secs / 1048576.0,
-                w.ios as f64 / secs,
-                "-",
-                "-"
-            );
-        }
+    let secs = run.r.measured_secs.max(1e-9);
+    let file = format!("{} ({})", run.path(), size(run.file_size()));
+    for (i, t) in rows.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "{i:>6} | {:>15} | {:>12} | {:>10.2} | {:>10.2}{} | {file}",
+            t.bytes,
+            t.ios,
+            t.bytes as f64 / 1048576.0 / secs,
+            t.ios as f64 / secs,
+            latency(t.ios, t.mean_ns, t.stdev_ns)
+        );
     }
     let _ = writeln!(s, "{RULE}");
-    let (bytes, ios, mib, iops) = d.map_or((0, 0, 0.0, 0.0), |d| (d.bytes, d.ios, d.mib_s, d.iops));
+    let (bytes, ios, mean, dev) = d.map_or((0, 0, 0.0, 0.0), |d| {
+        (d.bytes, d.ios, d.latency_ns.mean, stdev_ns(d))
+    });
     let _ = writeln!(
         s,
-        "total:   {bytes:>15} | {ios:>12} | {mib:>10.2} | {iops:>10.2} | {avg:>8.3} | {dev:>9.3}\n"
+        "total:   {bytes:>15} | {ios:>12} | {:>10.2} | {:>10.2}{}",
+        bytes as f64 / 1048576.0 / secs,
+        ios as f64 / secs,
+        latency(ios, mean, dev)
     );
 }
 
-fn target_label(r: &RunResult) -> String {
-    r.targets
-        .iter()
-        .map(|t| format!("{} ({}MiB)", t.path, t.size_bytes >> 20))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The AvgLat and LatStdDev cells in milliseconds (`N/A` deviation without I/O).
+fn latency(ios: u64, mean_ns: f64, stdev_ns: f64) -> String {
+    let mean = format!(" | {:>8.3}", mean_ns / 1e6);
+    if ios == 0 {
+        format!("{mean} |       N/A")
+    } else {
+        format!("{mean} |  {:>8.3}", stdev_ns / 1e6)
+    }
 }
 
 /// DiskSpd's percentile table in milliseconds: min, 25th … 9-nines, max.
@@ -211,14 +231,9 @@ fn percentiles(s: &mut String, r: &RunResult, total: Option<&DirStats>) {
         ("8-nines", 0.99999999),
         ("9-nines", 0.999999999),
     ];
-    let cols: Vec<Option<dbio_model::histogram::LatencyHistogram>> =
-        [r.read.as_ref(), r.write.as_ref(), total]
-            .iter()
-            .map(|d| d.map(|d| d.histogram.clone()))
-            .collect();
-    let hists: Vec<_> = cols
+    let hists: Vec<_> = [r.read.as_ref(), r.write.as_ref(), total]
         .iter()
-        .map(|c| c.as_ref().map(|h| h.to_hdr()))
+        .map(|d| d.map(|d| d.histogram.to_hdr()))
         .collect();
     let cell = |h: &Option<hdrhistogram::Histogram<u64>>, q: Option<f64>| match h {
         Some(h) if !h.is_empty() => {
@@ -231,7 +246,7 @@ fn percentiles(s: &mut String, r: &RunResult, total: Option<&DirStats>) {
         }
         _ => format!("{:>10}", "N/A"),
     };
-    let _ = writeln!(s, "\n  %-ile |  Read (ms) | Write (ms) | Total (ms)");
+    let _ = writeln!(s, "  %-ile |  Read (ms) | Write (ms) | Total (ms)");
     let _ = writeln!(s, "----------------------------------------------");
     let row = |s: &mut String, name: &str, q: Option<f64>| {
         let _ = writeln!(
@@ -246,4 +261,112 @@ fn percentiles(s: &mut String, r: &RunResult, total: Option<&DirStats>) {
         row(s, name, Some(q));
     }
     row(s, "max", None);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dbio_model::Rw;
+
+    /// The committed fixture run: 1400 reads and 600 writes of 4 KiB on one file.
+    fn run() -> RunResult {
+        serde_json::from_str(include_str!("../tests/fixtures/run.json")).expect("the fixture")
+    }
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    /// The rows of the table titled `title`, split at `|` and trimmed.
+    fn rows(text: &str, title: &str) -> Vec<Vec<String>> {
+        let start = text.find(&format!("\n{title}\n")).expect(title);
+        text[start..]
+            .lines()
+            .skip(4)
+            .take_while(|l| !l.starts_with("----"))
+            .map(|l| l.split('|').map(|c| c.trim().to_string()).collect())
+            .collect()
+    }
+
+    fn dir(ios: u64, mean_us: f64, dev_us: f64) -> ThreadDir {
+        ThreadDir {
+            ios,
+            bytes: ios * 4096,
+            mean_ns: mean_us * 1000.0,
+            stdev_ns: dev_us * 1000.0,
+        }
+    }
+
+    #[test]
+    fn each_thread_has_its_row_and_latency_in_every_table() {
+        let mut r = run();
+        r.job.threads = 2;
+        r.threads = vec![
+            ThreadStats {
+                read: dir(1000, 100.0, 10.0),
+                write: dir(400, 200.0, 20.0),
+            },
+            ThreadStats {
+                read: dir(400, 150.0, 30.0),
+                write: ThreadDir::default(),
+            },
+        ];
+        let text = to_diskspd(&r);
+        let secs = r.measured_secs;
+        let read = rows(&text, "Read IO");
+        assert_eq!(read.len(), 2, "{text}");
+        assert_eq!(read[0][..3], ["0", "4096000", "1000"]);
+        assert_eq!(read[0][4], format!("{:.2}", 1000.0 / secs));
+        assert_eq!(read[0][5..7], ["0.100", "0.010"]);
+        assert_eq!(read[0][7], "./small (8MiB)");
+        assert_eq!(read[1][..3], ["1", "1638400", "400"]);
+        assert_eq!(read[1][5..7], ["0.150", "0.030"]);
+        let write = rows(&text, "Write IO");
+        assert_eq!(write[0][..3], ["0", "1638400", "400"]);
+        assert_eq!(write[0][5..7], ["0.200", "0.020"]);
+        // A thread without writes: no I/O, no deviation.
+        assert_eq!(write[1][2..3], ["0"]);
+        assert_eq!(write[1][5..7], ["0.000", "N/A"]);
+        let total = rows(&text, "Total IO");
+        // Thread 0: 1400 I/Os, mean (1000 x 100 + 400 x 200) / 1400 us.
+        assert_eq!(total[0][..3], ["0", "5734400", "1400"]);
+        assert_eq!(total[0][5], format!("{:.3}", 180_000.0 / 1400.0 / 1000.0));
+    }
+
+    #[test]
+    fn several_targets_are_one_pool_of_threads() {
+        let mut r = run();
+        r.job.targets = vec!["a.dat".into(), "b.dat".into()];
+        r.job.threads = 4;
+        r.job.qd = 8;
+        let text = to_diskspd(&r);
+        assert!(text.contains("\tthread pool with 4 threads\n\tnumber of outstanding I/O operations per thread: 8\n"), "{text}");
+        assert_eq!(
+            text.matches("relative IO weight in thread pool: 1").count(),
+            2
+        );
+        assert!(!text.contains("threads per file"), "{text}");
+        assert!(
+            text.contains("\nthread count:\t\t4\nrequest count:\t\t8\n"),
+            "{text}"
+        );
+        r.job.targets.truncate(1);
+        let one = to_diskspd(&r);
+        assert!(one.contains("\t\tthreads per file: 4\n") && !one.contains("thread pool"));
+    }
+
+    #[test]
+    fn a_read_run_says_the_write_through_diskspd_was_asked_for() {
+        let mut r = run();
+        r.job.rw = Rw::RandRead;
+        r.job.read_pct = 100;
+        let on = "\t\thardware write cache disabled, writethrough on\n";
+        let typed = words("dbio diskspd -b4K -r -Sh t.dat");
+        let text = to_diskspd_typed(&r, &typed);
+        assert!(text.contains(on), "{text}");
+        assert!(text.starts_with("\nCommand Line: dbio diskspd -b4K -r -Sh t.dat\n"));
+        let plain = to_diskspd_typed(&r, &words("dbio diskspd -b4K -r -Su t.dat"));
+        assert!(plain.contains("\t\tusing hardware write cache, writethrough off\n"));
+        assert!(plain.contains("\t\tblock size: 4KiB\n\t\tusing random I/O (alignment: 4KiB)\n"));
+    }
 }

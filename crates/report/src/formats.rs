@@ -1,6 +1,6 @@
 //! Which layout a run's result is printed and written in: dbio's own, or another tool's
-//! (`--output-format sqlio|diskspd`, `--json-format fio`), so that scripts parsing those
-//! tools' output keep working.
+//! (`--output-format sqlio|diskspd|diskspd-xml`, `--json-format fio`), so that scripts
+//! parsing those tools' output keep working.
 
 use crate::fio_json::{to_fio_json, FioJobs};
 use dbio_model::RunResult;
@@ -15,6 +15,8 @@ pub enum SummaryLayout {
     Sqlio,
     /// DiskSpd's per-thread tables and latency percentiles.
     Diskspd,
+    /// DiskSpd's XML results (`-Rxml`): the `<Results>` document alone.
+    DiskspdXml,
 }
 
 /// The layout of a run's `--json`.
@@ -42,22 +44,25 @@ pub enum LayoutError {
 }
 
 /// The layouts a run is printed and written in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Layouts {
     pub summary: SummaryLayout,
     pub json: JsonLayout,
     /// SQLIO's `-B` letter when `dbio sqlio` translated the run (see [`crate::sqlio::to_sqlio_as`]).
     pub sqlio_buffering: Option<char>,
+    /// The command line as typed, its words (DiskSpd's text shows it); empty when unknown.
+    pub typed: Vec<String>,
 }
 
 impl Layouts {
-    /// The layouts named by `--output-format` (dbio, sqlio, diskspd) and `--json-format`
-    /// (dbio, fio, fio-group); a name not among them means dbio's own (the flags' parser
+    /// The layouts named by `--output-format` (dbio, sqlio, diskspd, diskspd-xml) and
+    /// `--json-format` (dbio, fio, fio-group); a name not among them means dbio's own (the flags' parser
     /// refuses it).
     pub fn named(output_format: &str, json_format: &str) -> Layouts {
         let summary = match output_format {
             "sqlio" => SummaryLayout::Sqlio,
             "diskspd" => SummaryLayout::Diskspd,
+            "diskspd-xml" => SummaryLayout::DiskspdXml,
             _ => SummaryLayout::Dbio,
         };
         let json = match json_format {
@@ -69,6 +74,7 @@ impl Layouts {
             summary,
             json,
             sqlio_buffering: None,
+            typed: Vec::new(),
         }
     }
 
@@ -80,9 +86,25 @@ impl Layouts {
         }
     }
 
+    /// These layouts, knowing the command line as typed (`std::env::args_os()`; words that
+    /// are not UTF-8 are shown with U+FFFD in their place).
+    pub fn typed<W: AsRef<std::ffi::OsStr>>(self, words: impl IntoIterator<Item = W>) -> Layouts {
+        let typed = words
+            .into_iter()
+            .map(|w| w.as_ref().to_string_lossy().into_owned())
+            .collect();
+        Layouts { typed, ..self }
+    }
+
     /// Whether both are dbio's own.
     pub fn is_dbio(&self) -> bool {
         self.summary == SummaryLayout::Dbio && self.json == JsonLayout::Dbio
+    }
+
+    /// Whether the summary is a document for programs (DiskSpd's XML), so that nothing
+    /// else may go where it is printed.
+    pub fn is_document(&self) -> bool {
+        self.summary == SummaryLayout::DiskspdXml
     }
 
     /// Refuses layouts that would print nothing of what was asked: another tool's layout of
@@ -112,7 +134,8 @@ impl Layouts {
     pub fn summary(&self, r: &RunResult, dbio_summary: &str) -> String {
         match self.summary {
             SummaryLayout::Sqlio => crate::sqlio::to_sqlio_as(r, self.sqlio_buffering),
-            SummaryLayout::Diskspd => crate::diskspd::to_diskspd(r),
+            SummaryLayout::Diskspd => crate::diskspd::to_diskspd_typed(r, &self.typed),
+            SummaryLayout::DiskspdXml => crate::diskspd_xml::to_diskspd_xml_typed(r, &self.typed),
             SummaryLayout::Dbio => dbio_summary.to_string(),
         }
     }
@@ -144,6 +167,16 @@ mod tests {
         let diskspd = Layouts::named("diskspd", "dbio");
         assert_eq!(diskspd.summary, SummaryLayout::Diskspd);
         assert_eq!(diskspd.summary(&r, "S"), crate::diskspd::to_diskspd(&r));
+        let xml = Layouts::named("diskspd-xml", "dbio");
+        assert!(xml.is_document() && !diskspd.is_document() && !own.is_document());
+        assert_eq!(xml.summary(&r, "S"), crate::diskspd_xml::to_diskspd_xml(&r));
+        let typed = diskspd.typed(["dbio", "diskspd", "-b8K", "t"]);
+        assert!(!typed.is_dbio());
+        let text = typed.summary(&r, "S");
+        assert!(
+            text.starts_with("\nCommand Line: dbio diskspd -b8K t\n"),
+            "{text}"
+        );
         assert_eq!(Layouts::named("other", "other"), Layouts::default());
         // SQLIO's -B letter of a `dbio sqlio` run changes only SQLIO's layout.
         let asked = own.with_sqlio_buffering(Some('N'));

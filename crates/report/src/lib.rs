@@ -13,6 +13,8 @@ pub mod db;
 pub mod db_schema;
 pub mod deliver;
 pub mod diskspd;
+mod diskspd_run;
+pub mod diskspd_xml;
 pub mod entry;
 pub mod error;
 pub mod fio_job;

@@ -69,6 +69,28 @@ fn dir_stats<'a>(parts: impl Iterator<Item = &'a crate::worker::DirTotals>, secs
     }
 }
 
+/// One worker's reads and writes, each with the mean and spread of its histogram.
+fn thread_stats(r: &WorkerReport) -> ThreadStats {
+    let dir = |d: &crate::worker::DirTotals| ThreadDir {
+        ios: d.ios,
+        bytes: d.bytes,
+        mean_ns: if d.hist.is_empty() {
+            0.0
+        } else {
+            d.hist.mean()
+        },
+        stdev_ns: if d.hist.is_empty() {
+            0.0
+        } else {
+            d.hist.stdev()
+        },
+    };
+    ThreadStats {
+        read: dir(&r.read),
+        write: dir(&r.write),
+    }
+}
+
 /// Seconds the workers in `reports` measured: the longest of them.
 pub(crate) fn wall_secs<'a>(reports: impl IntoIterator<Item = &'a WorkerReport>) -> f64 {
     reports.into_iter().map(|r| r.wall_s).fold(0.0, f64::max)
@@ -105,6 +127,7 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
             ios: r.read.ios + r.write.ios,
         })
         .collect();
+    let threads = a.reports.iter().map(thread_stats).collect();
     let all: Vec<&WorkerReport> = a.reports.iter().collect();
     let [read, write, flush] = dir_totals(&all, a.dirs, secs);
     let total_ios: u64 = workers.iter().map(|w| w.ios).sum();
@@ -157,6 +180,7 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
         flush,
         timeseries: a.window.timeseries,
         cpu,
+        threads,
         warnings,
         session: None,
         steady: a.steady,

@@ -29,11 +29,12 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
         .max(spec.max_bs());
     // The virtual window starts now, however long the model takes to compute it.
     let started_at = SystemTime::now();
-    let (out, timeseries) = model::simulate(spec, &dev, (start, start + len), stop);
+    let (mut out, timeseries) = model::simulate(spec, &dev, (start, start + len), stop);
     let mut warnings = vec![warn::simulated(&dev)];
     if let Some(st) = out.steady.as_ref().filter(|st| !st.settled) {
         warnings.push(warn::not_settled(st));
     }
+    let threads = std::mem::take(&mut out.threads);
     let report = WorkerReport {
         read: out.read,
         write: out.write,
@@ -66,6 +67,8 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
         warnings,
         steady: out.steady,
     });
+    // The model keeps each worker's figures; its one report holds them all.
+    r.threads = threads;
     r.data = DataInfo {
         kind: "none".into(),
         description: "no data: the simulated device stores nothing".into(),

@@ -16,7 +16,7 @@ use dbio_model::histogram::{new_histogram, Encoder};
 use dbio_model::spill::Spill;
 use dbio_model::{
     Arrivals, JobSpec, ServiceDist, SimDevice, Steady, SteadyMetric, SteadyState, StopAfter,
-    TimePoint,
+    ThreadDir, ThreadStats, TimePoint,
 };
 use fastrand::Rng;
 use hdrhistogram::Histogram;
@@ -104,6 +104,42 @@ pub struct Measured {
     pub interrupted: bool,
     /// How settling went, with `--steady`.
     pub steady: Option<SteadyState>,
+    /// Each worker's reads and writes.
+    pub threads: Vec<ThreadStats>,
+}
+
+/// One worker's measured I/O of one direction: count, bytes, and the sums its latency's
+/// mean and spread come from (the exact latencies, not a histogram's).
+#[derive(Debug, Clone, Copy, Default)]
+struct Moments {
+    ios: u64,
+    bytes: u64,
+    sum: f64,
+    sum_sq: f64,
+}
+
+impl Moments {
+    fn add(&mut self, lat_ns: u64, len: u32) {
+        let x = lat_ns as f64;
+        self.ios += 1;
+        self.bytes += u64::from(len);
+        self.sum += x;
+        self.sum_sq += x * x;
+    }
+
+    fn dir(&self) -> ThreadDir {
+        if self.ios == 0 {
+            return ThreadDir::default();
+        }
+        let n = self.ios as f64;
+        let mean = self.sum / n;
+        ThreadDir {
+            ios: self.ios,
+            bytes: self.bytes,
+            mean_ns: mean,
+            stdev_ns: (self.sum_sq / n - mean * mean).max(0.0).sqrt(),
+        }
+    }
 }
 
 /// Settling to a steady state (`--steady`): per-second samples of the completions after the
@@ -149,6 +185,8 @@ struct Sim<'a> {
     settling: Option<Settling>,
     stopping: bool,
     totals: [DirTotals; 2],
+    /// Per worker: [reads, writes].
+    moments: Vec<[Moments; 2]>,
     interval: Histogram<u64>,
     encoder: Encoder,
     /// Where the seconds' histograms wait until the result is written.
@@ -278,6 +316,7 @@ impl<'a> Sim<'a> {
             settling,
             stopping: false,
             totals: [DirTotals::new(), DirTotals::new()],
+            moments: vec![[Moments::default(); 2]; threads as usize],
             interval: new_histogram(),
             encoder: Encoder::default(),
             spill: Spill::new(),
@@ -367,6 +406,14 @@ impl<'a> Sim<'a> {
             behind,
             interrupted,
             steady,
+            threads: self
+                .moments
+                .iter()
+                .map(|[r, w]| ThreadStats {
+                    read: r.dir(),
+                    write: w.dir(),
+                })
+                .collect(),
         };
         (outcome, self.points)
     }
@@ -597,6 +644,7 @@ impl Sim<'_> {
                 self.send_interval(1.0);
             }
             let lat = self.now - io.start;
+            self.moments[io.worker as usize][usize::from(!io.read)].add(lat, io.len);
             let t = &mut self.totals[usize::from(!io.read)];
             t.ios += 1;
             t.bytes += io.len as u64;

@@ -217,3 +217,23 @@ fn a_timed_run_lasts_its_virtual_duration_with_one_point_per_second() {
     assert_eq!(read.ios, 60_000, "2 channels × 3 s / 100 µs");
     near("IOPS", read.iops, 20_000.0, 0.01);
 }
+
+#[test]
+fn each_thread_has_its_own_share_and_they_add_up_to_the_run() {
+    // 3 threads at qd 1 on 4 constant channels: no queueing, every I/O takes exactly S, and
+    // the quota of 30,001 I/Os is shared 10,001 / 10,000 / 10,000 (the first takes the rest).
+    let mut s = job(device(4, 100, ServiceDist::Const), 1, 30_001);
+    s.threads = 3;
+    let r = sim(&s);
+    let ios: Vec<u64> = r.threads.iter().map(|t| t.read.ios).collect();
+    assert_eq!(ios, [10_001, 10_000, 10_000]);
+    let read = r.read.unwrap();
+    assert_eq!(ios.iter().sum::<u64>(), read.ios);
+    let bytes: u64 = r.threads.iter().map(|t| t.read.bytes).sum();
+    assert_eq!(bytes, read.bytes);
+    for t in &r.threads {
+        assert_eq!(t.write, ThreadDir::default());
+        near("a thread's mean", t.read.mean_ns, 100_000.0, 0.001);
+        assert!(t.read.stdev_ns < 1.0, "{t:?}");
+    }
+}

@@ -31,6 +31,8 @@ struct Diskspd {
     interlocked: bool,
     /// The -s option as given (DiskSpd refuses it with -r or -rs).
     sequential: Option<String>,
+    /// -Rxml: DiskSpd's XML results.
+    xml: bool,
     targets: Vec<String>,
     /// Whether any target was given (also one refused).
     any_target: bool,
@@ -61,6 +63,7 @@ impl Default for Diskspd {
             max_offset: None,
             interlocked: false,
             sequential: None,
+            xml: false,
             targets: Vec::new(),
             any_target: false,
         }
@@ -252,12 +255,13 @@ fn option(t: &mut Translation, d: &mut Diskspd, a: &str, opt: &str) {
         "f" => max_offset(t, d, a, v),
         "T" => t.refuse(a, "dbio's sequential threads each walk their own equal slice of the target; a set thread stride is not a dbio setting (leave -T out to get the slices)"),
         "L" => t.mapped(a, "dbio always measures every I/O's latency (HDR histograms: min, mean, percentiles, max)"),
-        _ => other(t, a, key, v),
+        "R" => results(t, d, a, v),
+        _ => other(t, a, key),
     }
 }
 
 /// Options that change nothing dbio measures, or that dbio cannot do.
-fn other(t: &mut Translation, a: &str, key: &str, v: &str) {
+fn other(t: &mut Translation, a: &str, key: &str) {
     match key {
         "a" | "n" => t.differs(a, "dbio does not pin its threads to CPUs; the scheduler places them"),
         "x" => t.differs(a, "completion routines are Windows's; dbio completes I/O through io_uring"),
@@ -266,10 +270,6 @@ fn other(t: &mut Translation, a: &str, key: &str, v: &str) {
         "D" => t.differs(a, "dbio keeps IOPS, MB/s and p99 per second in its result (--json timeseries); the interval is always 1 s"),
         "P" => t.differs(a, "dbio shows its own progress line on a terminal"),
         "v" => t.differs(a, "dbio's summary says what it ran; --json has every detail"),
-        "R" if v.eq_ignore_ascii_case("text") => t.mapped(a, "text output (dbio's summary; --output-format diskspd prints DiskSpd's layout)"),
-        "R" if v.eq_ignore_ascii_case("xml") => t.refuse(a, "XML results are not written; use --json FILE for dbio's JSON, or --output-format diskspd"),
-        "R" if v.len() > 1 && v.starts_with(['p', 'P']) => t.refuse(a, "-Rp prints the profile without running it; dbio diskspd --dry-run prints what would run"),
-        "R" => t.refuse(a, format!("-R{v}: DiskSpd's result formats are text and xml; dbio's own JSON is --json FILE")),
         "i" | "j" => t.refuse(a, "bursts of N I/Os every M ms are not a dbio pattern; --burst ON/PERIOD runs I/O in time windows, --rate paces I/Os"),
         "p" => t.refuse(a, "parallel sequential I/Os at the same offset are not a dbio pattern"),
         "e" => t.refuse(a, "Event Tracing for Windows has no Linux counterpart here; leave -e out"),
@@ -306,6 +306,22 @@ fn block_size_option(t: &mut Translation, d: &mut Diskspd, a: &str, v: &str) {
             a,
             format!("'{v}' is not a size (bytes, or with K, M, G, T or b for blocks)"),
         ),
+    }
+}
+
+/// -Rtext and -Rxml: the layout of the results (the last -R wins, as in DiskSpd).
+fn results(t: &mut Translation, d: &mut Diskspd, a: &str, v: &str) {
+    match v.to_ascii_lowercase().as_str() {
+        "text" => {
+            d.xml = false;
+            t.mapped(a, "text output (dbio's summary; --output-format diskspd prints DiskSpd's layout)");
+        }
+        "xml" => {
+            d.xml = true;
+            t.mapped(a, "--output-format diskspd-xml: DiskSpd's XML results, alone on stdout (the dbio run line and notes go to stderr)");
+        }
+        p if p.len() > 1 && p.starts_with('p') => t.refuse(a, "-Rp prints the profile without running it; dbio diskspd --dry-run prints what would run"),
+        _ => t.refuse(a, format!("-R{v}: DiskSpd's result formats are text and xml; dbio's own JSON is --json FILE")),
     }
 }
 
@@ -511,6 +527,7 @@ fn flags(t: &mut Translation, d: &Diskspd) -> RunFlags {
         size: d.create,
         seed: d.seed,
         skew: d.hotspot.clone(),
+        output_format: d.xml.then_some("diskspd-xml"),
         ..RunFlags::default()
     };
     let random = d.random.is_some();

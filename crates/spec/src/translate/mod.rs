@@ -90,6 +90,8 @@ pub struct RunFlags {
     pub streams: Vec<StreamFlags>,
     /// fio's group_reporting: with `--json-format fio`, the streams are one `jobs[]` entry.
     pub fio_group: bool,
+    /// The layout the result is printed in (`--output-format`), e.g. DiskSpd's `-Rxml`.
+    pub output_format: Option<&'static str>,
 }
 
 impl RunFlags {
@@ -132,6 +134,7 @@ impl RunFlags {
             put("target", Some(t));
         }
         put("label", self.label.clone());
+        put("output-format", self.output_format.map(str::to_string));
         if self.buffered {
             v.push("--buffered".into());
         }
@@ -147,7 +150,8 @@ impl RunFlags {
 
 impl RunFlags {
     /// The flags as the raw description of a `dbio run` (what [`RunFlags::args`] says,
-    /// without a command line to parse; the label is not part of a job).
+    /// without a command line to parse; the label and the output format are not part of a
+    /// job).
     pub fn raw(&self) -> RawJob {
         let d = RawJob::default();
         RawJob {

@@ -1,5 +1,6 @@
 //! The outputs dbio's own flags give a translation: one file cannot take several runs.
 
+use super::Translation;
 use crate::error::SpecError;
 
 /// Refuses `--json`/`--html` among dbio's flags `ours` when the translation has several
@@ -16,5 +17,57 @@ pub fn one_file_per_run(runs: usize, ours: &[String]) -> Result<(), SpecError> {
             "{f}: the translation has {runs} runs, which would all write the same file; run the jobs one at a time (one job file each) to keep each result"
         ))),
         None => Ok(()),
+    }
+}
+
+/// Whether the `dbio run` lines and notes of translation `t` may be printed on stdout,
+/// with dbio's own flags `ours`: not when stdout carries a result for programs (`--json -`,
+/// fio's JSON asked by its `--output-format=json` without `--output`, DiskSpd's XML results,
+/// asked by `-Rxml` or `--output-format diskspd-xml`), nor under `--quiet`.
+pub fn lines_on_stdout(t: &Translation, ours: &[String]) -> bool {
+    let quiet = ours.iter().any(|a| a == "-" || a == "-q" || a == "--quiet")
+        || t.outputs.iter().any(|a| a == "-");
+    // dbio's own --output-format wins over the translation's (the later word wins).
+    let given =
+        ours.iter()
+            .enumerate()
+            .find_map(|(i, a)| match a.strip_prefix("--output-format") {
+                Some("") => ours.get(i + 1).map(String::as_str),
+                Some(v) => v.strip_prefix('='),
+                None => None,
+            });
+    let format = given.or_else(|| t.jobs.iter().find_map(|j| j.flags.output_format));
+    !quiet && format != Some("diskspd-xml")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translate::tool::{translate, Tool};
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn the_lines_leave_stdout_to_xml_results_and_to_json() {
+        let diskspd = |s: &str| translate(Tool::Diskspd, &words(s)).expect("a translation");
+        let text = diskspd("-b8K -r -Rtext t.dat");
+        let xml = diskspd("-b8K -r -Rxml t.dat");
+        let last = diskspd("-b8K -r -Rxml -Rtext t.dat");
+        assert_eq!(xml.jobs[0].flags.output_format, Some("diskspd-xml"));
+        assert_eq!(last.jobs[0].flags.output_format, None);
+        for (t, ours, want) in [
+            (&text, "", true),
+            (&text, "--json -", false),
+            (&text, "-q", false),
+            (&text, "--output-format diskspd-xml", false),
+            (&text, "--output-format=diskspd-xml", false),
+            (&xml, "", false),
+            (&xml, "--output-format diskspd", true),
+            (&last, "", true),
+        ] {
+            assert_eq!(lines_on_stdout(t, &words(ours)), want, "{ours}");
+        }
     }
 }

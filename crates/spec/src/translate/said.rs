@@ -54,8 +54,7 @@ pub fn before_runs<'a>(
     runs: impl IntoIterator<Item = (&'a str, &'a [String])>,
     w: &Words,
 ) -> Said {
-    // fio's --output-format=json without --output puts the result on stdout too.
-    let to_stdout = w.to_stdout && !t.outputs.iter().any(|a| a == "-");
+    let to_stdout = super::outputs::lines_on_stdout(t, &w.ours);
     let lines = if to_stdout { To::Stdout } else { To::Stderr };
     let mut said = Said::new();
     for (line, replaced) in runs {

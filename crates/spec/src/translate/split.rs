@@ -28,9 +28,6 @@ pub struct Words {
     pub dry_run: bool,
     /// `--help`, the tool's own `-?`, or no words at all: the front end's help.
     pub help: bool,
-    /// Whether the run lines go to stdout: not when it carries the result (`--json -`,
-    /// `--html -`) or with `--quiet`, and then they go to stderr.
-    pub to_stdout: bool,
 }
 
 impl Words {
@@ -40,15 +37,11 @@ impl Words {
         let help = ours.iter().any(|a| a == "--help") || theirs.iter().any(|a| a == "-?");
         let dry_run = ours.iter().any(|a| a == "--dry-run");
         ours.retain(|a| a != "--dry-run");
-        let to_stdout = !ours
-            .iter()
-            .any(|a| matches!(a.as_str(), "-" | "-q" | "--quiet"));
         Words {
             help: help || raw.is_empty(),
             theirs,
             ours,
             dry_run,
-            to_stdout,
         }
     }
 }
@@ -69,10 +62,7 @@ mod tests {
         let w = words("-kR -frandom f.dat --qd 4 --dry-run --json x.json");
         assert_eq!(w.theirs, ["-kR", "-frandom", "f.dat"]);
         assert_eq!(w.ours, ["--qd", "4", "--json", "x.json"]);
-        assert!(w.dry_run && !w.help && w.to_stdout);
+        assert!(w.dry_run && !w.help);
         assert!(words("").help && words("-?").help && words("-kR --help").help);
-        // stdout carries the result, or nothing is said there: the lines go to stderr.
-        assert!(!words("-kR --json -").to_stdout);
-        assert!(!words("-kR --quiet").to_stdout && !words("-kR --db h.db -q").to_stdout);
     }
 }

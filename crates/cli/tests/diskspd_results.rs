@@ -1,0 +1,221 @@
+//! DiskSpd's results as `dbio run --output-format diskspd|diskspd-xml` and `dbio diskspd
+//! -Rxml` write them, read as DiskSpd's readers read them (the XML with an XML parser) and
+//! held against dbio's JSON of the same run: every thread's counts, bytes and latency, the
+//! totals and the percentiles. The element tree itself is held against DiskSpd's writer in
+//! dbio-report's `tests/diskspd_xml.rs`.
+
+#![forbid(unsafe_code)]
+
+mod common;
+use common::*;
+use roxmltree::{Document, Node};
+use serde_json::Value;
+use std::path::Path;
+
+fn run_in(dir: &Path, args: &[&str]) -> (String, String) {
+    let (code, out, err) = dbio_in(dir, args);
+    assert_eq!(code, Some(0), "dbio {args:?}: {err}");
+    (out, err)
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn child<'a>(n: Node<'a, 'a>, name: &str) -> Node<'a, 'a> {
+    n.children()
+        .find(|c| c.has_tag_name(name))
+        .unwrap_or_else(|| panic!("<{}> has no <{name}>", n.tag_name().name()))
+}
+
+fn text<'a>(n: Node<'a, 'a>, name: &str) -> &'a str {
+    child(n, name).text().unwrap_or("")
+}
+
+fn number(n: Node, name: &str) -> u64 {
+    text(n, name).parse().unwrap()
+}
+
+fn ms(ns: &Value) -> String {
+    format!("{:.3}", ns.as_f64().unwrap() / 1e6)
+}
+
+/// The `Target` of each `Thread` of the results' time span.
+fn thread_targets<'a>(span: Node<'a, 'a>) -> Vec<Node<'a, 'a>> {
+    span.children()
+        .filter(|c| c.has_tag_name("Thread"))
+        .map(|t| child(t, "Target"))
+        .collect()
+}
+
+#[test]
+fn diskspd_xml_holds_each_thread_and_the_totals_of_dbio_s_json() {
+    let dir = scratch();
+    let (xml, _) = run_in(
+        dir.path(),
+        &[
+            "run",
+            "--engine",
+            "sim",
+            "--rw",
+            "randrw",
+            "--mix",
+            "70",
+            "--bs",
+            "8k",
+            "--qd",
+            "4",
+            "--threads",
+            "3",
+            "--ops",
+            "30000",
+            "--no-store",
+            "--json",
+            "r.json",
+            "--output-format",
+            "diskspd-xml",
+        ],
+    );
+    let r = json(&dir.path().join("r.json"));
+    let doc = Document::parse(&xml).expect("stdout is the XML document alone");
+    assert!(doc.root_element().has_tag_name("Results"));
+    let span = child(doc.root_element(), "TimeSpan");
+    assert_eq!(number(span, "ThreadCount"), 3);
+    let targets = thread_targets(span);
+    let threads = r["threads"].as_array().expect("the JSON has each thread");
+    assert_eq!(targets.len(), 3);
+    assert_eq!(threads.len(), 3);
+    for (t, j) in targets.iter().zip(threads) {
+        for (el, dir) in [("Read", &j["read"]), ("Write", &j["write"])] {
+            assert_eq!(
+                number(*t, &format!("{el}Count")),
+                dir["ios"].as_u64().unwrap()
+            );
+            assert_eq!(
+                number(*t, &format!("{el}Bytes")),
+                dir["bytes"].as_u64().unwrap()
+            );
+            let avg = format!("Average{el}LatencyMilliseconds");
+            assert_eq!(text(*t, &avg), ms(&dir["mean_ns"]));
+            assert_eq!(text(*t, &format!("{el}LatencyStdev")), ms(&dir["stdev_ns"]));
+        }
+    }
+    let sum = |name: &str| targets.iter().map(|t| number(*t, name)).sum::<u64>();
+    for (el, key) in [("Read", "read"), ("Write", "write")] {
+        assert_eq!(sum(&format!("{el}Count")), r[key]["ios"].as_u64().unwrap());
+        assert_eq!(
+            sum(&format!("{el}Bytes")),
+            r[key]["bytes"].as_u64().unwrap()
+        );
+    }
+    assert_eq!(sum("IOCount"), 30_000);
+    let secs = r["measured_secs"].as_f64().unwrap();
+    assert_eq!(text(span, "TestTimeSeconds"), format!("{secs:.2}"));
+    let latency = child(span, "Latency");
+    let bucket = |p: &str, cell: &str| {
+        let b = latency
+            .children()
+            .find(|b| b.has_tag_name("Bucket") && text(*b, "Percentile") == p)
+            .unwrap();
+        text(b, cell).to_string()
+    };
+    for (cell, key) in [("ReadMilliseconds", "read"), ("WriteMilliseconds", "write")] {
+        let l = &r[key]["latency_ns"];
+        for (p, k) in [
+            ("0", "min"),
+            ("50", "p50"),
+            ("99", "p99"),
+            ("99.9", "p99_9"),
+            ("100", "max"),
+        ] {
+            assert_eq!(bucket(p, cell), ms(&l[k]), "{cell} at {p}");
+        }
+    }
+}
+
+/// `dbio diskspd` as typed: -t1 over two files (dbio's pool of two threads spread over
+/// both), -Sh on a read run, -c1M files dbio creates; the null engine does no I/O, and the
+/// run is cut to 300 ms by dbio's own --duration.
+const DISKSPD: &[&str] = &[
+    "diskspd", "-c1M", "-b4K", "-r", "-t1", "-o2", "-d1", "-W0", "-Sh", "a.dat", "b.dat",
+];
+
+/// `dbio diskspd` with DiskSpd's words `theirs` after [`DISKSPD`], then dbio's `ours`.
+fn diskspd(dir: &Path, theirs: &[&str], ours: &[&str]) -> (String, String) {
+    let mut args = DISKSPD.to_vec();
+    args.extend(theirs);
+    args.extend(["--engine", "null", "--duration", "300ms", "--no-store"]);
+    args.extend(ours);
+    run_in(dir, &args)
+}
+
+#[test]
+fn diskspd_rxml_prints_the_xml_alone_with_the_settings_typed() {
+    let dir = scratch();
+    let (xml, err) = diskspd(dir.path(), &["-Rxml"], &["--json", "r.json"]);
+    assert!(
+        err.starts_with("dbio run --rw randread ") && err.contains("--output-format diskspd-xml"),
+        "the dbio run line goes to stderr: {err}"
+    );
+    assert!(xml.starts_with("<Results>\n"), "{xml}");
+    let doc = Document::parse(&xml).expect("stdout is the XML document alone");
+    let results = doc.root_element();
+    let profile = child(child(child(results, "Profile"), "TimeSpans"), "TimeSpan");
+    assert_eq!(number(profile, "ThreadCount"), 2, "a pool of two threads");
+    let targets: Vec<Node> = child(profile, "Targets")
+        .children()
+        .filter(|c| c.has_tag_name("Target"))
+        .collect();
+    let paths: Vec<&str> = targets.iter().map(|t| text(*t, "Path")).collect();
+    assert_eq!(paths, ["a.dat", "b.dat"]);
+    for t in &targets {
+        assert_eq!(text(*t, "DisableOSCache"), "true");
+        assert_eq!(text(*t, "WriteThrough"), "true", "-Sh on a read run");
+        assert_eq!(text(*t, "WriteRatio"), "0");
+        assert_eq!(number(*t, "BlockSize"), 4096);
+        assert_eq!(number(*t, "FileSize"), 1 << 20);
+    }
+    let r = json(&dir.path().join("r.json"));
+    let span = child(results, "TimeSpan");
+    let reads: u64 = thread_targets(span)
+        .iter()
+        .map(|t| number(*t, "ReadCount"))
+        .sum();
+    assert_eq!(reads, r["read"]["ios"].as_u64().unwrap());
+    assert_eq!(thread_targets(span).len(), 2);
+}
+
+#[test]
+fn diskspd_text_has_a_row_per_thread_and_the_command_line_typed() {
+    let dir = scratch();
+    let ours = ["--output-format", "diskspd", "--json", "r.json"];
+    let (text, _) = diskspd(dir.path(), &[], &ours);
+    let r = json(&dir.path().join("r.json"));
+    let typed = format!("{DBIO} {}", DISKSPD.join(" "));
+    assert!(
+        text.starts_with("dbio run --rw randread"),
+        "the run line first: {text}"
+    );
+    assert!(
+        text.contains(&format!("\nCommand Line: {typed} --engine null")),
+        "{text}"
+    );
+    assert!(text.contains("\tthread pool with 2 threads\n"), "{text}");
+    assert!(text.contains("\t\thardware write cache disabled, writethrough on\n"));
+    let start = text.find("\nRead IO\n").unwrap();
+    let rows: Vec<Vec<&str>> = text[start..]
+        .lines()
+        .skip(4)
+        .take_while(|l| !l.starts_with("----"))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    let threads = r["threads"].as_array().unwrap();
+    assert_eq!(rows.len(), threads.len());
+    for (i, (row, t)) in rows.iter().zip(threads).enumerate() {
+        assert_eq!(row[0], i.to_string());
+        assert_eq!(row[1], t["read"]["bytes"].to_string());
+        assert_eq!(row[2], t["read"]["ios"].to_string());
+        assert_eq!(row[5], ms(&t["read"]["mean_ns"]));
+        assert_eq!(row[7], "a.dat, b.dat (2MiB)");
+    }
+}
