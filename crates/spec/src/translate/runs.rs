@@ -22,7 +22,10 @@ pub struct RunLine {
 /// runs, which would all write the same file.
 pub fn run_lines(t: &Translation, ours: &[String]) -> Result<Vec<RunLine>, SpecError> {
     one_file_per_run(t.jobs.len(), ours)?;
-    let given: Vec<&str> = ours.iter().filter_map(|a| flag_name(a)).collect();
+    let mut given: Vec<&str> = ours.iter().filter_map(|a| flag_name(a)).collect();
+    if given.iter().any(|g| LENGTH.contains(g)) {
+        given.extend(LENGTH);
+    }
     Ok(t.jobs
         .iter()
         .map(|job| {
@@ -41,6 +44,10 @@ pub fn run_lines(t: &Translation, ours: &[String]) -> Result<Vec<RunLine>, SpecE
         })
         .collect())
 }
+
+/// The flags that say when a run ends; `dbio run` takes one, so the user's replaces the
+/// job's whichever it is (`--duration 2s` after a job with `--bytes 128m`).
+const LENGTH: [&str; 3] = ["duration", "bytes", "ops"];
 
 /// The name of a long flag (`--qd` or `--qd=8`: `qd`).
 fn flag_name(arg: &str) -> Option<&str> {
@@ -105,6 +112,31 @@ mod tests {
             "{}",
             r.line
         );
+    }
+
+    #[test]
+    fn a_duration_replaces_a_job_that_stops_after_bytes_or_ops() {
+        let mut t = sqlio("-kR -frandom -b8 -o4 -t2 -s30 /data/test.dat");
+        t.jobs[0].flags.duration = None;
+        t.jobs[0].flags.bytes = Some(128 << 20);
+        t.jobs.push(t.jobs[0].clone());
+        t.jobs[1].flags.bytes = None;
+        t.jobs[1].flags.ops = Some(1000);
+        let ours = vec!["--duration".to_string(), "1s".to_string()];
+        let runs = run_lines(&t, &ours).expect("two runs");
+        assert_eq!(runs[0].replaced, ["--bytes 128m"]);
+        assert_eq!(runs[1].replaced, ["--ops 1000"]);
+        for r in &runs {
+            assert!(r.line.ends_with(" --duration 1s"), "{}", r.line);
+            assert!(
+                !r.line.contains("--bytes") && !r.line.contains("--ops"),
+                "{}",
+                r.line
+            );
+        }
+        let ours = vec!["--ops=50".to_string()];
+        let r = &run_lines(&sqlio("-kR -frandom -s30 /data/test.dat"), &ours).expect("one run")[0];
+        assert_eq!(r.replaced, ["--duration 30s"]);
     }
 
     #[test]
