@@ -20,6 +20,7 @@ import argparse
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -34,10 +35,15 @@ OUTCOMES = {
 
 # What a refusal line may name before ": refused: " (see dbio_spec::translate::Note::line).
 OPTION = re.compile(r"(--)?[A-Za-z_][\w.-]*(=.*)?( \(fio's default: [^)]*\))?")
-SECTIONS = re.compile(r"\[[^\]]+\]( \[[^\]]+\])*")
+SECTIONS = re.compile(r"\[[^\]]+\]( \[[^\]]+\])*( \S.*)?")
 FILE_LINE = re.compile(r"(.+ line \d+): ('[^']*'|\S+)")
 PREFIX = "dbio fio: "
 SUMMARY = "dbio fio: nothing was run: "
+
+
+def on_term(signum, frame):
+    """SIGTERM ends the bench as Ctrl-C does: the temporary directories are removed."""
+    raise KeyboardInterrupt()
 
 
 def call(argv, cwd, timeout):
@@ -51,8 +57,8 @@ def call(argv, cwd, timeout):
 
 
 def named(line):
-    """What one `dbio fio: ...` refusal line names (`startdelay=4`, `[a] [b]`, `x.fio line 3`),
-    or None when it names nothing."""
+    """What one `dbio fio: ...` refusal line names (`startdelay=4`, `[a] [b]`, `[a] size`,
+    `x.fio line 3: '${POOL}'`), or None when it names nothing."""
     body = line[len(PREFIX):]
     head, sep, _ = body.partition(": refused: ")
     if sep and (OPTION.fullmatch(head) or SECTIONS.fullmatch(head)):
@@ -191,6 +197,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--work-dir", required=True)
     opts = ap.parse_args()
+    signal.signal(signal.SIGTERM, on_term)
     names = pick(opts.examples, opts.only, "bench/fio-examples")
     binaries = {"before": opts.before} if opts.before else {}
     binaries["after" if opts.before else "dbio"] = opts.dbio
@@ -210,4 +217,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(130)

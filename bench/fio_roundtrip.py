@@ -35,10 +35,6 @@ class Failed(Exception):
     """A run of either tool that did not end well: the tool, its status and why."""
 
 
-def on_term(signum, frame):
-    raise KeyboardInterrupt()
-
-
 def rewrite(line, target, duration, size):
     """The `dbio run` arguments (from `run` on) of a translated line, with our length, size
     and target in place of the job's."""
@@ -147,7 +143,7 @@ def summary(rows, left_out):
     if left_out:
         print("\n  left out:")
         for name, why in left_out:
-            print(f"  {name:30}{fx.clip(why, 160)}")
+            print(f"  {name:30}{fx.clip(why, 200)}")
 
 
 def main():
@@ -160,7 +156,7 @@ def main():
     ap.add_argument("--only")
     ap.add_argument("--work-dir", required=True)
     opts = ap.parse_args()
-    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGTERM, fx.on_term)
     names = fx.pick(opts.examples, opts.only, "bench/fio-roundtrip")
     with tempfile.TemporaryDirectory(prefix="dbio-fio-roundtrip.", dir=opts.work_dir) as work:
         opts.target = os.path.join(work, "target.dat")

@@ -36,6 +36,11 @@ class DryRun(unittest.TestCase):
              "ioengine (fio's default: psync)"),
             ("[punch hole-fuzzer] [b]: refused: fio runs these jobs at the same time",
              "[punch hole-fuzzer] [b]"),
+            ("[write-verify] offset_increment: refused: an increment other than the job's size",
+             "[write-verify] offset_increment"),
+            ("[a] dedupe/compression: refused: dbio makes reducible data in units of 4k",
+             "[a] dedupe/compression"),
+            ("--minimal: refused: fio's terse output is not a dbio output", "--minimal"),
             ("/src/examples/dfs.fio line 3: '${POOL}': the environment variable POOL is not set",
              "dfs.fio line 3: '${POOL}'"),
         ]:
