@@ -617,6 +617,28 @@ fn a_translated_setting_given_again_is_the_user_s_with_a_note() {
     );
 }
 
+/// `--duration` after a job that stops after its size takes the place of the job's `--bytes`:
+/// `dbio run` takes one of --duration, --bytes and --ops, and the later word wins.
+#[test]
+fn a_duration_after_a_job_that_stops_after_its_size_replaces_its_bytes() {
+    let dir = scratch();
+    let job = dir.path().join("j.fio");
+    std::fs::write(&job, "[j]\nfilename=f.dat\nrw=randread\nbs=4k\nsize=1m\n").unwrap();
+    let job = job.to_string_lossy().into_owned();
+    let (code, out, err) = dbio_in(dir.path(), &["fio", &job, "--duration", "1s", "--dry-run"]);
+    assert_eq!(code, Some(0), "{err}");
+    let run = out
+        .lines()
+        .find(|l| l.starts_with("dbio run "))
+        .expect("a run line");
+    assert!(run.ends_with(" --duration 1s"), "{run}");
+    assert!(!run.contains("--bytes"), "{run}");
+    assert!(
+        err.contains("note: --bytes 1m of the fio job is replaced by yours"),
+        "{err}"
+    );
+}
+
 /// `dbio fio --dry-run` of one job of 4 KiB random reads over 1 MiB of f.dat with `options`
 /// besides, which must translate: its run line and all it printed.
 fn dry_fio(options: &str) -> (String, String) {

@@ -155,6 +155,31 @@ mod tests {
     }
 
     #[test]
+    fn a_duration_replaces_a_job_that_stops_after_bytes_or_ops() {
+        let mut t = sqlio("-kR -frandom -b8 -o4 -t2 -s30 /data/test.dat");
+        t.jobs[0].flags.duration = None;
+        t.jobs[0].flags.bytes = Some(128 << 20);
+        t.jobs.push(t.jobs[0].clone());
+        t.jobs[1].flags.bytes = None;
+        t.jobs[1].flags.ops = Some(1000);
+        let ours = vec!["--duration".to_string(), "1s".to_string()];
+        let runs = run_lines(&t, &ours).expect("two runs");
+        assert_eq!(runs[0].replaced, ["--bytes 128m"]);
+        assert_eq!(runs[1].replaced, ["--ops 1000"]);
+        for r in &runs {
+            assert!(r.line.ends_with(" --duration 1s"), "{}", r.line);
+            assert!(
+                !r.line.contains("--bytes") && !r.line.contains("--ops"),
+                "{}",
+                r.line
+            );
+        }
+        let ours = vec!["--ops=50".to_string()];
+        let r = &run_lines(&sqlio("-kR -frandom -s30 /data/test.dat"), &ours).expect("one run")[0];
+        assert_eq!(r.replaced, ["--duration 30s"]);
+    }
+
+    #[test]
     fn several_runs_cannot_share_one_file() {
         let mut t = sqlio("-kR -frandom -b8 -o4 -t2 -s30 /data/test.dat");
         t.jobs.push(t.jobs[0].clone());
