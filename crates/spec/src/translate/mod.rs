@@ -12,6 +12,7 @@ mod fio_ini;
 mod fio_job;
 mod fio_names;
 mod fio_opts;
+mod fio_out;
 pub mod outputs;
 pub mod runs;
 pub mod said;
@@ -90,6 +91,10 @@ pub struct RunFlags {
     pub streams: Vec<StreamFlags>,
     /// fio's group_reporting: with `--json-format fio`, the streams are one `jobs[]` entry.
     pub fio_group: bool,
+    /// fio's percentile_list: `--fio-percentiles`.
+    pub fio_percentiles: Option<String>,
+    /// fio's logs: `--fio-log lat=NAME,bw=NAME,iops=NAME,avg=MSEC`.
+    pub fio_log: Option<String>,
 }
 
 impl RunFlags {
@@ -132,6 +137,8 @@ impl RunFlags {
             put("target", Some(t));
         }
         put("label", self.label.clone());
+        put("fio-percentiles", self.fio_percentiles.clone());
+        put("fio-log", self.fio_log.clone());
         if self.buffered {
             v.push("--buffered".into());
         }
