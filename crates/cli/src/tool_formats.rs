@@ -2,10 +2,10 @@
 //! the layouts they name are dbio-report's (`formats`).
 
 use clap::Args;
-use dbio_report::formats::Layouts;
+use dbio_report::{fio_log::FioLogs, fio_percentiles::Percentiles, formats::*};
 
 /// The output-format flags of `dbio run` (and of the sqlio, diskspd and fio front ends).
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct FormatArgs {
     /// Print the result in another tool's layout instead of dbio's summary: sqlio (its
     /// throughput lines and millisecond histogram), diskspd (its per-thread tables and latency
@@ -16,23 +16,21 @@ pub struct FormatArgs {
     /// clat_ns percentiles and bins; a jobs[] entry per stream, or one with fio-group).
     #[arg(long, value_name = "FORMAT", default_value = "dbio", value_parser = ["dbio", "fio", "fio-group"])]
     pub json_format: String,
+    /// fio's percentile_list: the clat_ns percentiles of --json-format fio (99:99.9:99.99).
+    #[arg(long, value_name = "LIST", value_parser = Percentiles::parse)]
+    pub fio_percentiles: Option<Percentiles>,
+    /// Write fio's logs from the per-second series: lat=NAME,bw=NAME,iops=NAME[,avg=MSEC].
+    #[arg(long, value_name = "LOGS", value_parser = FioLogs::parse)]
+    pub fio_log: Option<FioLogs>,
     /// Print the fio job file that runs the same workload, and exit without running.
     #[arg(long)]
     pub as_fio: bool,
     /// SQLIO's `-B` letter of a run `dbio sqlio` translated, for SQLIO's layout (not a flag).
     #[arg(skip)]
     pub sqlio_buffering: Option<char>,
-}
-
-impl Default for FormatArgs {
-    fn default() -> Self {
-        FormatArgs {
-            output_format: "dbio".into(),
-            json_format: "dbio".into(),
-            as_fio: false,
-            sqlio_buffering: None,
-        }
-    }
+    /// The part of a joined fio JSON a run of `dbio fio` writes (not a flag; `fio_join`).
+    #[arg(skip)]
+    pub fio_part: Option<String>,
 }
 
 impl FormatArgs {
@@ -41,5 +39,10 @@ impl FormatArgs {
         Layouts::named(&self.output_format, &self.json_format)
             .with_sqlio_buffering(self.sqlio_buffering)
             .typed(std::env::args_os())
+            .with_fio(
+                self.fio_percentiles.clone(),
+                self.fio_log.clone(),
+                self.fio_part.clone(),
+            )
     }
 }

@@ -41,6 +41,9 @@ pub enum DeliverError {
         path: String,
         source: std::io::Error,
     },
+    /// One of fio's log files (`--fio-log`) could not be made or written.
+    #[error(transparent)]
+    Log(#[from] crate::fio_log::LogError),
 }
 
 /// Keeps `entry` in `store`: the id it was stored as.
@@ -241,19 +244,25 @@ impl FinishedRun {
         keep_streamed(store, &entry, &self.result)
     }
 
-    /// Writes the run's `--json` (in the JSON layout of `layouts`; `-`: handed to `print`),
-    /// then its `--html` page, as `to` says; the first failure ends it.
+    /// Writes the run's `--json` (in the JSON layout of `layouts`; `-`: handed to `print`;
+    /// fio's JSON to the part file of a joined document when `layouts` names one), then its
+    /// `--html` page and fio's logs, as `to` and `layouts` say; the first failure ends it.
     pub fn write(
         &self,
         to: &Destination,
         layouts: &Layouts,
         print: impl FnMut(&str),
     ) -> Result<(), DeliverError> {
-        match layouts.fio_json(&self.result) {
-            Some(fio) => to.write_json(&fio, print)?,
-            None => to.stream_json(&self.result, print)?,
+        match (layouts.fio_json(&self.result), &layouts.fio.part) {
+            (Some(fio), Some(part)) => write_json(part, &fio, print)?,
+            (Some(fio), None) => to.write_json(&fio, print)?,
+            (None, _) => to.stream_json(&self.result, print)?,
         }
-        to.write_html(|| to.run_item(&self.result))
+        to.write_html(|| to.run_item(&self.result))?;
+        match &layouts.fio.logs {
+            Some(logs) => Ok(logs.write(&self.result)?),
+            None => Ok(()),
+        }
     }
 
     /// The summary to print, in the summary layout of `layouts`.
@@ -375,7 +384,7 @@ mod tests {
         let written = std::fs::read_to_string(&json).unwrap();
         assert_eq!(
             written,
-            crate::fio_json::to_fio_json(&done.result, crate::fio_json::FioJobs::PerJob)
+            crate::fio_json::to_fio_json(&done.result, crate::fio_json::FioJobs::PerJob, &[])
         );
         assert!(std::fs::read_to_string(&html).unwrap().contains("<html"));
         assert_eq!(done.summary_in(&fio), crate::sqlio::to_sqlio(&done.result));

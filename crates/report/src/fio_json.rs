@@ -7,11 +7,18 @@
 //! (`lat_ns`). It is written as `clat_ns` too, because fio's tools read the bins there;
 //! `slat_ns` is empty. `disk_util` is empty: dbio does not sample /proc/diskstats.
 //!
+//! `time` is fio's ctime form of the start, in UTC (dbio keeps the start in UTC; fio writes
+//! local time). `iodepth_level` is not measured: a job is reported at its queue depth all
+//! the time (100 % in the band of its `qd`, as fio reports a job held at its depth), and
+//! `iodepth_submit`/`iodepth_complete` are all 0. `latency_*` are fio's values without a
+//! `latency_target` (dbio's `sweep --target-latency` is that search).
+//!
 //! A run of several streams (fio's jobs run at once) is one entry per stream, named by it,
 //! or with `group_reporting` one entry for all (see [`FioJobs`]). A stream's entry has no
 //! per-second samples (`bw_samples` and `iops_samples` are 0), and its CPU is that of its own
 //! worker threads.
 
+use crate::fio_percentiles::key;
 use dbio_model::{DirStats, JobSpec, Outcome, RunResult, TimePoint};
 use serde_json::{json, Map, Value};
 
@@ -45,15 +52,21 @@ struct Entry<'a> {
     cpu: (f64, f64),
 }
 
-/// The result as fio json+ text: a run of several streams as `jobs` says.
-pub fn to_fio_json(r: &RunResult, jobs: FioJobs) -> String {
+/// The result as fio json+ text: a run of several streams as `jobs` says, `clat_ns`
+/// listing `percentiles` (fio's percentile_list; empty: fio's default list).
+pub fn to_fio_json(r: &RunResult, jobs: FioJobs, percentiles: &[f64]) -> String {
     let secs = started_secs(&r.started_at);
-    let jobs: Vec<Value> = entries(r, jobs).iter().map(|e| job(r, e)).collect();
+    let pct = if percentiles.is_empty() {
+        &PERCENTILES[..]
+    } else {
+        percentiles
+    };
+    let jobs: Vec<Value> = entries(r, jobs).iter().map(|e| job(r, e, pct)).collect();
     let doc = json!({
         "fio version": format!("dbio-{}", r.dbio_version),
         "timestamp": secs,
         "timestamp_ms": secs * 1000,
-        "time": r.started_at,
+        "time": ctime(&r.started_at, secs),
         "global options": {},
         "jobs": jobs,
         "disk_util": [],
@@ -114,8 +127,8 @@ fn entries(r: &RunResult, how: FioJobs) -> Vec<Entry<'_>> {
     }
 }
 
-/// One `jobs[]` entry.
-fn job(r: &RunResult, e: &Entry) -> Value {
+/// One `jobs[]` entry, its `clat_ns` listing the percentiles `pct`.
+fn job(r: &RunResult, e: &Entry, pct: &[f64]) -> Value {
     let runtime_ms = (e.secs * 1000.0).round() as u64;
     let edges = [2, 4, 10, 20, 50, 100, 250, 500, 750, 1000];
     json!({
@@ -125,9 +138,9 @@ fn job(r: &RunResult, e: &Entry) -> Value {
         "eta": 0,
         "elapsed": e.secs.round() as u64,
         "job options": job_options(e.job),
-        "read": dir(e.read, runtime_ms, e.seconds, |t| t.read_iops),
-        "write": dir(e.write, runtime_ms, e.seconds, |t| t.write_iops),
-        "trim": dir(None, 0, &[], |_| 0.0),
+        "read": dir(e.read, runtime_ms, e.seconds, |t| t.read_iops, pct),
+        "write": dir(e.write, runtime_ms, e.seconds, |t| t.write_iops, pct),
+        "trim": dir(None, 0, &[], |_| 0.0, pct),
         "sync": sync(e.flush),
         "job_runtime": runtime_ms,
         "usr_cpu": cpu_pct(e.cpu.0, e.secs),
@@ -135,10 +148,62 @@ fn job(r: &RunResult, e: &Entry) -> Value {
         "ctx": 0,
         "majf": 0,
         "minf": 0,
+        "iodepth_level": depth_level(e.job.qd),
+        "iodepth_submit": no_batches(),
+        "iodepth_complete": no_batches(),
         "latency_ns": latency_shares(e, 1, &edges),
         "latency_us": latency_shares(e, 1_000, &edges),
         "latency_ms": latency_ms(e),
+        "latency_depth": e.job.qd,
+        "latency_target": 0,
+        "latency_percentile": 100.0,
+        "latency_window": 0,
     })
+}
+
+/// fio's `iodepth_level` of a job held at depth `qd`: 100 % in its band (fio's bands start
+/// at 1, 2, 4, 8, 16, 32 and 64).
+fn depth_level(qd: u32) -> Value {
+    let bands = [
+        (1, "1"),
+        (2, "2"),
+        (4, "4"),
+        (8, "8"),
+        (16, "16"),
+        (32, "32"),
+        (64, ">=64"),
+    ];
+    let at = bands.iter().rposition(|(low, _)| qd >= *low).unwrap_or(0);
+    let m: Map<String, Value> = bands
+        .iter()
+        .enumerate()
+        .map(|(i, (_, k))| (k.to_string(), if i == at { 100.0 } else { 0.0 }.into()))
+        .collect();
+    Value::Object(m)
+}
+
+/// fio's `iodepth_submit`/`iodepth_complete` bands, all 0: dbio does not count its batches.
+fn no_batches() -> Value {
+    let keys = ["0", "4", "8", "16", "32", "64", ">=64"];
+    Value::Object(keys.iter().map(|k| (k.to_string(), 0.0.into())).collect())
+}
+
+/// fio's `time`, C's ctime form without its newline (`Sun Nov 22 16:35:45 2026`), of the
+/// RFC 3339 UTC time `t` that is `secs` after the epoch; `t` itself if unreadable.
+fn ctime(t: &str, secs: u64) -> String {
+    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let month = t.get(5..7).and_then(|m| m.parse::<usize>().ok());
+    let day = t.get(8..10).and_then(|d| d.parse::<u32>().ok());
+    match (month, day, t.get(11..19), t.get(0..4)) {
+        (Some(m @ 1..=12), Some(d), Some(hms), Some(y)) if secs > 0 || t.starts_with("1970") => {
+            let wd = DAYS[(secs / 86_400 % 7) as usize];
+            format!("{wd} {} {d:>2} {hms} {y}", MONTHS[m - 1])
+        }
+        _ => t.to_string(),
+    }
 }
 
 /// Seconds since the epoch of an RFC 3339 UTC time (`2026-11-25T03:41:11Z`), 0 if unreadable.
@@ -193,6 +258,7 @@ fn dir(
     runtime_ms: u64,
     seconds: &[TimePoint],
     iops_of: fn(&TimePoint) -> f64,
+    pct: &[f64],
 ) -> Value {
     let empty = json!({"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0});
     let Some(d) = d else {
@@ -225,8 +291,8 @@ fn dir(
         "short_ios": 0,
         "drop_ios": 0,
         "slat_ns": empty,
-        "clat_ns": latency(d, true),
-        "lat_ns": latency(d, false),
+        "clat_ns": latency(d, pct),
+        "lat_ns": latency(d, &[]),
         "bw_min": bw_min.round() as u64,
         "bw_max": bw_max.round() as u64,
         "bw_agg": 100.0,
@@ -258,8 +324,9 @@ fn spread(v: &[f64]) -> (f64, f64, f64, f64) {
     (min, max, mean, var.sqrt())
 }
 
-/// Latency figures from the HDR histogram; with `full`, fio's percentiles and bins.
-fn latency(d: &DirStats, full: bool) -> Value {
+/// Latency figures from the HDR histogram; with percentiles `pct` to list, those and the
+/// bins (fio's clat_ns).
+fn latency(d: &DirStats, pct: &[f64]) -> Value {
     let h = d.histogram.to_hdr();
     let mut v = json!({
         "min": d.latency_ns.min,
@@ -268,10 +335,10 @@ fn latency(d: &DirStats, full: bool) -> Value {
         "stddev": if h.is_empty() { 0.0 } else { h.stdev() },
         "N": h.len(),
     });
-    if full && !h.is_empty() {
-        let pct: Map<String, Value> = PERCENTILES
+    if !pct.is_empty() && !h.is_empty() {
+        let pct: Map<String, Value> = pct
             .iter()
-            .map(|p| (format!("{p:.6}"), h.value_at_quantile(quantile(*p)).into()))
+            .map(|p| (key(*p), h.value_at_quantile(quantile(*p)).into()))
             .collect();
         let bins: Map<String, Value> = h
             .iter_recorded()
@@ -295,7 +362,7 @@ fn quantile(pct: f64) -> f64 {
 /// fio's `sync` block: the flushes of `--sync fsync:N|fdatasync:N`.
 fn sync(f: Option<&DirStats>) -> Value {
     match f {
-        Some(f) => json!({"total_ios": f.ios, "lat_ns": latency(f, false)}),
+        Some(f) => json!({"total_ios": f.ios, "lat_ns": latency(f, &[])}),
         None => {
             json!({"total_ios": 0, "lat_ns": {"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0}})
         }
@@ -395,7 +462,7 @@ mod tests {
     }
 
     fn jobs(r: &RunResult, how: FioJobs) -> Vec<Value> {
-        let doc: Value = serde_json::from_str(&to_fio_json(r, how)).unwrap();
+        let doc: Value = serde_json::from_str(&to_fio_json(r, how, &[])).unwrap();
         doc["jobs"].as_array().unwrap().clone()
     }
 
@@ -442,6 +509,39 @@ mod tests {
         let mut one = r.clone();
         one.streams.clear();
         assert_eq!(jobs(&one, FioJobs::PerJob), jobs(&one, FioJobs::Group));
+    }
+
+    #[test]
+    fn a_percentile_list_is_the_keys_and_depth_and_time_are_in_fio_s_form() {
+        let r = two_streams();
+        let doc: Value =
+            serde_json::from_str(&to_fio_json(&r, FioJobs::Group, &[99.0, 99.9, 99.99])).unwrap();
+        let p = doc["jobs"][0]["read"]["clat_ns"]["percentile"]
+            .as_object()
+            .unwrap();
+        let keys: Vec<&str> = p.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["99.000000", "99.900000", "99.990000"]);
+        // The fixture's start, 2026-11-22T16:35:45Z, was a Sunday.
+        assert_eq!(doc["time"], "Sun Nov 22 16:35:45 2026");
+        assert_eq!(doc["timestamp_ms"], 1_795_365_345_000u64);
+        assert_eq!(ctime("1970-01-01T00:00:00Z", 0), "Thu Jan  1 00:00:00 1970");
+        let levels = |qd| {
+            let v = depth_level(qd);
+            v.as_object()
+                .unwrap()
+                .iter()
+                .filter(|(_, x)| x.as_f64() == Some(100.0))
+                .map(|(k, _)| k.clone())
+                .collect::<Vec<_>>()
+        };
+        // fio's bands by their lowest depth: 3 is in 2's, 32 and 63 in 32's.
+        assert_eq!(levels(1), ["1"]);
+        assert_eq!(levels(3), ["2"]);
+        assert_eq!(levels(32), ["32"]);
+        assert_eq!(levels(63), ["32"]);
+        assert_eq!(levels(64), [">=64"]);
+        assert_eq!(doc["jobs"][0]["latency_depth"], r.job.qd);
+        assert_eq!(doc["jobs"][0]["latency_percentile"], 100.0);
     }
 
     #[test]

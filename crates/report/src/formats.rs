@@ -3,6 +3,8 @@
 //! parsing those tools' output keep working.
 
 use crate::fio_json::{to_fio_json, FioJobs};
+use crate::fio_log::FioLogs;
+use crate::fio_percentiles::Percentiles;
 use dbio_model::RunResult;
 
 /// The layout of a run's summary on the terminal.
@@ -44,7 +46,7 @@ pub enum LayoutError {
 }
 
 /// The layouts a run is printed and written in.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Layouts {
     pub summary: SummaryLayout,
     pub json: JsonLayout,
@@ -52,6 +54,20 @@ pub struct Layouts {
     pub sqlio_buffering: Option<char>,
     /// The command line as typed, its words (DiskSpd's text shows it); empty when unknown.
     pub typed: Vec<String>,
+    /// What fio's outputs need besides their layout.
+    pub fio: FioExtras,
+}
+
+/// fio's outputs beyond the layout: what `dbio fio` translates from a job file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FioExtras {
+    /// fio's percentile_list for `clat_ns` (None: fio's default list).
+    pub percentiles: Option<Percentiles>,
+    /// fio's log files to write (`--fio-log`).
+    pub logs: Option<FioLogs>,
+    /// The file this run writes its fio JSON to, in place of `--json`, as one part of a
+    /// document joined from several runs (see [`crate::fio_join`]).
+    pub part: Option<String>,
 }
 
 impl Layouts {
@@ -73,9 +89,24 @@ impl Layouts {
         Layouts {
             summary,
             json,
-            sqlio_buffering: None,
-            typed: Vec::new(),
+            ..Layouts::default()
         }
+    }
+
+    /// These layouts, with fio's outputs: its `percentiles`, its `logs`, and the `part` of
+    /// a joined document this run writes (see [`FioExtras`]).
+    pub fn with_fio(
+        self,
+        percentiles: Option<Percentiles>,
+        logs: Option<FioLogs>,
+        part: Option<String>,
+    ) -> Layouts {
+        let fio = FioExtras {
+            percentiles,
+            logs,
+            part,
+        };
+        Layouts { fio, ..self }
     }
 
     /// These layouts, for a run SQLIO's `-B` letter asked for (`dbio sqlio`).
@@ -123,9 +154,10 @@ impl Layouts {
     /// The JSON to write when it is not dbio's own: fio's json+ made from `r` (None: dbio's,
     /// written as it is made).
     pub fn fio_json(&self, r: &RunResult) -> Option<String> {
+        let pct = self.fio.percentiles.as_ref().map_or(&[][..], |p| &p.0[..]);
         match self.json {
-            JsonLayout::Fio => Some(to_fio_json(r, FioJobs::PerJob)),
-            JsonLayout::FioGroup => Some(to_fio_json(r, FioJobs::Group)),
+            JsonLayout::Fio => Some(to_fio_json(r, FioJobs::PerJob, pct)),
+            JsonLayout::FioGroup => Some(to_fio_json(r, FioJobs::Group, pct)),
             JsonLayout::Dbio => None,
         }
     }
@@ -160,10 +192,16 @@ mod tests {
         let other = Layouts::named("sqlio", "fio");
         assert!(!other.is_dbio());
         assert_eq!(other.summary(&r, "S"), crate::sqlio::to_sqlio(&r));
-        assert_eq!(other.fio_json(&r), Some(to_fio_json(&r, FioJobs::PerJob)));
+        assert_eq!(
+            other.fio_json(&r),
+            Some(to_fio_json(&r, FioJobs::PerJob, &[]))
+        );
         let group = Layouts::named("dbio", "fio-group");
         assert_eq!(group.json, JsonLayout::FioGroup);
-        assert_eq!(group.fio_json(&r), Some(to_fio_json(&r, FioJobs::Group)));
+        assert_eq!(
+            group.fio_json(&r),
+            Some(to_fio_json(&r, FioJobs::Group, &[]))
+        );
         let diskspd = Layouts::named("diskspd", "dbio");
         assert_eq!(diskspd.summary, SummaryLayout::Diskspd);
         assert_eq!(diskspd.summary(&r, "S"), crate::diskspd::to_diskspd(&r));
@@ -179,7 +217,7 @@ mod tests {
         );
         assert_eq!(Layouts::named("other", "other"), Layouts::default());
         // SQLIO's -B letter of a `dbio sqlio` run changes only SQLIO's layout.
-        let asked = own.with_sqlio_buffering(Some('N'));
+        let asked = own.clone().with_sqlio_buffering(Some('N'));
         assert!(asked.is_dbio() && asked.check(true, false).is_ok());
         assert_eq!(asked.summary(&r, "S"), "S");
     }

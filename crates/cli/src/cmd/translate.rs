@@ -6,6 +6,7 @@ use crate::args::{Cli, Command, RunCmd};
 use crate::exit::Exit;
 use crate::output::print_out;
 use clap::{CommandFactory, Parser};
+use dbio_report::fio_join::FioParts;
 use dbio_spec::translate::runs::{run_lines, RunLine};
 use dbio_spec::translate::said::{before_runs, refusals, Said, To};
 use dbio_spec::translate::split::Words;
@@ -29,14 +30,23 @@ pub fn run(tool: Tool, raw: &[String]) -> Result<Exit, Exit> {
     if w.dry_run {
         return Ok(Exit::Ok);
     }
-    for (_, _, mut cmd) in runs {
+    let each: Vec<_> = runs
+        .iter()
+        .map(|(_, _, c)| (c.formats.json_format.as_str(), c.run.out.json.as_deref()))
+        .collect();
+    let parts = FioParts::of(&each).map_err(|e| Exit::Failure.with(format!("dbio {name}: {e}")))?;
+    let mut ended = Ok(Exit::Ok);
+    for (i, (_, _, mut cmd)) in runs.into_iter().enumerate() {
         cmd.formats.sqlio_buffering = t.sqlio_buffering;
-        let exit = crate::cmd::run::run(cmd.run, &cmd.formats)?;
-        if exit != Exit::Ok {
-            return Err(exit);
+        cmd.formats.fio_part = parts.as_ref().map(|p| p.part(i));
+        ended = crate::cmd::run::run(cmd.run, &cmd.formats);
+        if ended != Ok(Exit::Ok) {
+            break;
         }
     }
-    Ok(Exit::Ok)
+    let joined = parts.map_or(Ok(()), |p| p.join(print_out));
+    joined.map_err(|e| Exit::Failure.with(format!("dbio {name}: {e}")))?;
+    ended.and_then(|e| if e == Exit::Ok { Ok(e) } else { Err(e) })
 }
 
 /// Prints what a front end says, each line where it goes.

@@ -189,7 +189,6 @@ fn output(format: Option<&Opt>, file: Option<&Opt>, t: &mut Translation) {
     let name = format.map_or("normal", |o| o.value.as_deref().unwrap_or(""));
     let w = format.map_or("--output-format (fio's default: normal)", |o| &o.written);
     match name {
-        "json" | "json+" if t.jobs.len() > 1 => t.refuse(w, format!("fio writes one JSON document for all its jobs; dbio writes one per run, and these words make {} runs: give one --name at a time", t.jobs.len())),
         "json" | "json+" => {
             let to = path.unwrap_or_else(|| "-".to_string());
             t.outputs = ["--json-format", "fio", "--json", &to].map(String::from).into();
@@ -200,6 +199,9 @@ fn output(format: Option<&Opt>, file: Option<&Opt>, t: &mut Translation) {
             }
             if let Some(o) = file {
                 t.mapped(&o.written, format!("--json {to}"));
+            }
+            if t.jobs.len() > 1 {
+                t.mapped(w, format!("fio writes one JSON document for all its jobs: the {} runs' jobs[] entries are joined into one document, in order, each run's groupid its place", t.jobs.len()));
             }
         }
         "normal" => match file {

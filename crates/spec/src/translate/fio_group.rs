@@ -24,6 +24,12 @@ const SHARED: &[(&str, &str, &[&str], &str)] = &[
     ("runtime", "length", &["duration", "ops", "bytes"], "none"),
     ("ramp_time", "ramp", &["ramp"], "none"),
     (
+        "percentile_list",
+        "percentile list",
+        &["fio-percentiles"],
+        "fio's default list",
+    ),
+    (
         "ss",
         "steady-state test",
         &["steady", "steady-window", "steady-max"],
@@ -66,6 +72,9 @@ pub fn group(t: &mut Translation, jobs: &[(String, FioJob)], mut flags: Vec<RunF
         }
     }
     shared_targets(t, &names, &flags);
+    if flags.iter().any(|f| f.fio_log.is_some()) {
+        t.refuse(&format!("{all} write_*_log"), "fio writes a log per job; dbio keeps one per-second series for a run of jobs at once, not one per job: put stonewall in the job with the log to run it on its own");
+    }
     let run = flags[0].clone();
     Job {
         name: names.join("+"),
@@ -84,6 +93,7 @@ pub fn group(t: &mut Translation, jobs: &[(String, FioJob)], mut flags: Vec<RunF
             steady_window: run.steady_window,
             steady_max: run.steady_max,
             label: Some(names.join("+")),
+            fio_percentiles: run.fio_percentiles,
             streams: streams(&names, flags),
             fio_group,
             ..RunFlags::default()

@@ -187,6 +187,7 @@ fn flags(t: &mut Translation, w: &World, name: &str, j: &FioJob) -> RunFlags {
         .size
         .map(|s| if sliced { s * u64::from(threads) } else { s });
     region(t, name, j, span, &mut f);
+    super::fio_out::set(&j.out, name, &mut f, t);
     amount(t, w, name, j, &mut f);
     rate(t, name, j, &mut f);
     data(t, name, j, &mut f);

@@ -55,6 +55,8 @@ pub struct FioJob {
     pub seed: Option<u64>,
     pub norandommap: bool,
     pub hipri: bool,
+    /// fio's output options: percentile_list and the log files (see `fio_out`).
+    pub out: super::fio_out::FioOut,
 }
 
 /// A fio size (kb_base=1024, its default): `4k` and `4kB` are 4096, `4ki` and `4kiB` 4000.
@@ -111,6 +113,7 @@ pub fn apply(j: &mut FioJob, o: &Opt, t: &mut Translation) {
     let w = o.written.as_str();
     let v = o.value.as_deref();
     let handled = workload(j, o, t) || files(j, o, t) || timing(j, o, t) || data(j, o, t);
+    let handled = handled || super::fio_out::apply(&mut j.out, o, t);
     if handled {
         return;
     }
@@ -152,11 +155,11 @@ pub fn apply(j: &mut FioJob, o: &Opt, t: &mut Translation) {
             t.mapped(w, "dbio draws random offsets with replacement, as fio with norandommap");
         }
         "random_generator" => t.differs(w, "dbio uses its own generator (xoshiro); the spread of offsets is the same"),
-        "gtod_reduce" | "clat_percentiles" | "lat_percentiles" | "slat_percentiles" | "percentile_list" | "disable_lat" | "disable_clat" | "disable_slat" => {
+        "gtod_reduce" | "clat_percentiles" | "lat_percentiles" | "slat_percentiles" | "disable_lat" | "disable_clat" | "disable_slat" => {
             t.differs(w, "dbio times every I/O into HDR histograms and reports a fixed set of percentiles (the JSON holds the histogram)")
         }
-        "write_bw_log" | "write_lat_log" | "write_iops_log" | "write_hist_log" | "log_avg_msec" | "log_hist_msec" | "per_job_logs" | "log_offset" => {
-            t.differs(w, "dbio writes no log files; its JSON (--json) keeps IOPS, MB/s and p99 per second")
+        "write_hist_log" | "log_hist_msec" | "per_job_logs" | "log_offset" => {
+            t.differs(w, "dbio writes no histogram logs; its JSON (--json) keeps each second's histogram, IOPS, MB/s and p99")
         }
         "iodepth_batch" | "iodepth_batch_submit" | "iodepth_batch_complete" | "iodepth_batch_complete_min" | "iodepth_batch_complete_max" | "iodepth_low" => {
             t.differs(w, "dbio submits and reaps in its own batches (README: How the numbers are made)")

@@ -12,6 +12,7 @@ mod fio_ini;
 mod fio_job;
 mod fio_names;
 mod fio_opts;
+mod fio_out;
 pub mod outputs;
 pub mod runs;
 pub mod said;
@@ -92,6 +93,10 @@ pub struct RunFlags {
     pub fio_group: bool,
     /// The layout the result is printed in (`--output-format`), e.g. DiskSpd's `-Rxml`.
     pub output_format: Option<&'static str>,
+    /// fio's percentile_list: `--fio-percentiles`.
+    pub fio_percentiles: Option<String>,
+    /// fio's logs: `--fio-log lat=NAME,bw=NAME,iops=NAME,avg=MSEC`.
+    pub fio_log: Option<String>,
 }
 
 impl RunFlags {
@@ -135,6 +140,8 @@ impl RunFlags {
         }
         put("label", self.label.clone());
         put("output-format", self.output_format.map(str::to_string));
+        put("fio-percentiles", self.fio_percentiles.clone());
+        put("fio-log", self.fio_log.clone());
         if self.buffered {
             v.push("--buffered".into());
         }

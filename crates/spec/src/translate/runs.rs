@@ -23,10 +23,11 @@ const HOW_LONG: [&str; 3] = ["duration", "ops", "bytes"];
 /// is the user's (the later word wins, as fio's command line overrides its job file), the
 /// job's left out and listed; the user's `--duration`, `--ops` or `--bytes` replaces
 /// whichever of them the job has. A job of fio's group_reporting writes `--json-format fio`
-/// as `fio-group` (one jobs[] entry for its streams). Refuses `--json` or `--html` among
-/// them when there are several runs, which would all write the same file.
+/// as `fio-group` (one jobs[] entry for its streams). Refuses `--json` (but in fio's
+/// layout, whose runs are joined) or `--html` among them when there are several runs, which
+/// would all write the same file.
 pub fn run_lines(t: &Translation, ours: &[String]) -> Result<Vec<RunLine>, SpecError> {
-    one_file_per_run(t.jobs.len(), ours)?;
+    one_file_per_run(t.jobs.len(), ours, &t.outputs)?;
     let mut given: Vec<&str> = ours.iter().filter_map(|a| flag_name(a)).collect();
     if given.iter().any(|g| HOW_LONG.contains(g)) {
         given.extend(HOW_LONG);
