@@ -107,11 +107,17 @@ def classify_dry(status, out, err):
 
 
 def targets(line):
-    """The --target values of one `dbio run` line."""
+    """The paths of the --target values of one `dbio run` line (`ROLE=PATH` gives PATH)."""
     words = shlex.split(line)
     out = [w.split("=", 1)[1] for w in words if w.startswith("--target=")]
     out += [b for a, b in zip(words, words[1:]) if a == "--target"]
-    return out
+    return [path_of(t) for t in out]
+
+
+def path_of(target):
+    """A stream's target `ROLE=PATH` as its PATH; a plain path as it is."""
+    role, eq, path = target.partition("=")
+    return path if eq and "/" not in role else target
 
 
 def targets_here(lines, work):

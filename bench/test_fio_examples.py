@@ -82,6 +82,11 @@ class Targets(unittest.TestCase):
         self.assertTrue(fx.targets_here(here, work))
         for elsewhere in ["/dev/sdb", "/mnt/d/f", "../f", "'/mount point/f'"]:
             self.assertFalse(fx.targets_here(here + [f"dbio run --target {elsewhere}"], work))
+        # A stream's target is ROLE=PATH: its path decides.
+        streams = "dbio run --stream '{}' --target data=/data1/file1 --target log=f2"
+        self.assertEqual(fx.targets(streams), ["/data1/file1", "f2"])
+        self.assertFalse(fx.targets_here([streams], work))
+        self.assertTrue(fx.targets_here(["dbio run --target=log=f2 --target a=b/c"], work))
 
 
 class Roundtrip(unittest.TestCase):
