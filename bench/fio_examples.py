@@ -106,6 +106,11 @@ def classify_dry(status, out, err):
     return "wrong", failure(status, err), []
 
 
+def load_average():
+    """The machine's load averages (1, 5, 15 min), as printed before and after the runs."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def targets(line):
     """The paths of the --target values of one `dbio run` line (`ROLE=PATH` gives PATH)."""
     words = shlex.split(line)
@@ -211,7 +216,7 @@ def main():
         print(f"{head}: {path} ({version(path)})")
     print(f"fio's examples: {opts.examples}, {len(names)} job files; runs of {opts.duration}"
           + (f", --size {opts.size}" if opts.size else "") + f" in {opts.work_dir}")
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+    print(f"load average before: {load_average()}\n")
     results = {head: {} for head in binaries}
     for i, name in enumerate(names, 1):
         for head, path in binaries.items():
@@ -219,7 +224,7 @@ def main():
         outcomes = ", ".join(results[h][name][0] for h in binaries)
         print(f"[{i}/{len(names)}] {name}: {outcomes}", file=sys.stderr, flush=True)
     report(names, results, binaries)
-    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"\nload average after: {load_average()}")
 
 
 if __name__ == "__main__":

@@ -163,7 +163,7 @@ def main():
         fio = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout
         print(f"dbio {opts.dbio}; {fio.strip()}; {opts.rounds} pair(s) of {opts.duration} per"
               f" example on {opts.target} ({opts.size})")
-        print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+        print(f"load average before: {fx.load_average()}\n")
         checked([opts.dbio, "run", "--target", opts.target, "--size", opts.size, "--rw",
                  "randread", "--ops", "1", "-q", "--no-store"], work, "dbio (making the target)")
         rows, left_out, untranslated = [], [], []
@@ -187,7 +187,7 @@ def main():
             left_out.append((f"{len(untranslated)} other(s)", "not translated by dbio fio"
                              " (refused or wrong: bench/fio-examples says which)"))
         summary(rows, left_out)
-    print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"\nload average after: {fx.load_average()}")
 
 
 if __name__ == "__main__":
