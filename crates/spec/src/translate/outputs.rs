@@ -12,10 +12,8 @@ pub fn one_file_per_run(runs: usize, ours: &[String], outputs: &[String]) -> Res
     if runs < 2 {
         return Ok(());
     }
-    let words = || ours.iter().chain(outputs).map(String::as_str);
-    let fio = words().zip(words().skip(1).chain([""])).any(|(a, b)| {
-        a.starts_with("--json-format=fio") || (a == "--json-format" && b.starts_with("fio"))
-    });
+    let words: Vec<&str> = ours.iter().chain(outputs).map(String::as_str).collect();
+    let fio = flag_values(&words, "--json-format").any(|v| v.starts_with("fio"));
     match ours
         .iter()
         .find(|a| a.as_str() == "--html" || (a.as_str() == "--json" && !fio))
@@ -35,16 +33,22 @@ pub fn lines_on_stdout(t: &Translation, ours: &[String]) -> bool {
     let quiet = ours.iter().any(|a| a == "-" || a == "-q" || a == "--quiet")
         || t.outputs.iter().any(|a| a == "-");
     // dbio's own --output-format wins over the translation's (the later word wins).
-    let given =
-        ours.iter()
-            .enumerate()
-            .find_map(|(i, a)| match a.strip_prefix("--output-format") {
-                Some("") => ours.get(i + 1).map(String::as_str),
-                Some(v) => v.strip_prefix('='),
-                None => None,
-            });
+    let ours: Vec<&str> = ours.iter().map(String::as_str).collect();
+    let given = flag_values(&ours, "--output-format").next();
     let format = given.or_else(|| t.jobs.iter().find_map(|j| j.flags.output_format));
     !quiet && format != Some("diskspd-xml")
+}
+
+/// The values `flag` is given among `words`, in order: `--flag VALUE` or `--flag=VALUE`.
+fn flag_values<'a>(words: &'a [&'a str], flag: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    words
+        .iter()
+        .enumerate()
+        .filter_map(move |(i, a)| match a.strip_prefix(flag) {
+            Some("") => words.get(i + 1).copied(),
+            Some(v) => v.strip_prefix('='),
+            None => None,
+        })
 }
 
 #[cfg(test)]
