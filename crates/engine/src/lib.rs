@@ -9,6 +9,7 @@ pub mod error;
 pub mod facts;
 pub mod medium;
 pub mod memlock;
+pub mod ring_fd;
 pub mod sync;
 pub mod sys;
 pub mod uring;

@@ -5,7 +5,9 @@
 use crate::buffer::SlotBuffers;
 use crate::engine::{Engine, EngineSetup, Op, OpKind};
 use crate::error::IoError;
+use crate::ring_fd::{RingFd, ENTER_GETEVENTS};
 use io_uring::{opcode, squeue, types, IoUring};
+use std::os::fd::AsRawFd;
 use std::time::Duration;
 
 /// The most submissions one `io_uring_enter` carries. The kernel plugs a submission of more
@@ -18,6 +20,8 @@ const SUBMIT_CHUNK: usize = 8;
 
 /// An io_uring with its registered buffers; see the module docs.
 pub struct UringEngine {
+    /// Declared before the ring so that it is unregistered before the ring closes.
+    enter: RingFd,
     ring: IoUring,
     bufs: SlotBuffers,
     features: Vec<String>,
@@ -46,14 +50,22 @@ fn build_ring(
         features.push("sqpoll".into());
         return Ok(ring);
     }
-    if let Ok(ring) = base()
-        .setup_single_issuer()
-        .setup_defer_taskrun()
-        .build(entries)
-    {
-        features.push("single-issuer".into());
-        features.push("defer-taskrun".into());
-        return Ok(ring);
+    // Without the SQ's index array (6.6 and later) the kernel reads entries in ring order, as
+    // t/io_uring sets it up; older kernels take the ring without.
+    for no_sqarray in [true, false] {
+        let mut b = base();
+        b.setup_single_issuer().setup_defer_taskrun();
+        if no_sqarray {
+            b.setup_no_sqarray();
+        }
+        if let Ok(ring) = b.build(entries) {
+            features.push("single-issuer".into());
+            features.push("defer-taskrun".into());
+            if no_sqarray {
+                features.push("no-sq-array".into());
+            }
+            return Ok(ring);
+        }
     }
     if let Ok(ring) = base()
         .setup_coop_taskrun()
@@ -100,7 +112,12 @@ impl UringEngine {
         if registered_bufs {
             features.push("registered-buffers".into());
         }
+        let enter = RingFd::register(ring.as_raw_fd());
+        if enter.registered() {
+            features.push("registered-ring".into());
+        }
         Ok(UringEngine {
+            enter,
             ring,
             bufs,
             features,
@@ -139,12 +156,27 @@ impl UringEngine {
     #[inline]
     fn enter_nowait(&mut self) -> Result<(), IoError> {
         let to_submit = self.ring.submission().len() as u32;
-        // SAFETY: io_uring_enter with no extended argument.
-        let res = unsafe {
-            self.ring
-                .submitter()
-                .enter::<libc::sigset_t>(to_submit, 0, ENTER_GETEVENTS, None)
-        };
+        let res = self.enter.enter(to_submit, 0, ENTER_GETEVENTS, None);
+        self.checked(res)
+    }
+
+    /// With SQPOLL: waits for `wait` completions through the io-uring crate, whose call also
+    /// wakes the kernel thread when it has gone to sleep.
+    fn wait_sqpoll(&self, wait: u32, timeout: Option<Duration>) -> std::io::Result<()> {
+        let submitter = self.ring.submitter();
+        match timeout.filter(|_| wait > 0).map(types::Timespec::from) {
+            Some(ts) => {
+                let args = types::SubmitArgs::new().timespec(&ts);
+                submitter.submit_with_args(wait as usize, &args)
+            }
+            None => submitter.submit_and_wait(wait as usize),
+        }
+        .map(|_| ())
+    }
+
+    /// An entry's result as the worker sees it: transient errors only mean "go round again".
+    #[inline]
+    fn checked(&self, res: std::io::Result<()>) -> Result<(), IoError> {
         match res {
             Err(e) if !transient(&e) => Err(self.enter_error(e)),
             _ => Ok(()),
@@ -182,9 +214,6 @@ impl UringEngine {
     }
 }
 
-/// IORING_ENTER_GETEVENTS from the kernel's UAPI: run deferred completions.
-const ENTER_GETEVENTS: u32 = 1;
-
 /// Errors of io_uring_enter that only mean "try again": a timeout, a signal, a full CQ.
 fn transient(e: &std::io::Error) -> bool {
     matches!(
@@ -201,36 +230,28 @@ impl Engine for UringEngine {
             for op in ops {
                 self.push(op)?;
             }
-        } else {
-            // Each chunk enters the kernel as soon as it is made; the last one enters with the
-            // wait below, in one call (each entry also runs the deferred completions).
-            let mut chunks = ops.chunks(SUBMIT_CHUNK).peekable();
-            while let Some(chunk) = chunks.next() {
-                for op in chunk {
-                    self.push(op)?;
-                }
-                if wait == 0 || chunks.peek().is_some() {
-                    self.enter_nowait()?;
-                }
+            let res = self.wait_sqpoll(wait, timeout);
+            return self.checked(res);
+        }
+        // Each chunk enters the kernel as soon as it is made; the last one enters with the
+        // wait below, in one call (each entry also runs the deferred completions).
+        let mut chunks = ops.chunks(SUBMIT_CHUNK).peekable();
+        while let Some(chunk) = chunks.next() {
+            for op in chunk {
+                self.push(op)?;
             }
-            if wait == 0 {
-                return Ok(());
+            if wait == 0 || chunks.peek().is_some() {
+                self.enter_nowait()?;
             }
+        }
+        if wait == 0 {
+            return Ok(());
         }
         // Submit what is queued and block until `wait` completions are ready (the kernel runs
         // the deferred completions first and returns at once when they already are).
-        let res = match timeout {
-            Some(t) if wait > 0 => {
-                let ts = types::Timespec::from(t);
-                let args = types::SubmitArgs::new().timespec(&ts);
-                self.ring.submitter().submit_with_args(wait as usize, &args)
-            }
-            _ => self.ring.submitter().submit_and_wait(wait as usize),
-        };
-        match res {
-            Err(e) if !transient(&e) => Err(self.enter_error(e)),
-            _ => Ok(()),
-        }
+        let to_submit = self.ring.submission().len() as u32;
+        let res = self.enter.enter(to_submit, wait, ENTER_GETEVENTS, timeout);
+        self.checked(res)
     }
 
     #[inline]
