@@ -87,3 +87,47 @@ fn a_buffered_run_with_invalidate_starts_cold_and_one_without_keeps_the_cache() 
         "{err}"
     );
 }
+
+/// As fio's invalidate=1 in a time-based job, the pages are dropped again after each pass
+/// over the region: two passes and 16 reads leave little more than those 16 reads cached,
+/// where the same reads without --invalidate leave most of the file (1 - e^-2 of its blocks).
+#[test]
+fn invalidate_drops_the_cache_again_after_each_pass() {
+    let dir = scratch();
+    let f = dir.path().join("passes.dat");
+    let target = f.to_string_lossy().into_owned();
+    let blocks = 4u64 << 20 >> 12;
+    let ops = (2 * blocks + 16).to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--target",
+            &target,
+            "--size",
+            "4m",
+            "--rw",
+            "randread",
+            "--bs",
+            "4k",
+            "--ops",
+            &ops,
+            "--buffered",
+            "-q",
+            "--no-store",
+        ];
+        args.extend_from_slice(extra);
+        let (code, _, err) = dbio_in(dir.path(), &args);
+        assert_eq!(code, Some(0), "{err}");
+        resident_pages(&f)
+    };
+    let kept = run(&[]);
+    assert!(
+        kept > blocks / 2,
+        "{kept} of {blocks} pages cached without --invalidate"
+    );
+    let left = run(&["--invalidate"]);
+    assert!(
+        left <= blocks / 8,
+        "{left} pages resident after two passes and 16 reads with --invalidate"
+    );
+}

@@ -107,6 +107,10 @@ pub fn to_fio_job(j: &JobSpec) -> Result<String, ReportError> {
     kv("thread", "1".into());
     kv("group_reporting", "1".into());
     kv("direct", u8::from(j.direct).to_string());
+    if !j.direct {
+        // fio drops a buffered job's pages at its start and each time it wraps round.
+        kv("invalidate", u8::from(j.invalidate).to_string());
+    }
     if j.engine == EngineKind::Uring && !offload {
         kv("fixedbufs", "1".into());
         kv("registerfiles", "1".into());
@@ -314,6 +318,23 @@ mod tests {
             bs_option(&j),
             ("bssplit", "8k/34:64k/33:256k/33".to_string())
         );
+    }
+
+    /// fio drops a buffered job's pages (at its start and each wrap) unless told invalidate=0:
+    /// the job says which dbio did; a direct job leaves it to fio's default, which is moot.
+    #[test]
+    fn a_buffered_job_says_whether_dbio_dropped_the_cache() {
+        let line = |direct: bool, invalidate: bool| {
+            let mut j = spec();
+            (j.direct, j.invalidate) = (direct, invalidate);
+            let job = to_fio_job(&j).unwrap();
+            job.lines()
+                .find(|l| l.starts_with("invalidate="))
+                .map(str::to_string)
+        };
+        assert_eq!(line(false, true).as_deref(), Some("invalidate=1"));
+        assert_eq!(line(false, false).as_deref(), Some("invalidate=0"));
+        assert_eq!(line(true, false), None);
     }
 
     /// A plain job for tests.

@@ -234,6 +234,11 @@ impl Pattern {
         }
     }
 
+    /// The bytes of one pass over this worker's part of the region, over all its targets.
+    pub fn pass_bytes(&self) -> u64 {
+        (self.end - self.start) * self.targets as u64
+    }
+
     /// The next I/O.
     #[inline]
     pub fn next(&mut self, rng: &mut Rng) -> NextIo {

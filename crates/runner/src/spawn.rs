@@ -119,6 +119,7 @@ fn spawn_stream(
             stop: s.stop.clone(),
             abort: s.abort.clone(),
             intervals: tx.clone(),
+            invalidate: (spec.invalidate && !spec.direct).then(|| s.fds.to_vec()),
         };
         let fds = s.fds.to_vec();
         let (engine_kind, qd) = (s.engine, s.qd);

@@ -8,6 +8,7 @@
 //! the worker is on the run's timeline and the seconds it sends.
 
 mod drive;
+mod invalidate;
 mod pacing;
 mod phase;
 mod plan;

@@ -100,8 +100,8 @@ pub struct RawJob {
     /// Use the page cache instead of O_DIRECT (results are labelled buffered).
     #[cfg_attr(feature = "clap", arg(long))]
     pub buffered: bool,
-    /// With --buffered: drop the targets' pages from the page cache before measuring, so the
-    /// run starts cold (fio's invalidate=1).
+    /// With --buffered: drop the targets' pages from the page cache before measuring, and again
+    /// after each pass over the region, so reads keep reaching the device (fio's invalidate=1).
     #[cfg_attr(feature = "clap", arg(long))]
     pub invalidate: bool,
     /// io_uring: polled completions (needs a device with poll queues).

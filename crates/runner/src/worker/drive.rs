@@ -2,6 +2,7 @@
 //! clock read per reap, the completion time of everything it reaps), then move the clock's
 //! bookkeeping on; the pacing ([`Pacing`]) beside it says when an I/O may go and how long to wait.
 
+use super::invalidate::Invalidate;
 use super::pacing::{Pacing, MAX_WAIT};
 use super::phase::Phase;
 use super::plan::{Clock, Quota, WorkerPlan};
@@ -49,6 +50,7 @@ pub(super) struct Worker<'c, E, C, V, P> {
     targets: Arc<Vec<String>>,
     stop: Arc<AtomicBool>,
     abort: Arc<AtomicBool>,
+    invalidate: Option<Invalidate>,
 }
 
 impl<'c, E: Engine, C: Clock, V: Verify, P: Pacing> Worker<'c, E, C, V, P> {
@@ -83,7 +85,9 @@ impl<'c, E: Engine, C: Clock, V: Verify, P: Pacing> Worker<'c, E, C, V, P> {
             stop,
             abort,
             intervals,
+            invalidate,
         } = plan;
+        let invalidate = invalidate.map(|fds| Invalidate::new(pattern.pass_bytes(), fds));
         let (flush_kind, flush_every) = match sync {
             SyncMode::Fdatasync(n) => (OpKind::Fdatasync, n),
             SyncMode::Fsync(n) => (OpKind::Fsync, n),
@@ -111,6 +115,7 @@ impl<'c, E: Engine, C: Clock, V: Verify, P: Pacing> Worker<'c, E, C, V, P> {
             targets,
             stop,
             abort,
+            invalidate,
         }
     }
 
@@ -219,6 +224,9 @@ impl<'c, E: Engine, C: Clock, V: Verify, P: Pacing> Worker<'c, E, C, V, P> {
         if measuring {
             self.issued += 1;
             self.issued_bytes += io.len as u64;
+        }
+        if let Some(inv) = &mut self.invalidate {
+            inv.issued(io.len as u64);
         }
         self.st.slots[slot as usize] = Slot {
             kind: io.kind,

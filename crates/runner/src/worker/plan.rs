@@ -67,4 +67,7 @@ pub struct WorkerPlan {
     /// the worker as `stop` does, without being taken for the user's.
     pub abort: Arc<AtomicBool>,
     pub intervals: Sender<Interval>,
+    /// With `--invalidate` on a buffered run: the targets' descriptors, whose pages leave the
+    /// page cache again after each pass over the worker's part of the region (fio's way).
+    pub invalidate: Option<Vec<i32>>,
 }

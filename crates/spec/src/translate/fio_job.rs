@@ -171,7 +171,7 @@ fn flags(t: &mut Translation, w: &World, name: &str, j: &FioJob) -> RunFlags {
         if j.invalidate.is_none() {
             t.mapped(
                 "invalidate (fio's default: 1)",
-                "fio drops a buffered job's file from the page cache before it starts: --invalidate",
+                "fio drops a buffered job's file from the page cache before it starts and each time it wraps round the file: --invalidate",
             );
         }
     }
