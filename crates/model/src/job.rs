@@ -18,6 +18,18 @@ pub enum Rw {
 }
 
 impl Rw {
+    /// The name `--rw` takes (and fio's `rw=`, which takes these too).
+    pub fn name(self) -> &'static str {
+        match self {
+            Rw::Read => "read",
+            Rw::Write => "write",
+            Rw::RandRead => "randread",
+            Rw::RandWrite => "randwrite",
+            Rw::RandRw => "randrw",
+            Rw::ReadWrite => "readwrite",
+        }
+    }
+
     /// True for the random patterns.
     pub fn is_random(self) -> bool {
         matches!(self, Rw::RandRead | Rw::RandWrite | Rw::RandRw)

@@ -57,12 +57,8 @@ fn refuse(j: &JobSpec) -> Result<(), ReportError> {
 /// fio's name of an access pattern (`rw=`).
 pub(crate) fn fio_rw(rw: Rw) -> &'static str {
     match rw {
-        Rw::Read => "read",
-        Rw::Write => "write",
-        Rw::RandRead => "randread",
-        Rw::RandWrite => "randwrite",
-        Rw::RandRw => "randrw",
         Rw::ReadWrite => "rw",
+        other => other.name(),
     }
 }
 

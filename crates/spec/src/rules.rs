@@ -119,7 +119,7 @@ fn check_mix(j: &JobSpec) -> Result<(), SpecError> {
     match fixed {
         Some(p) if p != j.read_pct => Err(format!(
             "--mix applies to --rw randrw or readwrite (the read share of a mixed run); --rw {} has none",
-            rw_name(j.rw)
+            j.rw.name()
         )
         .into()),
         _ => Ok(()),
@@ -201,16 +201,4 @@ fn check_verify(j: &JobSpec) -> Result<(), SpecError> {
         );
     }
     Ok(())
-}
-
-/// The access pattern as `--rw` names it.
-pub fn rw_name(rw: Rw) -> &'static str {
-    match rw {
-        Rw::Read => "read",
-        Rw::Write => "write",
-        Rw::RandRead => "randread",
-        Rw::RandWrite => "randwrite",
-        Rw::RandRw => "randrw",
-        Rw::ReadWrite => "readwrite",
-    }
 }

@@ -113,7 +113,7 @@ impl Vary {
                 if !j.rw.is_mixed() {
                     return Err(format!(
                         "--vary mix: mix is the read share of --rw randrw or readwrite, and this job is --rw {}; add --rw randrw",
-                        crate::rules::rw_name(j.rw)
+                        j.rw.name()
                     )
                     .into());
                 }

@@ -80,16 +80,9 @@ mod tests {
     use super::*;
     use crate::translate::tool::{translate, Tool};
 
-    fn words(s: &str) -> Words {
-        Words::of(
-            Tool::Sqlio,
-            &s.split_whitespace().map(String::from).collect::<Vec<_>>(),
-        )
-    }
-
     /// -kR -frandom -o4 on two files: -o4 differs (a note), the rest is mapped.
     fn sqlio() -> Translation {
-        let w = words("-kR -frandom -b8 -o4 a.dat b.dat");
+        let w = Words::sqlio_line("-kR -frandom -b8 -o4 a.dat b.dat");
         translate(Tool::Sqlio, &w.theirs).expect("a translation")
     }
 
@@ -101,7 +94,7 @@ mod tests {
             "sqlio",
             &t,
             [("dbio run X", &replaced[..])],
-            &words("-kR --qd 1"),
+            &Words::sqlio_line("-kR --qd 1"),
         );
         assert_eq!(said[0], (To::Stdout, "dbio run X\n".to_string()));
         assert_eq!(
@@ -126,7 +119,7 @@ mod tests {
             "sqlio",
             &t,
             [("dbio run X", &[][..])],
-            &words("-kR --dry-run"),
+            &Words::sqlio_line("-kR --dry-run"),
         );
         assert_eq!(said.len(), 1 + t.notes.len());
         assert!(said.iter().all(|(to, _)| *to == To::Stdout));
@@ -134,7 +127,7 @@ mod tests {
             "sqlio",
             &t,
             [("dbio run X", &[][..])],
-            &words("-kR --json -"),
+            &Words::sqlio_line("-kR --json -"),
         );
         assert_eq!(said, [(To::Stderr, "dbio run X\n".to_string())]);
     }

@@ -47,22 +47,30 @@ impl Words {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn words(s: &str) -> Words {
+impl Words {
+    /// A SQLIO command line split at its spaces, for tests.
+    pub(crate) fn sqlio_line(s: &str) -> Words {
         Words::of(
             Tool::Sqlio,
             &s.split_whitespace().map(String::from).collect::<Vec<_>>(),
         )
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     #[test]
     fn the_tool_s_words_then_dbio_s_and_the_front_end_s() {
-        let w = words("-kR -frandom f.dat --qd 4 --dry-run --json x.json");
+        let w = Words::sqlio_line("-kR -frandom f.dat --qd 4 --dry-run --json x.json");
         assert_eq!(w.theirs, ["-kR", "-frandom", "f.dat"]);
         assert_eq!(w.ours, ["--qd", "4", "--json", "x.json"]);
         assert!(w.dry_run && !w.help);
-        assert!(words("").help && words("-?").help && words("-kR --help").help);
+        assert!(
+            Words::sqlio_line("").help
+                && Words::sqlio_line("-?").help
+                && Words::sqlio_line("-kR --help").help
+        );
     }
 }
