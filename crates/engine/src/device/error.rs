@@ -15,6 +15,12 @@ pub enum TargetError {
         /// The missing directory.
         dir: String,
     },
+    /// A path under /dev that does not exist: a device misnamed, never a file to create.
+    #[error("{path} does not exist, and dbio does not create files under /dev: a device name that is not there is a mistake (lsblk lists the block devices); give an existing device, or a file elsewhere")]
+    NoDevice {
+        /// The target path as given.
+        path: String,
+    },
     /// Not enough free space for the file to create or grow.
     #[error(
         "no space for {path}: {} needed, {} free on its file system; use a smaller --size or another place",

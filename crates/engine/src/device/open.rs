@@ -211,6 +211,11 @@ fn create_file(path: &str, opts: &TargetOptions) -> Result<OpenTarget, TargetErr
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    if std::fs::canonicalize(dir).is_ok_and(|d| d.starts_with("/dev")) {
+        return Err(TargetError::NoDevice {
+            path: path.to_string(),
+        });
+    }
     let dir_file = File::open(dir).map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => TargetError::NoParent {
             path: path.to_string(),
@@ -391,6 +396,21 @@ mod tests {
             write: true,
             destroy_data,
             ..Default::default()
+        }
+    }
+
+    /// A misnamed device (/dev/sdz, /dev/disk/by-id/…) is refused, not made a file in devtmpfs.
+    #[test]
+    fn a_missing_path_under_dev_is_refused_not_created() {
+        for path in ["/dev/dbio-no-such-disk", "/dev/../dev/dbio-no-such-disk"] {
+            let err = open_target(path, &write_opts(true))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("dbio does not create files under /dev"),
+                "{err}"
+            );
+            assert!(!Path::new(path).exists(), "{path} was created");
         }
     }
 
