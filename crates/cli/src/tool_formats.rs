@@ -13,7 +13,8 @@ pub struct FormatArgs {
     #[arg(long, value_name = "FORMAT", default_value = "dbio", value_parser = ["dbio", "sqlio", "diskspd", "diskspd-xml"])]
     pub output_format: String,
     /// The layout of --json: dbio's own, or fio's json+ (jobs[].read|write with iops, bw,
-    /// clat_ns percentiles and bins; a jobs[] entry per stream, or one with fio-group).
+    /// clat_ns percentiles and bins; a jobs[] entry per stream and per thread, as fio's
+    /// numjobs, or one for the run with fio-group).
     #[arg(long, value_name = "FORMAT", default_value = "dbio", value_parser = ["dbio", "fio", "fio-group"])]
     pub json_format: String,
     /// fio's percentile_list: the clat_ns percentiles of --json-format fio (99:99.9:99.99).

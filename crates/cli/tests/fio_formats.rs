@@ -155,6 +155,98 @@ fn fio_json_plus_is_read_by_fios_own_tool_as_dbio_measured_it() {
     }
 }
 
+/// fio_jsonplus_clat2csv's CSVs of `json` (in `dir`, from `out.csv`), validated by the tool.
+fn clat2csv(tool: &Path, dir: &Path, json: &str) {
+    for extra in [None, Some("--validate")] {
+        let out = Command::new(tool)
+            .current_dir(dir)
+            .args([json, "out.csv"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && (extra.is_none() || said.contains("validated")),
+            "{said}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// A run of 3 threads (fio's numjobs=3 without group_reporting) in fio's JSON: an entry
+/// per thread, all named as the job, whose I/Os add up to dbio's own JSON of the run and
+/// are each thread's; fio's own tool rebuilds each entry's percentiles from its bins.
+#[test]
+fn three_threads_are_three_fio_entries_that_add_up_to_the_run() {
+    let test = "three_threads_are_three_fio_entries_that_add_up_to_the_run";
+    let Some(tool) = require_tool(test, "fio_jsonplus_clat2csv") else {
+        return;
+    };
+    let dir = scratch();
+    let db = dir.path().join("h.db");
+    let db = db.to_str().unwrap();
+    let run = "run --engine sim --rw randrw --mix 70 --bs 8k --qd 4 --threads 3 --ops 30000 \
+               --seed 3 --label clones --json-format fio --json fio.json -q --db";
+    let mut args: Vec<&str> = run.split_whitespace().collect();
+    args.push(db);
+    run_in(dir.path(), &args);
+    run_in(
+        dir.path(),
+        &["export", "clones", "--db", db, "--json", "dbio.json"],
+    );
+    let (fio, ours) = (
+        json(&dir.path().join("fio.json")),
+        json(&dir.path().join("dbio.json")),
+    );
+    clat2csv(&tool, dir.path(), "fio.json");
+    let jobs = fio["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 3);
+    for (i, name) in ["read", "write"].iter().enumerate() {
+        let ios = |j: &Value| j[*name]["total_ios"].as_u64().unwrap();
+        assert_eq!(
+            jobs.iter().map(ios).sum::<u64>(),
+            ours[*name]["ios"].as_u64().unwrap(),
+            "{name}: the entries add up to the run"
+        );
+        for (k, j) in jobs.iter().enumerate() {
+            assert_eq!(j["jobname"], "clones");
+            assert_eq!(j["job options"]["numjobs"], "3");
+            assert_eq!(ios(j), ours["threads"][k][*name]["ios"].as_u64().unwrap());
+            let rows = csv_rows(&dir.path().join(format!("out_job{k}.csv")), i);
+            assert_eq!(rows.last().unwrap().2, ios(j), "{name} of entry {k}");
+            let pct = j[*name]["clat_ns"]["percentile"].as_object().unwrap();
+            // By percentile (serde_json keeps the keys in string order, "10.000000" first).
+            let mut by_pct: Vec<(f64, u64)> = pct
+                .iter()
+                .map(|(k, v)| (k.parse().unwrap(), v.as_u64().unwrap()))
+                .collect();
+            by_pct.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let values: Vec<u64> = by_pct.iter().map(|p| p.1).collect();
+            assert_eq!(values.len(), 17, "fio's default list");
+            assert!(values.windows(2).all(|w| w[0] <= w[1]), "{values:?}");
+            // Each percentile is the first row of fio's CSV whose cumulative share reaches it.
+            for (key, v) in pct {
+                let q: f64 = key.parse::<f64>().unwrap() / 100.0;
+                let at = rows.iter().position(|r| r.3 >= q - 1e-12).unwrap();
+                assert_eq!(rows[at].0, v.as_u64().unwrap(), "{name} {key} of entry {k}");
+            }
+            let (min, max) = (rows[0].0, rows.last().unwrap().0);
+            assert!(j[*name]["clat_ns"]["min"].as_u64().unwrap() <= min);
+            assert!(j[*name]["clat_ns"]["max"].as_u64().unwrap() >= max * 999 / 1000);
+        }
+    }
+    // The threads differ, so each entry is its own thread's, not the run's split in three.
+    assert_ne!(jobs[0]["read"]["clat_ns"], jobs[1]["read"]["clat_ns"]);
+    // fio-group: one entry for the run.
+    args.iter_mut()
+        .filter(|a| **a == "fio")
+        .for_each(|a| *a = "fio-group");
+    run_in(dir.path(), &args);
+    let fio = json(&dir.path().join("fio.json"));
+    assert_eq!(fio["jobs"].as_array().unwrap().len(), 1);
+    assert_eq!(fio["jobs"][0]["read"]["total_ios"], ours["read"]["ios"]);
+}
+
 /// Writes dbio's job as a fio job file logging its I/Os, runs fio, and returns fio's JSON
 /// and the I/Os of its log (version 2 or 3, with times) as (direction, offset, length).
 fn fio_runs_the_job(dir: &Path, fio: &Path, flags: &[&str]) -> (Value, Vec<(String, u64, u64)>) {

@@ -1,8 +1,9 @@
 //! fio jobs that fio runs at the same time (no stonewall between them) become one `dbio
 //! run` of streams, a stream per job with its settings held against a table written by hand
 //! from fio's HOWTO; a stonewall starts the next run. A short real run reports each job, and
-//! fio's JSON has an entry per job, or one with group_reporting. `rw=rw` and a job with
-//! neither runtime nor size go once over an existing file, as fio does.
+//! fio's JSON has an entry per job (and per clone of a job of numjobs=N), or one with
+//! group_reporting. `rw=rw` and a job with neither runtime nor size go once over an
+//! existing file, as fio does.
 
 #![forbid(unsafe_code)]
 
@@ -177,6 +178,101 @@ fn a_short_run_reports_each_job_and_fio_json_has_an_entry_per_job() {
         *reads > 0 && *flushes > 0 && writes > flushes,
         "both jobs' I/O: {e:?}"
     );
+}
+
+/// A job of numjobs=3 run for real for a second on a file dbio makes: fio's JSON has an
+/// entry per clone, all named by the job, whose I/Os add up to dbio's own JSON of the run
+/// (its history's copy) and are each thread's; with group_reporting, one entry.
+#[test]
+fn numjobs_without_group_reporting_is_an_entry_per_clone() {
+    let dir = scratch();
+    let db = dir.path().join("h.db");
+    let job = |extra: &str| {
+        let text = format!(
+            "[clones]\nfilename=c.dat\nsize=4m\nrw=randrw\nbs=4k\nnumjobs=3\n\
+             runtime=60\ntime_based\n{extra}\n"
+        );
+        std::fs::write(dir.path().join("c.fio"), text).unwrap();
+    };
+    let args = [
+        "fio",
+        "c.fio",
+        "--duration",
+        "1s",
+        "--db",
+        db.to_str().unwrap(),
+        "--json",
+        "fio.json",
+        "--json-format",
+        "fio",
+    ];
+    job("");
+    let (code, _, err) = dbio_in(dir.path(), &args);
+    assert_eq!(code, Some(0), "{err}");
+    let e = fio_entries(&dir.path().join("fio.json"));
+    let names: Vec<&str> = e.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(names, ["clones"; 3]);
+    let export = [
+        "export",
+        "clones",
+        "--db",
+        db.to_str().unwrap(),
+        "--json",
+        "dbio.json",
+    ];
+    let (code, _, err) = dbio_in(dir.path(), &export);
+    assert_eq!(code, Some(0), "{err}");
+    let ours: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("dbio.json")).unwrap()).unwrap();
+    let n = |p: &str| ours.pointer(p).and_then(Value::as_u64).unwrap();
+    assert_eq!(e.iter().map(|x| x.1).sum::<u64>(), n("/read/ios"));
+    assert_eq!(e.iter().map(|x| x.2).sum::<u64>(), n("/write/ios"));
+    for (i, (_, reads, writes, _)) in e.iter().enumerate() {
+        assert!(*reads > 0 && *writes > 0, "clone {i}: {e:?}");
+        assert_eq!(
+            (*reads, *writes),
+            (
+                n(&format!("/threads/{i}/read/ios")),
+                n(&format!("/threads/{i}/write/ios"))
+            )
+        );
+    }
+    // Jobs at once, [log] of numjobs=2: its clones follow [data]'s one entry, their writes
+    // and flushes the log stream's; a stream of one thread keeps no histogram of its own.
+    db_job(dir.path(), "", "numjobs=2");
+    let mut at_once = args;
+    at_once[1] = "db.fio";
+    let (code, _, err) = dbio_in(dir.path(), &at_once);
+    assert_eq!(code, Some(0), "{err}");
+    let e = fio_entries(&dir.path().join("fio.json"));
+    let names: Vec<&str> = e.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(names, ["data", "log", "log"]);
+    let export = [
+        "export",
+        "data+log",
+        "--db",
+        db.to_str().unwrap(),
+        "--json",
+        "dbio.json",
+    ];
+    let (code, _, err) = dbio_in(dir.path(), &export);
+    assert_eq!(code, Some(0), "{err}");
+    let ours: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("dbio.json")).unwrap()).unwrap();
+    let n = |p: &str| ours.pointer(p).and_then(Value::as_u64).unwrap();
+    assert_eq!(e[1].2 + e[2].2, n("/streams/1/write/ios"));
+    assert_eq!(e[1].3 + e[2].3, n("/streams/1/flush/ios"));
+    assert!(e[1].3 > 0 && e[2].3 > 0, "each clone's own flushes: {e:?}");
+    assert!(ours.pointer("/threads/0/read/histogram").is_none());
+    assert!(ours.pointer("/threads/1/write/histogram").is_some());
+
+    job("group_reporting");
+    let (code, stdout, err) = dbio_in(dir.path(), &args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(stdout.contains("--json-format fio-group"), "{stdout}");
+    let e = fio_entries(&dir.path().join("fio.json"));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].1 > 0 && e[0].2 > 0, "{e:?}");
 }
 
 /// `[j]` over `file` with `body`, run for real: the dbio JSON result.

@@ -1,18 +1,24 @@
 //! Each worker thread's own figures: the per-thread rows of DiskSpd's tables and the
-//! `Thread` elements of its XML results are made from them.
+//! `Thread` elements of its XML results are made from them, and fio's `jobs[]` entry per
+//! clone of a job of `numjobs=N` from their histograms.
 
+use crate::histogram::decode_compact;
+use hdrhistogram::Histogram;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// What one worker thread measured, reads and writes apart.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 pub struct ThreadStats {
     pub read: ThreadDir,
     pub write: ThreadDir,
+    /// Its fsync/fdatasync calls (`--sync`), when it made any.
+    #[serde(default, skip_serializing_if = "ThreadDir::is_empty")]
+    pub flush: ThreadDir,
 }
 
 /// One direction of one thread: its counts and the mean and spread of its latency.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
 pub struct ThreadDir {
     pub ios: u64,
     pub bytes: u64,
@@ -20,6 +26,12 @@ pub struct ThreadDir {
     pub mean_ns: f64,
     /// Standard deviation of latency in nanoseconds, of the population (0 without I/O).
     pub stdev_ns: f64,
+    /// The thread's own latency histogram of this direction, in HdrHistogram's compressed
+    /// V2 encoding, base64 (`histogram::encode_compact`, some 8 times smaller than the run's
+    /// bucket list): its percentiles, min and max. Absent in a run of one thread (the run's
+    /// histogram is the thread's), without I/O, and in results written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub histogram: Option<String>,
 }
 
 impl ThreadStats {
@@ -30,11 +42,32 @@ impl ThreadStats {
 }
 
 impl ThreadDir {
-    /// The figures of both sets of I/O taken as one.
+    /// The thread's own latency histogram, when it kept one that decodes.
+    pub fn latency(&self) -> Option<Histogram<u64>> {
+        decode_compact(self.histogram.as_deref()?).ok()
+    }
+
+    /// No I/O.
+    pub fn is_empty(&self) -> bool {
+        self.ios == 0
+    }
+
+    /// The figures of both sets of I/O taken as one (without a histogram: DiskSpd's totals
+    /// need only the counts and moments).
     pub fn merged(&self, other: &ThreadDir) -> ThreadDir {
         match (self.ios, other.ios) {
-            (_, 0) => return *self,
-            (0, _) => return *other,
+            (_, 0) => {
+                return ThreadDir {
+                    histogram: None,
+                    ..self.clone()
+                }
+            }
+            (0, _) => {
+                return ThreadDir {
+                    histogram: None,
+                    ..other.clone()
+                }
+            }
             _ => {}
         }
         let n = self.ios + other.ios;
@@ -47,6 +80,7 @@ impl ThreadDir {
             bytes: self.bytes + other.bytes,
             mean_ns: mean,
             stdev_ns: var.max(0.0).sqrt(),
+            histogram: None,
         }
     }
 }
@@ -70,6 +104,7 @@ mod tests {
             bytes: xs.len() as u64 * size,
             mean_ns,
             stdev_ns,
+            histogram: None,
         }
     }
 
@@ -80,6 +115,7 @@ mod tests {
         let t = ThreadStats {
             read: dir(&reads, 8192),
             write: dir(&writes, 4096),
+            flush: ThreadDir::default(),
         };
         let all: Vec<f64> = reads.iter().chain(&writes).copied().collect();
         let (mean, dev) = direct(&all);
@@ -96,8 +132,9 @@ mod tests {
     fn a_direction_without_io_leaves_the_other_as_it_is() {
         let reads = dir(&[10.0, 30.0], 512);
         let t = ThreadStats {
-            read: reads,
+            read: reads.clone(),
             write: ThreadDir::default(),
+            flush: ThreadDir::default(),
         };
         assert_eq!(t.total(), reads);
         assert_eq!(ThreadStats::default().total(), ThreadDir::default());

@@ -45,8 +45,8 @@ pub fn to_diskspd_typed(r: &RunResult, typed: &[String]) -> String {
     let rows = |pick: fn(&ThreadStats) -> ThreadDir| threads.iter().map(pick).collect();
     let sections: [(&str, Option<&DirStats>, Vec<ThreadDir>); 3] = [
         ("Total IO", total.as_ref(), rows(ThreadStats::total)),
-        ("Read IO", r.read.as_ref(), rows(|t| t.read)),
-        ("Write IO", r.write.as_ref(), rows(|t| t.write)),
+        ("Read IO", r.read.as_ref(), rows(|t| t.read.clone())),
+        ("Write IO", r.write.as_ref(), rows(|t| t.write.clone())),
     ];
     for (title, d, rows) in sections {
         let _ = writeln!(s, "\n{title}");
@@ -294,6 +294,7 @@ mod tests {
             bytes: ios * 4096,
             mean_ns: mean_us * 1000.0,
             stdev_ns: dev_us * 1000.0,
+            histogram: None,
         }
     }
 
@@ -305,10 +306,12 @@ mod tests {
             ThreadStats {
                 read: dir(1000, 100.0, 10.0),
                 write: dir(400, 200.0, 20.0),
+                flush: ThreadDir::default(),
             },
             ThreadStats {
                 read: dir(400, 150.0, 30.0),
                 write: ThreadDir::default(),
+                flush: ThreadDir::default(),
             },
         ];
         let text = to_diskspd(&r);

@@ -23,11 +23,13 @@ impl Ran<'_> {
                 bytes: d.bytes,
                 mean_ns: d.latency_ns.mean,
                 stdev_ns: stdev_ns(d),
+                histogram: None,
             })
         };
         vec![ThreadStats {
             read: dir(self.r.read.as_ref()),
             write: dir(self.r.write.as_ref()),
+            flush: ThreadDir::default(),
         }]
     }
 

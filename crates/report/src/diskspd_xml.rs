@@ -293,13 +293,17 @@ fn threads(x: &mut Xml, run: &Ran) {
         x.leaf("WriteBytes", t.write.bytes);
         x.leaf("WriteCount", t.write.ios);
         let names = [
-            (t.read, "AverageReadLatencyMilliseconds", "ReadLatencyStdev"),
             (
-                t.write,
+                &t.read,
+                "AverageReadLatencyMilliseconds",
+                "ReadLatencyStdev",
+            ),
+            (
+                &t.write,
                 "AverageWriteLatencyMilliseconds",
                 "WriteLatencyStdev",
             ),
-            (total, "AverageLatencyMilliseconds", "LatencyStdev"),
+            (&total, "AverageLatencyMilliseconds", "LatencyStdev"),
         ];
         for (d, avg, dev) in names.iter().filter(|(d, ..)| d.ios > 0) {
             let d: &ThreadDir = d;

@@ -14,10 +14,13 @@
 //! `latency_target` (dbio's `sweep --target-latency` is that search).
 //!
 //! A run of several streams (fio's jobs run at once) is one entry per stream, named by it,
-//! or with `group_reporting` one entry for all (see [`FioJobs`]). A stream's entry has no
-//! per-second samples (`bw_samples` and `iops_samples` are 0), and its CPU is that of its own
-//! worker threads.
+//! or with `group_reporting` one entry for all (see [`FioJobs`]); without it, a job or
+//! stream of several threads (fio's `numjobs=N`) is an entry per thread, as fio writes
+//! each clone (`fio_entries`). A stream's or thread's entry has no per-second samples
+//! (`bw_samples` and `iops_samples` are 0), and its CPU is that of its own worker threads.
 
+pub use crate::fio_entries::FioJobs;
+use crate::fio_entries::{entries, Entry};
 use crate::fio_percentiles::key;
 use dbio_model::{DirStats, JobSpec, Outcome, RunResult, TimePoint};
 use serde_json::{json, Map, Value};
@@ -27,30 +30,6 @@ const PERCENTILES: [f64; 17] = [
     1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95,
     99.99,
 ];
-
-/// Which `jobs[]` entries a run of several streams (fio jobs run at once) is written as.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum FioJobs {
-    /// One entry per stream, named by the stream (fio without `group_reporting`).
-    #[default]
-    PerJob,
-    /// One entry for all the streams together, named by the first (fio's `group_reporting`).
-    Group,
-}
-
-/// What one `jobs[]` entry reports: the whole run, or one stream of it.
-struct Entry<'a> {
-    name: String,
-    job: &'a JobSpec,
-    read: Option<&'a DirStats>,
-    write: Option<&'a DirStats>,
-    flush: Option<&'a DirStats>,
-    secs: f64,
-    /// The per-second points (the whole run's; a stream has none of its own).
-    seconds: &'a [TimePoint],
-    /// User and system CPU seconds.
-    cpu: (f64, f64),
-}
 
 /// The result as fio json+ text: a run of several streams as `jobs` says, `clat_ns`
 /// listing `percentiles` (fio's percentile_list; empty: fio's default list).
@@ -76,57 +55,6 @@ pub fn to_fio_json(r: &RunResult, jobs: FioJobs, percentiles: &[f64]) -> String 
     s
 }
 
-/// The entries of `r`: the whole run (a single stream, or a group named by its first job,
-/// as fio names it), or each stream with the CPU of its own worker threads.
-fn entries(r: &RunResult, how: FioJobs) -> Vec<Entry<'_>> {
-    let whole = |name: String| Entry {
-        name,
-        job: &r.job,
-        read: r.read.as_ref(),
-        write: r.write.as_ref(),
-        flush: r.flush.as_ref(),
-        secs: r.measured_secs,
-        seconds: &r.timeseries,
-        cpu: (r.cpu.process_user_s, r.cpu.process_sys_s),
-    };
-    match (r.streams.first(), how) {
-        (None, _) => vec![whole(
-            r.label.clone().unwrap_or_else(|| r.job.profile.clone()),
-        )],
-        (Some(first), FioJobs::Group) => vec![whole(first.name.clone())],
-        (Some(_), FioJobs::PerJob) => {
-            // The workers are listed stream by stream, each stream's threads in turn.
-            let threads: usize = r.streams.iter().map(|s| s.job.threads as usize).sum();
-            let known = threads == r.cpu.workers.len();
-            let mut at = 0;
-            r.streams
-                .iter()
-                .map(|s| {
-                    let n = s.job.threads as usize;
-                    let cpu = if known {
-                        r.cpu.workers[at..at + n]
-                            .iter()
-                            .fold((0.0, 0.0), |(u, y), w| (u + w.user_s, y + w.sys_s))
-                    } else {
-                        (0.0, 0.0)
-                    };
-                    at += n;
-                    Entry {
-                        name: s.name.clone(),
-                        job: &s.job,
-                        read: s.read.as_ref(),
-                        write: s.write.as_ref(),
-                        flush: s.flush.as_ref(),
-                        secs: s.measured_secs,
-                        seconds: &[],
-                        cpu,
-                    }
-                })
-                .collect()
-        }
-    }
-}
-
 /// One `jobs[]` entry, its `clat_ns` listing the percentiles `pct`.
 fn job(r: &RunResult, e: &Entry, pct: &[f64]) -> Value {
     let runtime_ms = (e.secs * 1000.0).round() as u64;
@@ -138,10 +66,10 @@ fn job(r: &RunResult, e: &Entry, pct: &[f64]) -> Value {
         "eta": 0,
         "elapsed": e.secs.round() as u64,
         "job options": job_options(e.job),
-        "read": dir(e.read, runtime_ms, e.seconds, |t| t.read_iops, pct),
-        "write": dir(e.write, runtime_ms, e.seconds, |t| t.write_iops, pct),
+        "read": dir(e.read.as_deref(), runtime_ms, e.seconds, |t| t.read_iops, pct),
+        "write": dir(e.write.as_deref(), runtime_ms, e.seconds, |t| t.write_iops, pct),
         "trim": dir(None, 0, &[], |_| 0.0, pct),
-        "sync": sync(e.flush),
+        "sync": sync(e.flush.as_deref()),
         "job_runtime": runtime_ms,
         "usr_cpu": cpu_pct(e.cpu.0, e.secs),
         "sys_cpu": cpu_pct(e.cpu.1, e.secs),
@@ -374,7 +302,7 @@ fn sync(f: Option<&DirStats>) -> Value {
 fn counts_up_to(e: &Entry, edges_ns: &[u64]) -> (Vec<u64>, u64) {
     let mut counts = vec![0u64; edges_ns.len() + 1];
     let mut total = 0;
-    for d in [e.read, e.write].into_iter().flatten() {
+    for d in [&e.read, &e.write].into_iter().flatten() {
         for [v, c] in &d.histogram.buckets {
             let i = edges_ns
                 .iter()

@@ -17,6 +17,7 @@ mod diskspd_run;
 pub mod diskspd_xml;
 pub mod entry;
 pub mod error;
+mod fio_entries;
 pub mod fio_job;
 pub mod fio_join;
 pub mod fio_json;

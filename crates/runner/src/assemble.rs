@@ -69,26 +69,37 @@ fn dir_stats<'a>(parts: impl Iterator<Item = &'a crate::worker::DirTotals>, secs
     }
 }
 
-/// One worker's reads and writes, each with the mean and spread of its histogram.
-fn thread_stats(r: &WorkerReport) -> ThreadStats {
-    let dir = |d: &crate::worker::DirTotals| ThreadDir {
-        ios: d.ios,
-        bytes: d.bytes,
-        mean_ns: if d.hist.is_empty() {
-            0.0
-        } else {
-            d.hist.mean()
-        },
-        stdev_ns: if d.hist.is_empty() {
-            0.0
-        } else {
-            d.hist.stdev()
-        },
+/// One worker's reads and writes, each with the mean and spread of its histogram, and the
+/// histogram itself when `keep` (a run of several threads: fio's entry per clone) and
+/// the direction has I/O.
+fn thread_stats(r: &WorkerReport, keep: bool) -> ThreadStats {
+    let dir = |d: &crate::worker::DirTotals| {
+        let moment = |f: fn(&hdrhistogram::Histogram<u64>) -> f64| {
+            if d.hist.is_empty() {
+                0.0
+            } else {
+                f(&d.hist)
+            }
+        };
+        ThreadDir {
+            ios: d.ios,
+            bytes: d.bytes,
+            mean_ns: moment(|h| h.mean()),
+            stdev_ns: moment(|h| h.stdev()),
+            histogram: (keep && d.ios > 0).then(|| histogram::encode_compact(&d.hist)),
+        }
     };
     ThreadStats {
         read: dir(&r.read),
         write: dir(&r.write),
+        flush: dir(&r.flush),
     }
+}
+
+/// Each worker's figures, with its histograms when there are several workers.
+fn each_thread(reports: &[WorkerReport]) -> Vec<ThreadStats> {
+    let several = reports.len() > 1;
+    reports.iter().map(|r| thread_stats(r, several)).collect()
 }
 
 /// Seconds the workers in `reports` measured: the longest of them.
@@ -127,7 +138,7 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
             ios: r.read.ios + r.write.ios,
         })
         .collect();
-    let threads = a.reports.iter().map(thread_stats).collect();
+    let threads = each_thread(&a.reports);
     let all: Vec<&WorkerReport> = a.reports.iter().collect();
     let [read, write, flush] = dir_totals(&all, a.dirs, secs);
     let total_ios: u64 = workers.iter().map(|w| w.ios).sum();

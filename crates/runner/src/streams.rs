@@ -76,6 +76,7 @@ pub fn run_streams(
     }
     // The result names one engine: the first stream's (every stream asks for the same one).
     let (engine_kind, features) = engines.swap_remove(0);
+    let per_stream: Vec<usize> = m.reports.iter().map(Vec::len).collect();
     let mut r = assemble(Assembly {
         spec: &first.job,
         dirs,
@@ -94,7 +95,24 @@ pub fn run_streams(
     r.warnings.retain(|w| w.code != "rate-not-kept");
     r.warnings.extend(behind);
     r.streams = results;
+    alone_without_histograms(&mut r.threads, &per_stream);
     r.verify = m.verify;
     crate::assemble::fail_verify(&mut r, m.verify_failure, m.aborted);
     Ok(r)
+}
+
+/// Drops the histograms of the thread of each stream that has one (`per_stream`: each
+/// stream's count of threads, in the order of `threads`): that stream's are the same.
+fn alone_without_histograms(threads: &mut [ThreadStats], per_stream: &[usize]) {
+    let mut at = 0;
+    for &n in per_stream {
+        if n == 1 {
+            if let Some(t) = threads.get_mut(at) {
+                t.read.histogram = None;
+                t.write.histogram = None;
+                t.flush.histogram = None;
+            }
+        }
+        at += n;
+    }
 }

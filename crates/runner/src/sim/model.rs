@@ -12,7 +12,7 @@ use crate::pattern::Pattern;
 use crate::steady::{holds, state};
 use crate::worker::{exp_gap, DirTotals};
 use dbio_engine::OpKind;
-use dbio_model::histogram::{new_histogram, Encoder};
+use dbio_model::histogram::{encode_compact, new_histogram, Encoder};
 use dbio_model::spill::Spill;
 use dbio_model::{
     Arrivals, JobSpec, ServiceDist, SimDevice, Steady, SteadyMetric, SteadyState, StopAfter,
@@ -138,6 +138,7 @@ impl Moments {
             bytes: self.bytes,
             mean_ns: mean,
             stdev_ns: (self.sum_sq / n - mean * mean).max(0.0).sqrt(),
+            histogram: None,
         }
     }
 }
@@ -187,6 +188,8 @@ struct Sim<'a> {
     totals: [DirTotals; 2],
     /// Per worker: [reads, writes].
     moments: Vec<[Moments; 2]>,
+    /// Per worker, in a run of several: its [reads, writes] latency histograms.
+    thread_hists: Vec<[Histogram<u64>; 2]>,
     interval: Histogram<u64>,
     encoder: Encoder,
     /// Where the seconds' histograms wait until the result is written.
@@ -317,6 +320,10 @@ impl<'a> Sim<'a> {
             stopping: false,
             totals: [DirTotals::new(), DirTotals::new()],
             moments: vec![[Moments::default(); 2]; threads as usize],
+            thread_hists: (0..threads)
+                .filter(|_| threads > 1)
+                .map(|_| [new_histogram(), new_histogram()])
+                .collect(),
             interval: new_histogram(),
             encoder: Encoder::default(),
             spill: Spill::new(),
@@ -409,9 +416,23 @@ impl<'a> Sim<'a> {
             threads: self
                 .moments
                 .iter()
-                .map(|[r, w]| ThreadStats {
-                    read: r.dir(),
-                    write: w.dir(),
+                .enumerate()
+                .map(|(i, [r, w])| {
+                    let hist = |d: usize| {
+                        let h = &self.thread_hists.get(i)?[d];
+                        (!h.is_empty()).then(|| encode_compact(h))
+                    };
+                    ThreadStats {
+                        read: ThreadDir {
+                            histogram: hist(0),
+                            ..r.dir()
+                        },
+                        write: ThreadDir {
+                            histogram: hist(1),
+                            ..w.dir()
+                        },
+                        flush: ThreadDir::default(),
+                    }
                 })
                 .collect(),
         };
@@ -645,6 +666,9 @@ impl Sim<'_> {
             }
             let lat = self.now - io.start;
             self.moments[io.worker as usize][usize::from(!io.read)].add(lat, io.len);
+            if let Some(h) = self.thread_hists.get_mut(io.worker as usize) {
+                h[usize::from(!io.read)].saturating_record(lat);
+            }
             let t = &mut self.totals[usize::from(!io.read)];
             t.ios += 1;
             t.bytes += io.len as u64;

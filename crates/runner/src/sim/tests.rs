@@ -232,8 +232,19 @@ fn each_thread_has_its_own_share_and_they_add_up_to_the_run() {
     let bytes: u64 = r.threads.iter().map(|t| t.read.bytes).sum();
     assert_eq!(bytes, read.bytes);
     for t in &r.threads {
-        assert_eq!(t.write, ThreadDir::default());
+        assert_eq!(t.write.ios, 0);
         near("a thread's mean", t.read.mean_ns, 100_000.0, 0.001);
         assert!(t.read.stdev_ns < 1.0, "{t:?}");
+        // Its own histogram: all its I/Os, each at S (within the histogram's 0.1 %).
+        let h = t.read.latency().unwrap();
+        assert_eq!(h.len(), t.read.ios);
+        near("a thread's min", h.min() as f64, 100_000.0, 0.1);
+        near("a thread's max", h.max() as f64, 100_000.0, 0.1);
+        assert_eq!(t.write.histogram, None, "no writes, no histogram");
     }
+    // One thread: the run's histogram is the thread's, so the thread keeps none.
+    s.threads = 1;
+    let r = sim(&s);
+    assert_eq!(r.threads[0].read.histogram, None);
+    assert_eq!(r.threads[0].write, ThreadDir::default());
 }

@@ -133,7 +133,7 @@ pub fn apply(j: &mut FioJob, o: &Opt, t: &mut Translation) {
         }
         "group_reporting" => {
             j.group_reporting = boolean(v).unwrap_or(true);
-            t.mapped(w, "dbio reports a job's threads together, always; with --json-format fio, jobs run at once are one jobs[] entry (--json-format fio-group)");
+            t.mapped(w, "with --json-format fio, the job's threads (numjobs) and the jobs run at once are one jobs[] entry (--json-format fio-group); dbio's own report has them together, always");
         }
         "wait_for" if v.is_some_and(|n| !n.trim().is_empty()) => {
             j.wait_for = v.map(|n| n.trim().to_string());
