@@ -439,6 +439,26 @@ mod tests {
         assert_eq!(jobs(&one, FioJobs::PerJob), jobs(&one, FioJobs::Group));
     }
 
+    /// fio writes the percentiles and the bins in increasing order, and scripts that plot
+    /// them read the keys in file order ("5.000000" after "1.000000", not after "40.000000").
+    #[test]
+    fn percentiles_and_bins_are_written_in_numeric_order() {
+        let r = two_streams();
+        let text = to_fio_json(&r, FioJobs::Group, &[]);
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let clat = &doc["jobs"][0]["read"]["clat_ns"];
+        for what in ["percentile", "bins"] {
+            let keys: Vec<f64> = clat[what]
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(|k| k.parse().unwrap())
+                .collect();
+            assert!(keys.len() > 2, "{what}: {keys:?}");
+            assert!(keys.windows(2).all(|w| w[0] < w[1]), "{what}: {keys:?}");
+        }
+    }
+
     #[test]
     fn a_percentile_list_is_the_keys_and_depth_and_time_are_in_fio_s_form() {
         let r = two_streams();
