@@ -89,11 +89,6 @@ fn what_a_stream_cannot_carry_is_refused_by_job_and_option() {
         "[log] direct",
         "a dbio run has one use of the page cache",
     );
-    refusal(
-        "filename=data.dat\n",
-        "[data] [log] filename",
-        "both jobs use data.dat",
-    );
     let job = db_job(dir.path(), "", "ioengine=sync");
     let (code, out, err) = dbio_in(dir.path(), &["fio", &job, "--dry-run"]);
     assert_eq!(code, Some(0), "{err}");

@@ -375,7 +375,6 @@ const FIO_REFUSED: &[(&str, &[&str])] = &[
         "butterfly",
         &[
             "[backward] no runtime and no size",
-            "[forward] [backward] filename",
             "[forward] no runtime and no size",
             "flow=2",
             "rw=read:-8k",

@@ -16,6 +16,7 @@ pub mod prepare;
 pub mod run;
 pub mod sample;
 pub mod session;
+pub(crate) mod shared;
 pub mod sim;
 pub mod spawn;
 pub mod start_at;

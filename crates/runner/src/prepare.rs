@@ -25,6 +25,9 @@ pub(crate) struct Prepared {
     pub qd: u32,
     /// Existing content sampled before the run (see `sample.rs`).
     pub sampled: Vec<ContentSample>,
+    /// For each target, whether an earlier stream of the run has it too (one file shared
+    /// by streams, as fio's jobs share one): it was prefilled and sampled there, once.
+    pub shared: Vec<bool>,
 }
 
 /// First phase: opens and checks the targets of every stream (a refusal leaves no file it
@@ -59,9 +62,12 @@ pub(crate) fn prepare(
         }
     }
     let mut out = Vec::new();
+    let mut seen = Vec::new();
     for ((spec, targets), region) in specs.iter().zip(opened).zip(regions) {
-        let prefilled = prefill_targets(spec, &targets, stop, on_event)?;
-        let sampled = crate::sample::check_targets(spec, &targets, warnings);
+        let shared = crate::shared::earlier(&targets, &mut seen);
+        let prefilled = prefill_targets(spec, &targets, &shared, stop, on_event)?;
+        let mut sampled = crate::sample::check_targets(spec, &targets, warnings);
+        sampled.retain(|c| crate::shared::first_use(&targets, &shared, &c.path));
         drop_caches(spec, &targets)?;
         let (engine, features) = pick_engine(spec, &targets, warnings);
         let qd = if engine == EngineKind::Psync && spec.qd > 1 {
@@ -78,6 +84,7 @@ pub(crate) fn prepare(
             features,
             qd,
             sampled,
+            shared,
         });
     }
     Ok(out)
@@ -228,15 +235,21 @@ pub(crate) fn drop_caches(spec: &JobSpec, targets: &[OpenTarget]) -> Result<(), 
     Ok(())
 }
 
-/// Prefills the files that need it; returns what each target's content is.
+/// Prefills the files that need it, but those `shared` with an earlier stream of the run
+/// (prefilled there); returns what each target's content is.
 pub(crate) fn prefill_targets(
     spec: &JobSpec,
     targets: &[OpenTarget],
+    shared: &[bool],
     stop: &AtomicBool,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Vec<String>, RunError> {
     let mut out = Vec::new();
     for (i, t) in targets.iter().enumerate() {
+        if shared.get(i) == Some(&true) {
+            out.push("as prepared for an earlier stream of the run".to_string());
+            continue;
+        }
         if !t.needs_prefill {
             out.push(
                 if t.owned {

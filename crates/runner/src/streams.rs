@@ -68,9 +68,10 @@ pub fn run_streams(
     let mut prefilled = Vec::new();
     let mut sampled = Vec::new();
     let mut engines = Vec::new();
+    // A file two streams share is one target of the run: listed, and its content said, once.
     for p in prepared {
-        targets.extend(p.targets);
-        prefilled.extend(p.prefilled);
+        targets.extend(crate::shared::once(p.targets, &p.shared));
+        prefilled.extend(crate::shared::once(p.prefilled, &p.shared));
         sampled.extend(p.sampled);
         engines.push((p.engine, p.features));
     }

@@ -20,6 +20,7 @@ pub mod raw;
 pub mod region;
 pub mod rules;
 pub mod session;
+pub mod shared;
 #[cfg(feature = "clap")]
 pub mod shell;
 pub mod sim;

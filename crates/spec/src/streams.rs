@@ -63,5 +63,7 @@ pub fn stream_specs(
             job,
         });
     }
-    Ok((out, targets.notices))
+    let mut notices = targets.notices;
+    notices.extend(crate::shared::share_targets(&mut out)?);
+    Ok((out, notices))
 }

@@ -70,18 +70,50 @@ pub fn role_targets(values: &[String], roles: &[&str]) -> Result<RoleTargets, Sp
             }
         }
     }
-    let all: Vec<&String> = paths.iter().flat_map(|(_, p)| p).collect();
-    if let Some((_, twice)) = all.iter().enumerate().find(|(i, p)| all[..*i].contains(p)) {
-        return Err(format!(
-            "--target {twice}: named for two roles; give each role its own file or device (roles: {list})"
-        ).into());
-    }
+    notices.extend(shared_notices(&paths));
     if let Some((role, _)) = paths.iter().find(|(_, p)| p.is_empty()) {
         return Err(format!(
             "--target: no target for role {role}; give --target {role}=PATH (roles: {list}), or one plain --target PATH for all"
         ).into());
     }
     Ok(RoleTargets { paths, notices })
+}
+
+/// A notice for every file or device named for several roles: their streams each open it
+/// and address their own region of it, as fio's jobs on one file do.
+fn shared_notices(paths: &[(String, Vec<String>)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for (role, ps) in paths {
+        for p in ps {
+            if seen.iter().any(|s| same_file(s, p)) {
+                continue;
+            }
+            let roles: Vec<&str> = paths
+                .iter()
+                .filter(|(r, other)| r != role && other.iter().any(|o| same_file(o, p)))
+                .map(|(r, _)| r.as_str())
+                .collect();
+            if !roles.is_empty() {
+                out.push(format!(
+                    "roles {role} and {} share {p}: each stream opens it and works on its own region of it (--offset, --range), as fio's jobs on one file do",
+                    roles.join(" and ")
+                ));
+            }
+            seen.push(p);
+        }
+    }
+    out
+}
+
+/// Whether the paths `a` and `b` name the same file or device (or, when either does not
+/// exist yet, the same absolute path).
+pub fn same_file(a: &str, b: &str) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
+    }
 }
 
 #[cfg(test)]
@@ -132,9 +164,19 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("role data already has"), "{e}");
-        let e = role_targets(&v(&["data=/d", "log=/d"]), &roles)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("--target /d: named for two roles"), "{e}");
+    }
+
+    #[test]
+    fn one_path_for_two_roles_is_kept_with_a_notice() {
+        let roles = ["data", "log"];
+        let t = role_targets(&v(&["data=/d/f", "log=/d/./f"]), &roles).unwrap();
+        assert_eq!(t.paths[0].1, v(&["/d/f"]));
+        assert_eq!(t.paths[1].1, v(&["/d/./f"]));
+        assert_eq!(
+            t.notices,
+            v(&["roles data and log share /d/f: each stream opens it and works on its own region of it (--offset, --range), as fio's jobs on one file do"])
+        );
+        let t = role_targets(&v(&["data=/d/f", "log=/d/g"]), &roles).unwrap();
+        assert!(t.notices.is_empty());
     }
 }

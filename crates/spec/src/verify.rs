@@ -89,13 +89,9 @@ pub fn verify_spec(a: &RawJob, j: &Verified) -> Result<Option<VerifySpec>, SpecE
     }))
 }
 
-/// Whether `a` and `b` name the same file (or the same path when neither exists yet).
+/// Whether `a` and `b` name the same file (or the same path when neither exists yet); a
+/// `ROLE=` before either is left out.
 fn same_file(a: &str, b: &str) -> bool {
-    use std::os::unix::fs::MetadataExt;
     let path = |t: &str| t.split_once('=').map_or(t, |(_, p)| p).to_string();
-    let (a, b) = (path(a), path(b));
-    match (std::fs::metadata(&a), std::fs::metadata(&b)) {
-        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-        _ => std::path::absolute(&a).ok() == std::path::absolute(&b).ok(),
-    }
+    crate::targets::same_file(&path(a), &path(b))
 }

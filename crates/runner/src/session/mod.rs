@@ -227,7 +227,7 @@ fn prepare_sessions(
     warnings: &mut Vec<Warning>,
 ) -> Result<SessionTargets, RunError> {
     let (targets, region, log) = open_session_targets(spec, ss, warnings)?;
-    let prefilled = match prefill_targets(spec, &targets, stop, on_event) {
+    let prefilled = match prefill_targets(spec, &targets, &[], stop, on_event) {
         Ok(p) => p,
         Err(e) => {
             // The redo file is not prefilled: one created just now goes again.

@@ -161,13 +161,23 @@ fn one_engine(t: &mut Translation, names: &[&str], flags: &mut [RunFlags]) {
     }
 }
 
-/// Refuses a file or device used by two of the jobs: each stream has targets of its own.
+/// Says which jobs share a file or device: each stream opens it, as each fio job does, and
+/// the run's checks give each its own region of it (the file made once, at the largest size).
 fn shared_targets(t: &mut Translation, names: &[&str], flags: &[RunFlags]) {
-    for (i, f) in flags.iter().enumerate() {
+    let mut said: Vec<&str> = Vec::new();
+    for f in flags {
         for path in &f.targets {
-            if let Some(k) = (0..i).find(|&k| flags[k].targets.contains(path)) {
-                t.refuse(&format!("[{}] [{}] filename", names[k], names[i]), format!("both jobs use {path} at once; dbio's streams each need a file or device of their own: give each job its own filename, or put stonewall in [{}] to run it after", names[i]));
-                return;
+            if said.contains(&path.as_str()) {
+                continue;
+            }
+            let users: Vec<&str> = (0..flags.len())
+                .filter(|&k| flags[k].targets.contains(path))
+                .map(|k| names[k])
+                .collect();
+            if users.len() > 1 {
+                said.push(path);
+                let jobs: Vec<String> = users.iter().map(|n| format!("[{n}]")).collect();
+                t.mapped(&format!("{} filename", jobs.join(" ")), format!("{} jobs use {path}; dbio opens it once per stream, as fio does: the file is made once, at the largest size they ask, each stream works on its own offset= and size= region of it, and their reads and writes may overlap as fio's do", if users.len() == 2 { "both".to_string() } else { format!("all {}", users.len()) }));
             }
         }
     }

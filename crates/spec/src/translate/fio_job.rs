@@ -462,4 +462,65 @@ mod tests {
         let t = one("[j]\nfilename=f\nnumjobs=4\nnumber_ios=1000\n");
         assert_eq!(t.jobs[0].flags.ops, Some(4000));
     }
+
+    /// Two jobs at once on one file, by hand from fio's HOWTO: each job's region is offset=
+    /// to offset= + size= of the file (r: 0..4m; w: 8m..12m), and fio opens the file in each
+    /// job. One run, a stream per job on the same path, a note instead of a refusal; the
+    /// run's checks then make the file once at 12m, r keeping to its 4m.
+    #[test]
+    fn jobs_at_once_on_one_file_are_streams_on_that_file() {
+        let t = one("[global]\nfilename=shared.dat\nruntime=1\ntime_based\n\
+             [r]\nrw=randread\nbs=4k\nsize=4m\n\
+             [w]\nrw=write\nbs=64k\noffset=8m\nsize=4m\n");
+        assert!(t.refusals().is_empty(), "{:?}", t.notes);
+        assert_eq!(t.jobs.len(), 1);
+        let streams = &t.jobs[0].flags.streams;
+        let file = vec!["shared.dat".to_string()];
+        assert!(
+            streams.iter().all(|s| s.flags.targets == file),
+            "{streams:?}"
+        );
+        let got: Vec<(&str, [Option<u64>; 3])> = streams
+            .iter()
+            .map(|s| {
+                let f = &s.flags;
+                (s.name.as_str(), [f.size, f.offset, f.range])
+            })
+            .collect();
+        const M: u64 = 1 << 20;
+        assert_eq!(
+            got,
+            [
+                ("r", [Some(4 * M), None, None]),
+                ("w", [Some(12 * M), Some(8 * M), Some(4 * M)]),
+            ]
+        );
+        let note = t
+            .notes
+            .iter()
+            .find(|n| n.option == "[r] [w] filename")
+            .expect("a note on the shared file");
+        assert_eq!(note.fate, crate::translate::Fate::Mapped);
+        assert!(
+            note.text.starts_with(
+                "both jobs use shared.dat; dbio opens it once per stream, as fio does"
+            ),
+            "{}",
+            note.text
+        );
+        let raw = t.jobs[0].flags.raw();
+        let (name, p) = raw.profile().unwrap();
+        let (specs, _) = raw.streams(&name, &p).unwrap();
+        let regions: Vec<(Option<u64>, u64, Option<u64>)> = specs
+            .iter()
+            .map(|s| (s.job.file_size, s.job.region.offset, s.job.region.range))
+            .collect();
+        assert_eq!(
+            regions,
+            [
+                (Some(12 * M), 0, Some(4 * M)),
+                (Some(12 * M), 8 * M, Some(4 * M))
+            ]
+        );
+    }
 }
