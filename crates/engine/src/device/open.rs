@@ -201,6 +201,16 @@ pub fn discard_created(t: OpenTarget) {
     }
 }
 
+/// Whether `dir` lies on the file system of /dev (the kernel's device nodes), where a missing
+/// name is a misnamed device; /dev/shm and other mounts under /dev are file systems of their own.
+fn on_devtmpfs(dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(dir), std::fs::metadata("/dev")) {
+        (Ok(d), Ok(dev)) => d.dev() == dev.dev(),
+        _ => false,
+    }
+}
+
 fn create_file(path: &str, opts: &TargetOptions) -> Result<OpenTarget, TargetError> {
     let p = Path::new(path);
     if p.file_name().is_none() {
@@ -211,7 +221,7 @@ fn create_file(path: &str, opts: &TargetOptions) -> Result<OpenTarget, TargetErr
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    if std::fs::canonicalize(dir).is_ok_and(|d| d.starts_with("/dev")) {
+    if on_devtmpfs(dir) {
         return Err(TargetError::NoDevice {
             path: path.to_string(),
         });
@@ -412,6 +422,11 @@ mod tests {
             );
             assert!(!Path::new(path).exists(), "{path} was created");
         }
+        // /dev/shm is a tmpfs of its own: files there are made as anywhere else.
+        let shm = tempfile::tempdir_in("/dev/shm").unwrap();
+        let f = shm.path().join("t.dat");
+        open_target(f.to_str().unwrap(), &sized(1 << 20)).unwrap();
+        assert!(f.is_file());
     }
 
     #[test]
