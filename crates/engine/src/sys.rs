@@ -97,15 +97,17 @@ pub fn wake_overshoot(n: usize, each: Duration) -> Duration {
 pub fn drop_cached(file: &std::fs::File) -> std::io::Result<()> {
     use std::os::fd::AsRawFd;
     file.sync_data()?;
-    drop_clean_pages(file.as_raw_fd())
+    drop_clean_pages(file.as_raw_fd(), 0, 0)
 }
 
-/// Drops the clean pages of the open file `fd` from the page cache (dirty ones stay until
-/// written back), as fio does each time a buffered job wraps round its file.
-pub fn drop_clean_pages(fd: std::os::fd::RawFd) -> std::io::Result<()> {
+/// Drops the clean pages of `len` bytes from `offset` (0: to the end) of the open file `fd`
+/// from the page cache (dirty ones stay until written back), as fio does each time a buffered
+/// job wraps round its file.
+pub fn drop_clean_pages(fd: std::os::fd::RawFd, offset: u64, len: u64) -> std::io::Result<()> {
+    let (offset, len) = (offset as libc::off_t, len as libc::off_t);
     // SAFETY: posix_fadvise only advises the kernel about an open file descriptor; no memory
     // of ours is passed.
-    let rc = unsafe { libc::posix_fadvise(fd, 0, 0, libc::POSIX_FADV_DONTNEED) };
+    let rc = unsafe { libc::posix_fadvise(fd, offset, len, libc::POSIX_FADV_DONTNEED) };
     match rc {
         0 => Ok(()),
         e => Err(std::io::Error::from_raw_os_error(e)),

@@ -234,9 +234,9 @@ impl Pattern {
         }
     }
 
-    /// The bytes of one pass over this worker's part of the region, over all its targets.
-    pub fn pass_bytes(&self) -> u64 {
-        (self.end - self.start) * self.targets as u64
+    /// This worker's part of the region on each target: its start and length.
+    pub fn part(&self) -> (u64, u64) {
+        (self.start, self.end - self.start)
     }
 
     /// The next I/O.

@@ -87,7 +87,7 @@ impl<'c, E: Engine, C: Clock, V: Verify, P: Pacing> Worker<'c, E, C, V, P> {
             intervals,
             invalidate,
         } = plan;
-        let invalidate = invalidate.map(|fds| Invalidate::new(pattern.pass_bytes(), fds));
+        let invalidate = invalidate.map(|fds| Invalidate::new(pattern.part(), fds));
         let (flush_kind, flush_every) = match sync {
             SyncMode::Fdatasync(n) => (OpKind::Fdatasync, n),
             SyncMode::Fsync(n) => (OpKind::Fsync, n),

@@ -1,23 +1,27 @@
 //! `--invalidate` while a buffered run goes on: fio drops a job's file from the page cache
 //! again each time the job wraps round it (each `size` bytes it moves, random or sequential),
-//! so its reads keep reaching the device; a worker does the same after each pass's worth of
-//! bytes over its part of the region.
+//! so its reads keep reaching the device; a worker does the same, for its part of the region,
+//! after each pass's worth of bytes over it (sequential threads each walk a slice: each drops
+//! its own, as fio's clones, each walking the whole file, drop the whole).
 
 use std::os::fd::RawFd;
 
 /// Counts the bytes a worker issues and drops its targets' clean pages after each pass.
 pub(crate) struct Invalidate {
-    /// Bytes in one pass: the worker's part of the region, over all its targets.
+    /// The worker's part of the region on each target: its start and length.
+    part: (u64, u64),
+    /// Bytes in one pass: that part over all its targets.
     every: u64,
     moved: u64,
     fds: Vec<RawFd>,
 }
 
 impl Invalidate {
-    /// Drops the pages of `fds` after each `every` bytes issued (at least one byte).
-    pub(crate) fn new(every: u64, fds: Vec<RawFd>) -> Self {
+    /// Drops the pages of `part` (start, length) of each of `fds` after each pass over it.
+    pub(crate) fn new(part: (u64, u64), fds: Vec<RawFd>) -> Self {
         Invalidate {
-            every: every.max(1),
+            part,
+            every: (part.1 * fds.len() as u64).max(1),
             moved: 0,
             fds,
         }
@@ -31,7 +35,7 @@ impl Invalidate {
         if self.moved >= self.every {
             self.moved = 0;
             for &fd in &self.fds {
-                let _ = dbio_engine::sys::drop_clean_pages(fd);
+                let _ = dbio_engine::sys::drop_clean_pages(fd, self.part.0, self.part.1);
             }
         }
         self.moved += bytes;
