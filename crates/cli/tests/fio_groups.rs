@@ -104,6 +104,15 @@ fn what_a_stream_cannot_carry_is_refused_by_job_and_option() {
     );
 }
 
+/// The result labelled `label` in the history `db`, as `dbio export` writes it.
+fn exported(dir: &std::path::Path, db: &std::path::Path, label: &str) -> Value {
+    let db = db.to_str().unwrap();
+    let export = ["export", label, "--db", db, "--json", "dbio.json"];
+    let (code, _, err) = dbio_in(dir, &export);
+    assert_eq!(code, Some(0), "{err}");
+    serde_json::from_slice(&std::fs::read(dir.join("dbio.json")).unwrap()).unwrap()
+}
+
 /// The entries of fio's JSON: (jobname, read I/Os, write I/Os, flushes).
 fn fio_entries(path: &Path) -> Vec<(String, u64, u64, u64)> {
     let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
@@ -207,18 +216,7 @@ fn numjobs_without_group_reporting_is_an_entry_per_clone() {
     let e = fio_entries(&dir.path().join("fio.json"));
     let names: Vec<&str> = e.iter().map(|x| x.0.as_str()).collect();
     assert_eq!(names, ["clones"; 3]);
-    let export = [
-        "export",
-        "clones",
-        "--db",
-        db.to_str().unwrap(),
-        "--json",
-        "dbio.json",
-    ];
-    let (code, _, err) = dbio_in(dir.path(), &export);
-    assert_eq!(code, Some(0), "{err}");
-    let ours: Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("dbio.json")).unwrap()).unwrap();
+    let ours = exported(dir.path(), &db, "clones");
     let n = |p: &str| ours.pointer(p).and_then(Value::as_u64).unwrap();
     assert_eq!(e.iter().map(|x| x.1).sum::<u64>(), n("/read/ios"));
     assert_eq!(e.iter().map(|x| x.2).sum::<u64>(), n("/write/ios"));
@@ -242,18 +240,7 @@ fn numjobs_without_group_reporting_is_an_entry_per_clone() {
     let e = fio_entries(&dir.path().join("fio.json"));
     let names: Vec<&str> = e.iter().map(|x| x.0.as_str()).collect();
     assert_eq!(names, ["data", "log", "log"]);
-    let export = [
-        "export",
-        "data+log",
-        "--db",
-        db.to_str().unwrap(),
-        "--json",
-        "dbio.json",
-    ];
-    let (code, _, err) = dbio_in(dir.path(), &export);
-    assert_eq!(code, Some(0), "{err}");
-    let ours: Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("dbio.json")).unwrap()).unwrap();
+    let ours = exported(dir.path(), &db, "data+log");
     let n = |p: &str| ours.pointer(p).and_then(Value::as_u64).unwrap();
     assert_eq!(e[1].2 + e[2].2, n("/streams/1/write/ios"));
     assert_eq!(e[1].3 + e[2].3, n("/streams/1/flush/ios"));
