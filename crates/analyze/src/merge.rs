@@ -365,6 +365,7 @@ fn merge_cpu(results: &[&RunResult]) -> CpuStats {
             .flat_map(|r| r.cpu.workers.iter().cloned())
             .collect(),
         cpus_allowed: results.iter().map(|r| r.cpu.cpus_allowed).sum(),
+        per_cpu: Vec::new(),
     }
 }
 

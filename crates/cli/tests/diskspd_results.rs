@@ -183,6 +183,29 @@ fn diskspd_rxml_prints_the_xml_alone_with_the_settings_typed() {
         .sum();
     assert_eq!(reads, r["read"]["ios"].as_u64().unwrap());
     assert_eq!(thread_targets(span).len(), 2);
+    // A CPU element per cpuN line of /proc/stat, each with its own shares of its time.
+    let stat = std::fs::read_to_string("/proc/stat").unwrap();
+    let online = stat
+        .lines()
+        .filter(|l| l.starts_with("cpu") && !l.starts_with("cpu "))
+        .count();
+    let cpus: Vec<Node> = child(span, "CpuUtilization")
+        .children()
+        .filter(|c| c.has_tag_name("CPU"))
+        .collect();
+    assert_eq!(cpus.len(), online);
+    assert!(!xml.contains("dbio did not measure each CPU"));
+    for c in cpus {
+        let f = |name| text(c, name).parse::<f64>().unwrap();
+        let (usage, user, kernel, idle) = (
+            f("UsagePercent"),
+            f("UserPercent"),
+            f("KernelPercent"),
+            f("IdlePercent"),
+        );
+        assert!((usage + idle - 100.0).abs() < 0.02, "{usage} + {idle}");
+        assert!(user + kernel <= usage + 0.02, "{user} + {kernel} > {usage}");
+    }
 }
 
 #[test]

@@ -232,6 +232,21 @@ pub struct CpuStats {
     /// CPUs the dbio process was allowed to run on (its affinity mask).
     #[serde(default)]
     pub cpus_allowed: u32,
+    /// Each CPU of the host over the window (/proc/stat), as DiskSpd's `CpuUtilization`
+    /// reports each processor; empty where not measured (simulated runs, merged results).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_cpu: Vec<CpuShare>,
+}
+
+/// One CPU of the host over the measured window: the shares of its time in user code (with
+/// nice), in the kernel (with interrupts) and idle (with I/O wait), in percent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CpuShare {
+    /// The kernel's number of the CPU (`cpuN` in /proc/stat).
+    pub id: u32,
+    pub user_pct: f64,
+    pub kernel_pct: f64,
+    pub idle_pct: f64,
 }
 
 /// CPU use of one worker thread.

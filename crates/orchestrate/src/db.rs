@@ -240,6 +240,7 @@ pub fn result(job: &JobSpec, m: &Measured, url: &str) -> RunResult {
             },
             workers: Vec::new(),
             cpus_allowed: cpus,
+            per_cpu: Vec::new(),
         },
         threads: Vec::new(),
         warnings: Vec::new(),

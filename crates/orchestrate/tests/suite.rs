@@ -90,6 +90,7 @@ fn device(j: &JobSpec) -> RunResult {
             ios_per_cpu_s: 0.0,
             workers: Vec::new(),
             cpus_allowed: 0,
+            per_cpu: Vec::new(),
         },
         threads: Vec::new(),
         warnings: Vec::new(),

@@ -3,8 +3,8 @@
 //! CPU use, the latency percentiles and a `Thread` per worker thread. Element names, order,
 //! nesting and number formats are DiskSpd's, so VMFleet and DBAs' scripts read it as they
 //! read DiskSpd's. dbio counts I/O per thread, not per target (a run over several targets
-//! has one `Target` per thread naming them all), and measures the host's CPU as a whole
-//! (every `CPU` carries the host's average).
+//! has one `Target` per thread naming them all); each `CPU` carries that processor's own
+//! shares of the window, as DiskSpd's do.
 
 use crate::diskspd_run::{merged, stdev_ns, Ran};
 use dbio_model::{DataKind, DirStats, RunResult, Skew, ThreadDir};
@@ -175,39 +175,79 @@ fn target(x: &mut Xml, run: &Ran, path: &str) {
     x.close("Target");
 }
 
-/// `CpuUtilization`: a `CPU` per processor, each with the host's average (dbio measures
-/// the host as a whole), and the `Average`.
+/// One processor's shares in percent: usage (all but idle), user, kernel and idle.
+type CpuFigures = [f64; 4];
+
+/// `CpuUtilization`: a `CPU` per processor with its own shares of the measured window (the
+/// host's, as DiskSpd's are, not dbio's alone) and their `Average`. A result without them
+/// (simulated or merged) gives each CPU the host's busy share and dbio's own user and
+/// kernel time, and says so in a comment.
 fn cpu(x: &mut Xml, r: &RunResult) {
+    let rows: Vec<(u32, CpuFigures)> = if r.cpu.per_cpu.is_empty() {
+        x.comment("dbio did not measure each CPU of this run: every CPU shows the host's busy share; User and Kernel are dbio's own CPU, as a share of the CPUs it may use");
+        let figures = host_average(r);
+        let cpus = groups(r.host.cpus).iter().map(|(_, n)| n).sum::<u32>();
+        (0..cpus).map(|id| (id, figures)).collect()
+    } else {
+        r.cpu
+            .per_cpu
+            .iter()
+            .map(|c| {
+                let usage = (100.0 - c.idle_pct).max(0.0);
+                (c.id, [usage, c.user_pct, c.kernel_pct, c.idle_pct])
+            })
+            .collect()
+    };
+    let figures = |x: &mut Xml, f: &CpuFigures| {
+        for (name, v) in [
+            "UsagePercent",
+            "UserPercent",
+            "KernelPercent",
+            "IdlePercent",
+        ]
+        .iter()
+        .zip(f)
+        {
+            x.leaf(name, format!("{v:.2}"));
+        }
+    };
+    x.open("CpuUtilization", &[]);
+    for (id, f) in &rows {
+        x.open("CPU", &[]);
+        for (name, v) in [
+            ("Socket", 0),
+            ("Node", 0),
+            ("Group", id / 64),
+            ("Core", id % 64),
+        ] {
+            x.leaf(name, v);
+        }
+        x.leaf("EfficiencyClass", 0);
+        x.leaf("Id", id % 64);
+        figures(x, f);
+        x.close("CPU");
+    }
+    let n = rows.len().max(1) as f64;
+    let average: CpuFigures =
+        std::array::from_fn(|k| rows.iter().map(|(_, f)| f[k]).sum::<f64>() / n);
+    x.open("Average", &[]);
+    figures(x, &average);
+    x.close("Average");
+    x.close("CpuUtilization");
+}
+
+/// The figures of a result that kept no CPU's own: the host's busy share, and dbio's user
+/// and kernel time as a share of the CPUs it may use.
+fn host_average(r: &RunResult) -> CpuFigures {
     let secs = r.measured_secs.max(1e-9);
     let allowed = f64::from(r.cpu.cpus_allowed.max(1));
     let usage = r.cpu.host_busy_pct;
-    let user = r.cpu.process_user_s / secs / allowed * 100.0;
-    let kernel = r.cpu.process_sys_s / secs / allowed * 100.0;
-    let idle = (100.0 - usage).max(0.0);
-    let figures = |x: &mut Xml| {
-        x.leaf("UsagePercent", format!("{usage:.2}"));
-        x.leaf("UserPercent", format!("{user:.2}"));
-        x.leaf("KernelPercent", format!("{kernel:.2}"));
-        x.leaf("IdlePercent", format!("{idle:.2}"));
-    };
-    x.open("CpuUtilization", &[]);
-    x.comment("dbio measures the host as a whole: every CPU shows the host's busy share; User and Kernel are dbio's own CPU, as a share of the CPUs it may use");
-    for (g, n) in groups(r.host.cpus) {
-        for id in 0..n {
-            x.open("CPU", &[]);
-            for (name, v) in [("Socket", 0), ("Node", 0), ("Group", g), ("Core", id)] {
-                x.leaf(name, v);
-            }
-            x.leaf("EfficiencyClass", 0);
-            x.leaf("Id", id);
-            figures(x);
-            x.close("CPU");
-        }
-    }
-    x.open("Average", &[]);
-    figures(x);
-    x.close("Average");
-    x.close("CpuUtilization");
+    [
+        usage,
+        r.cpu.process_user_s / secs / allowed * 100.0,
+        r.cpu.process_sys_s / secs / allowed * 100.0,
+        (100.0 - usage).max(0.0),
+    ]
 }
 
 /// The percentiles of DiskSpd's `Latency` buckets between 0 (min) and 100 (max): 1 to 99,

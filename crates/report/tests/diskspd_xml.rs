@@ -340,6 +340,71 @@ fn its_totals_and_percentiles_are_dbio_s_json() {
     }
 }
 
+/// Each `CPU` carries its own processor's shares (figures by hand), `Average` their mean;
+/// a result without them gives every CPU the host's busy share.
+#[test]
+fn each_cpu_element_is_that_processor_s_own() {
+    let mut r = run();
+    r.cpu.per_cpu = [(0, 10.0, 5.0, 85.0), (1, 30.0, 20.0, 50.0)]
+        .map(
+            |(id, user_pct, kernel_pct, idle_pct)| dbio_model::CpuShare {
+                id,
+                user_pct,
+                kernel_pct,
+                idle_pct,
+            },
+        )
+        .into();
+    let xml = to_diskspd_xml(&r);
+    let doc = Document::parse(&xml).unwrap();
+    let cpu = child(child(doc.root_element(), "TimeSpan"), "CpuUtilization");
+    let figures = |n: Node| {
+        [
+            "UsagePercent",
+            "UserPercent",
+            "KernelPercent",
+            "IdlePercent",
+        ]
+        .map(|f| text(n, f).to_string())
+    };
+    let each: Vec<_> = cpu
+        .children()
+        .filter(|c| c.has_tag_name("CPU"))
+        .map(|c| (text(c, "Id").to_string(), figures(c)))
+        .collect();
+    assert_eq!(
+        each,
+        [
+            (
+                "0".into(),
+                ["15.00", "10.00", "5.00", "85.00"].map(String::from)
+            ),
+            (
+                "1".into(),
+                ["50.00", "30.00", "20.00", "50.00"].map(String::from)
+            ),
+        ]
+    );
+    assert_eq!(
+        figures(child(cpu, "Average")),
+        ["32.50", "20.00", "12.50", "67.50"]
+    );
+    // Without them: the host's busy share on every CPU, and a comment saying so.
+    r.cpu.per_cpu.clear();
+    r.cpu.host_busy_pct = 40.0;
+    let xml = to_diskspd_xml(&r);
+    assert!(xml.contains("dbio did not measure each CPU"), "{xml}");
+    let doc = Document::parse(&xml).unwrap();
+    let cpu = child(child(doc.root_element(), "TimeSpan"), "CpuUtilization");
+    let usage: Vec<&str> = cpu
+        .children()
+        .filter(|c| c.has_tag_name("CPU"))
+        .map(|c| text(c, "UsagePercent"))
+        .collect();
+    assert_eq!(usage.len() as u32, r.host.cpus.max(1));
+    assert!(usage.iter().all(|u| *u == "40.00"), "{usage:?}");
+}
+
 #[test]
 fn paths_with_xml_s_special_characters_are_escaped() {
     let mut r = run();

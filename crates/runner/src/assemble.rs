@@ -107,6 +107,37 @@ pub(crate) fn wall_secs<'a>(reports: impl IntoIterator<Item = &'a WorkerReport>)
     reports.into_iter().map(|r| r.wall_s).fold(0.0, f64::max)
 }
 
+/// The CPU of the run: each worker's, the process's and the host's over the window.
+fn cpu_stats(reports: &[WorkerReport], window: &Window) -> CpuStats {
+    let workers: Vec<WorkerCpu> = reports
+        .iter()
+        .map(|r| WorkerCpu {
+            user_s: r.cpu.user_s,
+            sys_s: r.cpu.sys_s,
+            busy_pct: if r.wall_s > 0.0 {
+                r.cpu.total() / r.wall_s * 100.0
+            } else {
+                0.0
+            },
+            ios: r.read.ios + r.write.ios,
+        })
+        .collect();
+    let total_ios: u64 = workers.iter().map(|w| w.ios).sum();
+    CpuStats {
+        process_user_s: window.cpu.user_s,
+        process_sys_s: window.cpu.sys_s,
+        host_busy_pct: window.host_busy,
+        ios_per_cpu_s: if window.cpu.total() > 0.0 {
+            total_ios as f64 / window.cpu.total()
+        } else {
+            0.0
+        },
+        workers,
+        cpus_allowed: std::thread::available_parallelism().map_or(0, |n| n.get() as u32),
+        per_cpu: window.per_cpu.clone(),
+    }
+}
+
 /// Last phase: the result from the reports of every worker.
 pub(crate) fn assemble(a: Assembly) -> RunResult {
     let spec = a.spec;
@@ -124,36 +155,11 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
             format!("{e}{hint}")
         });
     let behind = a.reports.iter().any(|r| r.behind);
-    let workers: Vec<WorkerCpu> = a
-        .reports
-        .iter()
-        .map(|r| WorkerCpu {
-            user_s: r.cpu.user_s,
-            sys_s: r.cpu.sys_s,
-            busy_pct: if r.wall_s > 0.0 {
-                r.cpu.total() / r.wall_s * 100.0
-            } else {
-                0.0
-            },
-            ios: r.read.ios + r.write.ios,
-        })
-        .collect();
     let threads = each_thread(&a.reports);
     let all: Vec<&WorkerReport> = a.reports.iter().collect();
     let [read, write, flush] = dir_totals(&all, a.dirs, secs);
-    let total_ios: u64 = workers.iter().map(|w| w.ios).sum();
-    let cpu = CpuStats {
-        process_user_s: a.window.cpu.user_s,
-        process_sys_s: a.window.cpu.sys_s,
-        host_busy_pct: a.window.host_busy,
-        ios_per_cpu_s: if a.window.cpu.total() > 0.0 {
-            total_ios as f64 / a.window.cpu.total()
-        } else {
-            0.0
-        },
-        workers,
-        cpus_allowed: std::thread::available_parallelism().map_or(0, |n| n.get() as u32),
-    };
+    let cpu = cpu_stats(&a.reports, &a.window);
+    let total_ios: u64 = cpu.workers.iter().map(|w| w.ios).sum();
     let outcome = match (error, a.interrupted) {
         (Some(e), _) => Outcome::IoError(e),
         (None, true) => Outcome::Interrupted,

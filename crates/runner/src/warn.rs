@@ -236,6 +236,7 @@ mod tests {
                 ios: 50_000,
             }],
             cpus_allowed: 2,
+            per_cpu: Vec::new(),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use crate::collect::Collector;
 use crate::event::Event;
-use crate::hostcpu::{busy_pct, host_ticks};
+use crate::hostcpu::{busy_pct, cpu_shares, host_ticks, per_cpu_ticks};
 use crate::steady::Settler;
 use crate::timeline::Timeline;
 use crate::warn;
@@ -19,6 +19,8 @@ pub(crate) struct Window {
     pub timeseries: Vec<TimePoint>,
     pub cpu: dbio_engine::sys::CpuTimes,
     pub host_busy: f64,
+    /// Each CPU of the host over the window.
+    pub per_cpu: Vec<CpuShare>,
     pub started_at: SystemTime,
     /// Measuring began (the ramp ended) before everything stopped.
     pub took_start: bool,
@@ -44,6 +46,7 @@ pub(crate) fn gather(
     let mut collector = Collector::new(workers, Spill::new());
     let mut cpu0 = process_cpu();
     let mut ticks0 = host_ticks();
+    let mut each0 = per_cpu_ticks();
     let mut started_at = SystemTime::now();
     let mut took_start = false;
     loop {
@@ -53,6 +56,7 @@ pub(crate) fn gather(
         }
         if let Some(from) = timeline.start.get().filter(|m| !took_start && now >= *m) {
             (cpu0, ticks0, took_start) = (process_cpu(), host_ticks(), true);
+            each0 = per_cpu_ticks();
             started_at = SystemTime::now() - now.saturating_duration_since(from);
         }
         poll();
@@ -80,6 +84,7 @@ pub(crate) fn gather(
     Window {
         cpu: process_cpu().since(cpu0),
         host_busy: busy_pct(ticks0, host_ticks()),
+        per_cpu: cpu_shares(&each0, &per_cpu_ticks()),
         timeseries: collector.finish(),
         started_at,
         took_start,

@@ -58,6 +58,7 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
             timeseries,
             cpu: CpuTimes::default(),
             host_busy: 0.0,
+            per_cpu: Vec::new(),
             started_at,
             took_start: true,
             cpu_idle: None,
