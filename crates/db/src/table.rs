@@ -154,8 +154,24 @@ impl Row<'_> {
         Ok(self.opt_num(col)?.unwrap_or(0.0))
     }
 
-    /// `col` as a whole count.
+    /// `col` as a whole count (past 64 bits it is clamped, and sums past them are refused:
+    /// `Snapshot::checked`).
     pub fn count(&self, col: &str) -> Result<u64, DbError> {
         Ok(self.num(col)?.round() as u64)
+    }
+
+    /// `col` as a count of `unit`-byte units (pages), in bytes; past 64 bits it is refused.
+    pub fn bytes_of(&self, col: &str, unit: u64) -> Result<u64, DbError> {
+        let n = self.count(col)?;
+        n.checked_mul(unit).ok_or_else(|| {
+            DbError::line(
+                &self.t.file,
+                self.line,
+                format!(
+                    "column {col} is '{}', more {unit}-byte units than 64 bits of bytes hold: check the export",
+                    self.text(col)
+                ),
+            )
+        })
     }
 }
