@@ -40,11 +40,11 @@ fn ms(ns: &Value) -> String {
     format!("{:.3}", ns.as_f64().unwrap() / 1e6)
 }
 
-/// The `Target` of each `Thread` of the results' time span.
+/// The `Target`s of each `Thread` of the results' time span, thread by thread.
 fn thread_targets<'a>(span: Node<'a, 'a>) -> Vec<Node<'a, 'a>> {
     span.children()
         .filter(|c| c.has_tag_name("Thread"))
-        .map(|t| child(t, "Target"))
+        .flat_map(|t| t.children().filter(|c| c.has_tag_name("Target")))
         .collect()
 }
 
@@ -182,7 +182,15 @@ fn diskspd_rxml_prints_the_xml_alone_with_the_settings_typed() {
         .map(|t| number(*t, "ReadCount"))
         .sum();
     assert_eq!(reads, r["read"]["ios"].as_u64().unwrap());
-    assert_eq!(thread_targets(span).len(), 2);
+    let paths: Vec<&str> = thread_targets(span)
+        .iter()
+        .map(|t| text(*t, "Path"))
+        .collect();
+    assert_eq!(
+        paths,
+        ["a.dat", "b.dat", "a.dat", "b.dat"],
+        "each thread, each target"
+    );
     // A CPU element per cpuN line of /proc/stat, each with its own shares of its time.
     let stat = std::fs::read_to_string("/proc/stat").unwrap();
     let online = stat
@@ -233,12 +241,95 @@ fn diskspd_text_has_a_row_per_thread_and_the_command_line_typed() {
         .map(|l| l.split('|').map(str::trim).collect())
         .collect();
     let threads = r["threads"].as_array().unwrap();
-    assert_eq!(rows.len(), threads.len());
-    for (i, (row, t)) in rows.iter().zip(threads).enumerate() {
+    assert_eq!(rows.len(), threads.len() * 2, "a row per thread and target");
+    let cells = threads.iter().enumerate().flat_map(|(i, t)| {
+        let on = t["targets"].as_array().expect("each thread's targets");
+        [("a.dat", &on[0]), ("b.dat", &on[1])].map(|(path, d)| (i, path, d))
+    });
+    for (row, (i, path, t)) in rows.iter().zip(cells) {
         assert_eq!(row[0], i.to_string());
         assert_eq!(row[1], t["read"]["bytes"].to_string());
         assert_eq!(row[2], t["read"]["ios"].to_string());
         assert_eq!(row[5], ms(&t["read"]["mean_ns"]));
-        assert_eq!(row[7], "a.dat, b.dat (2MiB)");
+        assert_eq!(row[7], format!("{path} (1MiB)"));
     }
+}
+
+/// Two threads spread over two files (psync, O_DIRECT, so each I/O is a system call):
+/// each thread's reads and writes on each file, in the JSON and as DiskSpd's XML `Target`
+/// of each `Thread`, are the pread64/pwrite64 calls strace saw that thread make on it.
+#[test]
+fn each_thread_counts_its_io_on_each_target_as_strace_sees_it() {
+    let test = "each_thread_counts_its_io_on_each_target_as_strace_sees_it";
+    let Some(strace) = require_tool(test, "strace") else {
+        return;
+    };
+    let dir = scratch();
+    let out = std::process::Command::new(strace)
+        .current_dir(dir.path())
+        .env("XDG_DATA_HOME", env!("CARGO_TARGET_TMPDIR"))
+        .args(["-ff", "-y", "-s", "0", "-o", "trace", "-e"])
+        .args([
+            "trace=pread64,pwrite64",
+            DBIO,
+            "diskspd",
+            "-c4M",
+            "-b4K",
+            "-r",
+        ])
+        .args([
+            "-t1", "-o1", "-d1", "-W0", "-w30", "-Sh", "-Rxml", "a.dat", "b.dat",
+        ])
+        .args(["--engine", "psync", "--no-store", "--json", "r.json"])
+        .output()
+        .unwrap();
+    let (xml, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    if stderr.contains("ptrace") && !out.status.success() {
+        skip(test, &format!("strace cannot trace here: {stderr}"));
+        return;
+    }
+    assert!(out.status.success(), "{stderr}");
+    // Each traced thread's 4 KiB reads and writes on a.dat and on b.dat (the prefill's
+    // 1 MiB writes and the main thread's look at the files left out).
+    let counts = |file: &str| -> Vec<(usize, usize)> {
+        strace_ios(dir.path(), "trace", file)
+            .iter()
+            .map(|t| {
+                let n = |w: bool| t.iter().filter(|i| i.write == w && i.len == 4096).count();
+                (n(false), n(true))
+            })
+            .collect()
+    };
+    let (a, b) = (counts("a.dat"), counts("b.dat"));
+    let mut traced: Vec<[(usize, usize); 2]> = a
+        .into_iter()
+        .zip(b)
+        .map(|(a, b)| [a, b])
+        .filter(|[a, b]| a.1 + b.1 > 0)
+        .collect();
+    traced.sort();
+    let r = json(&dir.path().join("r.json"));
+    let doc = Document::parse(&xml).expect("stdout is the XML document alone");
+    let span = child(doc.root_element(), "TimeSpan");
+    let xml_cells = thread_targets(span);
+    let mut ours: Vec<[(usize, usize); 2]> = Vec::new();
+    for (i, t) in r["threads"].as_array().unwrap().iter().enumerate() {
+        let on = t["targets"].as_array().expect("each thread's targets");
+        let cell = |k: usize| {
+            let n = |d: &str| on[k][d]["ios"].as_u64().unwrap() as usize;
+            let x = xml_cells[i * 2 + k];
+            assert_eq!(text(x, "Path"), ["a.dat", "b.dat"][k]);
+            assert_eq!(number(x, "ReadCount") as usize, n("read"));
+            assert_eq!(number(x, "WriteCount") as usize, n("write"));
+            (n("read"), n("write"))
+        };
+        ours.push([cell(0), cell(1)]);
+    }
+    ours.sort();
+    assert_eq!(ours.len(), 2, "{ours:?}");
+    assert_eq!(ours, traced, "dbio's counts against strace's");
+    assert!(ours.iter().flatten().all(|&(r, w)| r > 0 && w > 0));
 }

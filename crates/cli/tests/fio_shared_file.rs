@@ -8,7 +8,6 @@
 mod common;
 use common::*;
 use serde_json::Value;
-use std::path::Path;
 use std::process::Command;
 
 const M: u64 = 1 << 20;
@@ -19,43 +18,6 @@ const JOB: &str =
     "[global]\nfilename=shared.dat\nioengine=psync\ndirect=1\nruntime=1\ntime_based\n\
                    [r]\nrw=randread\nbs=4k\nsize=4m\n\
                    [w]\nrw=write\nbs=64k\noffset=8m\nsize=4m\n";
-
-/// One I/O strace saw on the file: the call, its length and its offset.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Io {
-    write: bool,
-    len: u64,
-    offset: u64,
-}
-
-/// The pread64/pwrite64 calls on `file` in strace's per-thread logs `prefix.*` (written
-/// with -ff -y -s 0, so a line reads `pread64(5</dir/shared.dat>, ""..., 4096, 8192) = 4096`).
-fn ios_on(dir: &Path, prefix: &str, file: &str) -> Vec<Io> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if !name.starts_with(&format!("{prefix}.")) {
-            continue;
-        }
-        for line in std::fs::read_to_string(&path).unwrap().lines() {
-            let write = line.starts_with("pwrite64(");
-            if !(write || line.starts_with("pread64(")) || !line.contains(&format!("/{file}>")) {
-                continue;
-            }
-            // The length and offset are the last two arguments, before `) = `.
-            let args = &line[..line.rfind(") = ").unwrap_or_else(|| panic!("{line}"))];
-            let mut nums = args.rsplit(", ").map(|n| n.trim().parse::<u64>());
-            let (offset, len) = (nums.next().unwrap(), nums.next().unwrap());
-            out.push(Io {
-                write,
-                len: len.unwrap_or_else(|e| panic!("{line}: {e}")),
-                offset: offset.unwrap_or_else(|e| panic!("{line}: {e}")),
-            });
-        }
-    }
-    out
-}
 
 /// The stream named `name` of a dbio result.
 fn stream<'a>(r: &'a Value, name: &str) -> &'a Value {
@@ -110,7 +72,7 @@ fn two_jobs_at_once_on_one_file_each_keep_to_their_region() {
         .len();
     assert_eq!(len, 12 * M);
 
-    let ios = ios_on(dir.path(), "trace", "shared.dat");
+    let ios: Vec<Io> = strace_ios(dir.path(), "trace", "shared.dat").concat();
     let reads: Vec<&Io> = ios.iter().filter(|i| !i.write).collect();
     let writes: Vec<&Io> = ios
         .iter()

@@ -29,7 +29,7 @@ pub use job::*;
 pub use result::*;
 pub use sim::{ServiceDist, SimDevice};
 pub use streams::{StreamResult, StreamSpec};
-pub use threads::{ThreadDir, ThreadStats};
+pub use threads::{Moments, ThreadDir, ThreadStats, ThreadTarget};
 
 /// The JSON schema of a result type, as committed under `schema/` (e.g. `run-result.v1.json`).
 pub fn json_schema<T: schemars::JsonSchema>() -> String {

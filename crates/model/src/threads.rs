@@ -15,6 +15,62 @@ pub struct ThreadStats {
     /// Its fsync/fdatasync calls (`--sync`), when it made any.
     #[serde(default, skip_serializing_if = "ThreadDir::is_empty")]
     pub flush: ThreadDir,
+    /// Its reads and writes on each target, in the job's order of targets, when it spread
+    /// its I/O over several (DiskSpd's `Target` per target in each `Thread`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<ThreadTarget>,
+}
+
+/// One thread's reads and writes on one target: counts and latency moments, no histogram.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct ThreadTarget {
+    pub read: ThreadDir,
+    pub write: ThreadDir,
+}
+
+impl ThreadTarget {
+    /// Reads and writes together.
+    pub fn total(&self) -> ThreadDir {
+        self.read.merged(&self.write)
+    }
+}
+
+/// Counts, bytes and the sums a latency's mean and spread come from, added I/O by I/O
+/// (exact latencies, not a histogram's).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Moments {
+    ios: u64,
+    bytes: u64,
+    sum: f64,
+    sum_sq: f64,
+}
+
+impl Moments {
+    /// Adds one I/O of `len` bytes that took `lat_ns`.
+    #[inline]
+    pub fn add(&mut self, lat_ns: u64, len: u32) {
+        let x = lat_ns as f64;
+        self.ios += 1;
+        self.bytes += u64::from(len);
+        self.sum += x;
+        self.sum_sq += x * x;
+    }
+
+    /// The direction these I/Os make: counts, mean and population deviation.
+    pub fn dir(&self) -> ThreadDir {
+        if self.ios == 0 {
+            return ThreadDir::default();
+        }
+        let n = self.ios as f64;
+        let mean = self.sum / n;
+        ThreadDir {
+            ios: self.ios,
+            bytes: self.bytes,
+            mean_ns: mean,
+            stdev_ns: (self.sum_sq / n - mean * mean).max(0.0).sqrt(),
+            histogram: None,
+        }
+    }
 }
 
 /// One direction of one thread: its counts and the mean and spread of its latency.
@@ -115,7 +171,7 @@ mod tests {
         let t = ThreadStats {
             read: dir(&reads, 8192),
             write: dir(&writes, 4096),
-            flush: ThreadDir::default(),
+            ..ThreadStats::default()
         };
         let all: Vec<f64> = reads.iter().chain(&writes).copied().collect();
         let (mean, dev) = direct(&all);
@@ -134,9 +190,24 @@ mod tests {
         let t = ThreadStats {
             read: reads.clone(),
             write: ThreadDir::default(),
-            flush: ThreadDir::default(),
+            ..ThreadStats::default()
         };
         assert_eq!(t.total(), reads);
         assert_eq!(ThreadStats::default().total(), ThreadDir::default());
+    }
+
+    #[test]
+    fn moments_added_one_by_one_give_the_direct_mean_and_deviation() {
+        let xs = [120.0, 80.0, 4000.0, 95.0, 101.0];
+        let mut m = Moments::default();
+        for x in xs {
+            m.add(x as u64, 8192);
+        }
+        let (mean, dev) = direct(&xs);
+        let d = m.dir();
+        assert_eq!((d.ios, d.bytes), (5, 5 * 8192));
+        assert!((d.mean_ns - mean).abs() < 1e-9, "{d:?}");
+        assert!((d.stdev_ns - dev).abs() < 1e-6, "{d:?} against {dev}");
+        assert_eq!(Moments::default().dir(), ThreadDir::default());
     }
 }

@@ -1,12 +1,10 @@
 //! A run in DiskSpd's text layout (its `ResultParser`): the command line, the input
 //! parameters of each target, the system, the CPU table, the Total, Read and Write IO tables
-//! with a row per thread and its latency, and the latency percentile table. dbio counts
-//! I/O per thread, not per target: a run over several targets has one row per thread
-//! naming them all. The CPU table has the host's average only; latency deviations come
-//! from the histograms.
+//! with a row per thread and target and its latency, and the latency percentile table.
+//! The CPU table has a row per processor; latency deviations come from the histograms.
 
-use crate::diskspd_run::{merged, size, stdev_ns, Ran};
-use dbio_model::{DataKind, DirStats, RunResult, ThreadDir, ThreadStats};
+use crate::diskspd_run::{merged, size, stdev_ns, Ran, TargetRow};
+use dbio_model::{DataKind, DirStats, RunResult, ThreadDir};
 use std::fmt::Write;
 
 const RULE: &str = "-----------------------------------------------------------------------------------------------------";
@@ -40,17 +38,16 @@ pub fn to_diskspd_typed(r: &RunResult, typed: &[String]) -> String {
         let _ = writeln!(s, "request count:\t\t{}", r.job.qd);
     }
     cpu(&mut s, r);
-    let threads = run.threads();
+    let rows = run.rows();
     let total = merged(r);
-    let rows = |pick: fn(&ThreadStats) -> ThreadDir| threads.iter().map(pick).collect();
-    let sections: [(&str, Option<&DirStats>, Vec<ThreadDir>); 3] = [
-        ("Total IO", total.as_ref(), rows(ThreadStats::total)),
-        ("Read IO", r.read.as_ref(), rows(|t| t.read.clone())),
-        ("Write IO", r.write.as_ref(), rows(|t| t.write.clone())),
+    let sections: [(&str, Option<&DirStats>, Pick); 3] = [
+        ("Total IO", total.as_ref(), TargetRow::total),
+        ("Read IO", r.read.as_ref(), |t| t.read.clone()),
+        ("Write IO", r.write.as_ref(), |t| t.write.clone()),
     ];
-    for (title, d, rows) in sections {
+    for (title, d, pick) in sections {
         let _ = writeln!(s, "\n{title}");
-        io_table(&mut s, &run, &rows, d);
+        io_table(&mut s, run.r.measured_secs, &rows, pick, d);
     }
     let _ = writeln!(s, "\nTotal latency distribution:");
     percentiles(&mut s, r, total.as_ref());
@@ -152,42 +149,73 @@ fn system(s: &mut String, run: &Ran) {
     let _ = writeln!(s, "\n\tcpu count:\t\t{}", run.r.host.cpus);
 }
 
-/// The CPU table: dbio records the process and the whole host, not each CPU.
+/// The CPU table: a row per processor with its own shares of the window (the host's, as
+/// DiskSpd's are), then their average. A result that kept no processor's own (simulated or
+/// merged) has the average row only: the host's busy share and dbio's own user and kernel
+/// time, as it says beneath.
 fn cpu(s: &mut String, r: &RunResult) {
-    let secs = r.measured_secs.max(1e-9);
-    let cpus = f64::from(r.cpu.cpus_allowed.max(1));
-    let user = r.cpu.process_user_s / secs / cpus * 100.0;
-    let kernel = r.cpu.process_sys_s / secs / cpus * 100.0;
-    let host = r.cpu.host_busy_pct;
     let _ = writeln!(s, "\nCPU |  Usage |  User  | Kernel |  Idle");
     let _ = writeln!(s, "----------------------------------------");
-    let _ = writeln!(
-        s,
-        "avg.| {host:6.2}%| {user:6.2}%| {kernel:6.2}%| {:6.2}%",
-        (100.0 - host).max(0.0)
-    );
-    let _ = writeln!(
-        s,
-        "(host busy share; User and Kernel are dbio's own, as a share of its {} CPUs)",
-        r.cpu.cpus_allowed
-    );
-}
-
-/// One IO table: a row per thread (`rows`, one direction's or both), then the total `d`.
-fn io_table(s: &mut String, run: &Ran, rows: &[ThreadDir], d: Option<&DirStats>) {
-    let _ = writeln!(s, "thread |       bytes     |     I/Os     |    MiB/s   |  I/O per s |  AvgLat  | LatStdDev |  file");
-    let _ = writeln!(s, "{RULE}");
-    let secs = run.r.measured_secs.max(1e-9);
-    let file = format!("{} ({})", run.path(), size(run.file_size()));
-    for (i, t) in rows.iter().enumerate() {
+    let row = |s: &mut String, name: &str, [usage, user, kernel, idle]: [f64; 4]| {
         let _ = writeln!(
             s,
-            "{i:>6} | {:>15} | {:>12} | {:>10.2} | {:>10.2}{} | {file}",
+            "{name:>4}| {usage:6.2}%| {user:6.2}%| {kernel:6.2}%| {idle:6.2}%"
+        );
+    };
+    let per_cpu: Vec<[f64; 4]> = r
+        .cpu
+        .per_cpu
+        .iter()
+        .map(|c| {
+            let idle = c.idle_pct;
+            [(100.0 - idle).max(0.0), c.user_pct, c.kernel_pct, idle]
+        })
+        .collect();
+    if per_cpu.is_empty() {
+        let secs = r.measured_secs.max(1e-9);
+        let cpus = f64::from(r.cpu.cpus_allowed.max(1));
+        let host = r.cpu.host_busy_pct;
+        let user = r.cpu.process_user_s / secs / cpus * 100.0;
+        let kernel = r.cpu.process_sys_s / secs / cpus * 100.0;
+        row(s, "avg.", [host, user, kernel, (100.0 - host).max(0.0)]);
+        let _ = writeln!(
+            s,
+            "(host busy share; User and Kernel are dbio's own, as a share of its {} CPUs)",
+            r.cpu.cpus_allowed
+        );
+        return;
+    }
+    for (c, f) in r.cpu.per_cpu.iter().zip(&per_cpu) {
+        row(s, &c.id.to_string(), *f);
+    }
+    let _ = writeln!(s, "----------------------------------------");
+    let n = per_cpu.len() as f64;
+    let average = std::array::from_fn(|k| per_cpu.iter().map(|f| f[k]).sum::<f64>() / n);
+    row(s, "avg.", average);
+}
+
+/// Which of a row's directions (or both) a table shows.
+type Pick = fn(&TargetRow) -> ThreadDir;
+
+/// One IO table: a row per thread and target (`pick` gives one direction's or both),
+/// then the total `d`.
+fn io_table(s: &mut String, secs: f64, rows: &[TargetRow], pick: Pick, d: Option<&DirStats>) {
+    let _ = writeln!(s, "thread |       bytes     |     I/Os     |    MiB/s   |  I/O per s |  AvgLat  | LatStdDev |  file");
+    let _ = writeln!(s, "{RULE}");
+    let secs = secs.max(1e-9);
+    for row in rows {
+        let t = pick(row);
+        let _ = writeln!(
+            s,
+            "{:>6} | {:>15} | {:>12} | {:>10.2} | {:>10.2}{} | {} ({})",
+            row.thread,
             t.bytes,
             t.ios,
             t.bytes as f64 / 1048576.0 / secs,
             t.ios as f64 / secs,
-            latency(t.ios, t.mean_ns, t.stdev_ns)
+            latency(t.ios, t.mean_ns, t.stdev_ns),
+            row.path,
+            size(row.file_size)
         );
     }
     let _ = writeln!(s, "{RULE}");
@@ -266,7 +294,7 @@ fn percentiles(s: &mut String, r: &RunResult, total: Option<&DirStats>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dbio_model::Rw;
+    use dbio_model::{Rw, ThreadStats};
 
     /// The committed fixture run: 1400 reads and 600 writes of 4 KiB on one file.
     fn run() -> RunResult {
@@ -306,12 +334,12 @@ mod tests {
             ThreadStats {
                 read: dir(1000, 100.0, 10.0),
                 write: dir(400, 200.0, 20.0),
-                flush: ThreadDir::default(),
+                ..ThreadStats::default()
             },
             ThreadStats {
                 read: dir(400, 150.0, 30.0),
                 write: ThreadDir::default(),
-                flush: ThreadDir::default(),
+                ..ThreadStats::default()
             },
         ];
         let text = to_diskspd(&r);

@@ -5,6 +5,22 @@
 use dbio_model::histogram::{LatencyHistogram, LatencySummary};
 use dbio_model::{DirStats, RunResult, StopAfter, SyncMode, ThreadDir, ThreadStats};
 
+/// One thread's I/O on one target (or on all, named together) as DiskSpd reports it.
+pub(crate) struct TargetRow {
+    pub thread: usize,
+    pub path: String,
+    pub file_size: u64,
+    pub read: ThreadDir,
+    pub write: ThreadDir,
+}
+
+impl TargetRow {
+    /// Reads and writes together.
+    pub fn total(&self) -> ThreadDir {
+        self.read.merged(&self.write)
+    }
+}
+
 /// A run as DiskSpd's layouts see it: the result and the command line as typed.
 pub(crate) struct Ran<'a> {
     pub r: &'a RunResult,
@@ -29,8 +45,41 @@ impl Ran<'_> {
         vec![ThreadStats {
             read: dir(self.r.read.as_ref()),
             write: dir(self.r.write.as_ref()),
-            flush: ThreadDir::default(),
+            ..ThreadStats::default()
         }]
+    }
+
+    /// The (thread, target) rows of DiskSpd's tables and XML: a row per target a thread
+    /// counted apart, else one naming every target with the thread's totals.
+    pub fn rows(&self) -> Vec<TargetRow> {
+        let paths = self.paths();
+        let size_of = |path: &str| {
+            let known = self.r.targets.iter().find(|t| t.path == path);
+            known.map_or(0, |t| t.size_bytes)
+        };
+        let mut rows = Vec::new();
+        for (thread, t) in self.threads().into_iter().enumerate() {
+            if t.targets.len() == paths.len() && paths.len() > 1 {
+                for (path, on) in paths.iter().zip(t.targets) {
+                    rows.push(TargetRow {
+                        thread,
+                        path: path.clone(),
+                        file_size: size_of(path),
+                        read: on.read,
+                        write: on.write,
+                    });
+                }
+            } else {
+                rows.push(TargetRow {
+                    thread,
+                    path: self.path(),
+                    file_size: self.file_size(),
+                    read: t.read,
+                    write: t.write,
+                });
+            }
+        }
+        rows
     }
 
     /// Whether the threads were a pool over all targets (DiskSpd's `-F`): dbio's threads
@@ -63,8 +112,8 @@ impl Ran<'_> {
         }
     }
 
-    /// The targets as one path (several joined by ", ": dbio's threads count I/O per
-    /// thread, not per target).
+    /// The targets as one path (several joined by ", "), for a thread that did not count
+    /// its I/O per target (a result written before dbio did).
     pub fn path(&self) -> String {
         self.paths().join(", ")
     }

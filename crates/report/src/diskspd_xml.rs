@@ -2,11 +2,10 @@
 //! `System`, the `Profile` of the run's settings, and one `TimeSpan` with the test time,
 //! CPU use, the latency percentiles and a `Thread` per worker thread. Element names, order,
 //! nesting and number formats are DiskSpd's, so VMFleet and DBAs' scripts read it as they
-//! read DiskSpd's. dbio counts I/O per thread, not per target (a run over several targets
-//! has one `Target` per thread naming them all); each `CPU` carries that processor's own
-//! shares of the window, as DiskSpd's do.
+//! read DiskSpd's. Each `Thread` has a `Target` per target with that thread's I/O on it;
+//! each `CPU` carries that processor's own shares of the window, as DiskSpd's do.
 
-use crate::diskspd_run::{merged, stdev_ns, Ran};
+use crate::diskspd_run::{merged, stdev_ns, Ran, TargetRow};
 use dbio_model::{DataKind, DirStats, RunResult, Skew, ThreadDir};
 use std::fmt::Display;
 
@@ -315,44 +314,53 @@ fn latency(x: &mut Xml, r: &RunResult) {
     x.close("Latency");
 }
 
-/// A `Thread` per worker thread, each with one `Target` holding its counts and latency.
+/// A `Thread` per worker thread, with a `Target` per target holding its counts and latency.
 fn threads(x: &mut Xml, run: &Ran) {
-    let path = run.path();
-    let file_size = run.file_size();
-    for (id, t) in run.threads().iter().enumerate() {
-        let total = t.total();
-        x.open("Thread", &[]);
-        x.leaf("Id", id);
-        x.open("Target", &[]);
-        x.leaf("Path", &path);
-        x.leaf("BytesCount", total.bytes);
-        x.leaf("FileSize", file_size);
-        x.leaf("IOCount", total.ios);
-        x.leaf("ReadBytes", t.read.bytes);
-        x.leaf("ReadCount", t.read.ios);
-        x.leaf("WriteBytes", t.write.bytes);
-        x.leaf("WriteCount", t.write.ios);
-        let names = [
-            (
-                &t.read,
-                "AverageReadLatencyMilliseconds",
-                "ReadLatencyStdev",
-            ),
-            (
-                &t.write,
-                "AverageWriteLatencyMilliseconds",
-                "WriteLatencyStdev",
-            ),
-            (&total, "AverageLatencyMilliseconds", "LatencyStdev"),
-        ];
-        for (d, avg, dev) in names.iter().filter(|(d, ..)| d.ios > 0) {
-            let d: &ThreadDir = d;
-            x.leaf(avg, ms(d.mean_ns));
-            x.leaf(dev, ms(d.stdev_ns));
+    let rows = run.rows();
+    for (i, row) in rows.iter().enumerate() {
+        let first = i == 0 || rows[i - 1].thread != row.thread;
+        if first {
+            x.open("Thread", &[]);
+            x.leaf("Id", row.thread);
         }
-        x.close("Target");
-        x.close("Thread");
+        thread_target(x, row);
+        if rows.get(i + 1).is_none_or(|next| next.thread != row.thread) {
+            x.close("Thread");
+        }
     }
+}
+
+/// One thread's `Target`: its bytes, counts and latency on that target.
+fn thread_target(x: &mut Xml, row: &TargetRow) {
+    let total = row.total();
+    x.open("Target", &[]);
+    x.leaf("Path", &row.path);
+    x.leaf("BytesCount", total.bytes);
+    x.leaf("FileSize", row.file_size);
+    x.leaf("IOCount", total.ios);
+    x.leaf("ReadBytes", row.read.bytes);
+    x.leaf("ReadCount", row.read.ios);
+    x.leaf("WriteBytes", row.write.bytes);
+    x.leaf("WriteCount", row.write.ios);
+    let names = [
+        (
+            &row.read,
+            "AverageReadLatencyMilliseconds",
+            "ReadLatencyStdev",
+        ),
+        (
+            &row.write,
+            "AverageWriteLatencyMilliseconds",
+            "WriteLatencyStdev",
+        ),
+        (&total, "AverageLatencyMilliseconds", "LatencyStdev"),
+    ];
+    for (d, avg, dev) in names.iter().filter(|(d, ..)| d.ios > 0) {
+        let d: &ThreadDir = d;
+        x.leaf(avg, ms(d.mean_ns));
+        x.leaf(dev, ms(d.stdev_ns));
+    }
+    x.close("Target");
 }
 
 /// Nanoseconds as DiskSpd's milliseconds: three decimals.

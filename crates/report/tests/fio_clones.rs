@@ -40,7 +40,7 @@ fn three_threads() -> RunResult {
     .map(|(rd, wr)| ThreadStats {
         read: dir(rd.0, rd.1),
         write: dir(wr.0, wr.1),
-        flush: ThreadDir::default(),
+        ..ThreadStats::default()
     })
     .into();
     r.cpu.workers = [(1.0, 2.0), (3.0, 4.0), (5.0, 6.0)]

@@ -93,6 +93,14 @@ fn thread_stats(r: &WorkerReport, keep: bool) -> ThreadStats {
         read: dir(&r.read),
         write: dir(&r.write),
         flush: dir(&r.flush),
+        targets: r
+            .per_target
+            .iter()
+            .map(|[read, write]| ThreadTarget {
+                read: read.dir(),
+                write: write.dir(),
+            })
+            .collect(),
     }
 }
 

@@ -542,3 +542,43 @@ pub fn wait_bounded(
     }
     child.wait_with_output().unwrap()
 }
+
+/// One I/O strace saw on a file: the call, its length and its offset.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Io {
+    pub write: bool,
+    pub len: u64,
+    pub offset: u64,
+}
+
+/// The pread64/pwrite64 calls on `file` in strace's per-thread logs `prefix.*` (written
+/// with -ff -y -s 0, so a line reads `pread64(5</dir/shared.dat>, ""..., 4096, 8192) = 4096`),
+/// one list per thread's log.
+pub fn strace_ios(dir: &Path, prefix: &str, file: &str) -> Vec<Vec<Io>> {
+    let mut threads = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.starts_with(&format!("{prefix}.")) {
+            continue;
+        }
+        let mut out = Vec::new();
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            let write = line.starts_with("pwrite64(");
+            if !(write || line.starts_with("pread64(")) || !line.contains(&format!("/{file}>")) {
+                continue;
+            }
+            // The length and offset are the last two arguments, before `) = `.
+            let args = &line[..line.rfind(") = ").unwrap_or_else(|| panic!("{line}"))];
+            let mut nums = args.rsplit(", ").map(|n| n.trim().parse::<u64>());
+            let (offset, len) = (nums.next().unwrap(), nums.next().unwrap());
+            out.push(Io {
+                write,
+                len: len.unwrap_or_else(|e| panic!("{line}: {e}")),
+                offset: offset.unwrap_or_else(|e| panic!("{line}: {e}")),
+            });
+        }
+        threads.push(out);
+    }
+    threads
+}

@@ -188,6 +188,7 @@ impl Meter {
             read: std::mem::take(&mut self.read),
             write: std::mem::take(&mut self.write),
             flush: DirTotals::new(),
+            per_target: Vec::new(),
             cpu,
             wall_s,
             issued: 0,

@@ -39,6 +39,7 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
         read: out.read,
         write: out.write,
         flush: DirTotals::new(),
+        per_target: Vec::new(),
         cpu: CpuTimes::default(),
         wall_s: out.wall_s,
         issued: out.issued,

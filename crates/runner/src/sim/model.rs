@@ -15,8 +15,8 @@ use dbio_engine::OpKind;
 use dbio_model::histogram::{encode_compact, new_histogram, Encoder};
 use dbio_model::spill::Spill;
 use dbio_model::{
-    Arrivals, JobSpec, ServiceDist, SimDevice, Steady, SteadyMetric, SteadyState, StopAfter,
-    ThreadDir, ThreadStats, TimePoint,
+    Arrivals, JobSpec, Moments, ServiceDist, SimDevice, Steady, SteadyMetric, SteadyState,
+    StopAfter, ThreadDir, ThreadStats, TimePoint,
 };
 use fastrand::Rng;
 use hdrhistogram::Histogram;
@@ -106,41 +106,6 @@ pub struct Measured {
     pub steady: Option<SteadyState>,
     /// Each worker's reads and writes.
     pub threads: Vec<ThreadStats>,
-}
-
-/// One worker's measured I/O of one direction: count, bytes, and the sums its latency's
-/// mean and spread come from (the exact latencies, not a histogram's).
-#[derive(Debug, Clone, Copy, Default)]
-struct Moments {
-    ios: u64,
-    bytes: u64,
-    sum: f64,
-    sum_sq: f64,
-}
-
-impl Moments {
-    fn add(&mut self, lat_ns: u64, len: u32) {
-        let x = lat_ns as f64;
-        self.ios += 1;
-        self.bytes += u64::from(len);
-        self.sum += x;
-        self.sum_sq += x * x;
-    }
-
-    fn dir(&self) -> ThreadDir {
-        if self.ios == 0 {
-            return ThreadDir::default();
-        }
-        let n = self.ios as f64;
-        let mean = self.sum / n;
-        ThreadDir {
-            ios: self.ios,
-            bytes: self.bytes,
-            mean_ns: mean,
-            stdev_ns: (self.sum_sq / n - mean * mean).max(0.0).sqrt(),
-            histogram: None,
-        }
-    }
 }
 
 /// Settling to a steady state (`--steady`): per-second samples of the completions after the
@@ -431,7 +396,7 @@ impl<'a> Sim<'a> {
                             histogram: hist(1),
                             ..w.dir()
                         },
-                        flush: ThreadDir::default(),
+                        ..ThreadStats::default()
                     }
                 })
                 .collect(),

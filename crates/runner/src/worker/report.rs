@@ -3,6 +3,7 @@
 use dbio_engine::sys::CpuTimes;
 use dbio_engine::IoError;
 use dbio_model::histogram::new_histogram;
+use dbio_model::Moments;
 use hdrhistogram::Histogram;
 
 /// One second (or the last part of one) of one worker's completions.
@@ -49,6 +50,8 @@ pub struct WorkerReport {
     pub read: DirTotals,
     pub write: DirTotals,
     pub flush: DirTotals,
+    /// Reads and writes on each target when it spread its I/O over several (else empty).
+    pub per_target: Vec<[Moments; 2]>,
     /// CPU of this thread while measuring.
     pub cpu: CpuTimes,
     /// Wall time from the start of measuring to the end of the drain.

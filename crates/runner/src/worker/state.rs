@@ -5,6 +5,7 @@ use super::report::{DirTotals, Interval};
 use crate::verify::Verify;
 use dbio_engine::{IoError, Op, OpKind};
 use dbio_model::histogram::new_histogram;
+use dbio_model::Moments;
 use hdrhistogram::Histogram;
 use std::time::Instant;
 
@@ -38,6 +39,8 @@ pub(super) struct State {
     pub(super) settling: bool,
     pub(super) error: Option<IoError>,
     pub(super) flush_kind: OpKind,
+    /// Reads and writes on each target, kept only when there are several.
+    pub(super) per_target: Vec<[Moments; 2]>,
 }
 
 const READ: usize = 0;
@@ -45,9 +48,9 @@ const WRITE: usize = 1;
 const FLUSH: usize = 2;
 
 impl State {
-    /// The state of a worker with `qd` free slots, its clock read first at `t0`; a flush
-    /// is of `flush_kind`.
-    pub(super) fn new(qd: u32, flush_kind: OpKind, t0: Instant) -> Self {
+    /// The state of a worker with `qd` free slots over `targets` targets, its clock read
+    /// first at `t0`; a flush is of `flush_kind`.
+    pub(super) fn new(qd: u32, targets: usize, flush_kind: OpKind, t0: Instant) -> Self {
         let idle = Slot {
             kind: OpKind::Read,
             target: 0,
@@ -71,6 +74,11 @@ impl State {
             settling: false,
             error: None,
             flush_kind,
+            per_target: if targets > 1 {
+                vec![[Moments::default(); 2]; targets]
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -150,6 +158,9 @@ impl State {
             t.bytes += s.len as u64;
             t.hist.saturating_record(lat);
             self.interval.saturating_record(lat);
+            if let Some(m) = self.per_target.get_mut(s.target as usize) {
+                m[dir].add(lat, s.len);
+            }
             if is_flush {
                 let f = &mut self.totals[FLUSH];
                 f.ios += 1;
