@@ -26,6 +26,14 @@ impl<T: Copy> Deck<T> {
             1.0
         };
         let mut cards = Vec::new();
+        let live: Vec<T> = choices.iter().filter(|c| c.1 > 0).map(|c| c.0).collect();
+        if let [only] = live[..] {
+            // One choice: a deck of one card, drawn without the generator.
+            return Deck {
+                cards: vec![only],
+                pos: 0,
+            };
+        }
         for &(c, w) in choices {
             let n = ((w as f64 * scale).round() as usize).max(usize::from(w > 0));
             cards.extend(std::iter::repeat_n(c, n));

@@ -104,7 +104,7 @@ impl Phase {
         self.cpu0 = thread_cpu();
         st.settling = false;
         st.totals = Default::default();
-        st.interval.reset();
+        st.interval.iter_mut().for_each(|h| h.reset());
         st.clear_interval();
     }
 

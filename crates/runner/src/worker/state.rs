@@ -30,8 +30,11 @@ pub(super) struct State {
     pub(super) slots: Vec<Slot>,
     pub(super) free: Vec<u32>,
     pub(super) inflight: u32,
+    /// Counts of the measured window; the latencies of reads and writes join their
+    /// histograms from each second's as it ends (one record per I/O, not two).
     pub(super) totals: [DirTotals; 3],
-    pub(super) interval: Histogram<u64>,
+    /// The current second's latencies of reads and of writes.
+    pub(super) interval: [Histogram<u64>; 2],
     pub(super) iv_reads: u64,
     pub(super) iv_writes: u64,
     pub(super) iv_bytes: u64,
@@ -67,7 +70,7 @@ impl State {
             free: (0..qd).rev().collect(),
             inflight: 0,
             totals: [DirTotals::new(), DirTotals::new(), DirTotals::new()],
-            interval: new_histogram(),
+            interval: [new_histogram(), new_histogram()],
             iv_reads: 0,
             iv_writes: 0,
             iv_bytes: 0,
@@ -156,8 +159,7 @@ impl State {
             let t = &mut self.totals[dir];
             t.ios += 1;
             t.bytes += s.len as u64;
-            t.hist.saturating_record(lat);
-            self.interval.saturating_record(lat);
+            self.interval[dir].saturating_record(lat);
             if let Some(m) = self.per_target.get_mut(s.target as usize) {
                 m[dir].add(lat, s.len);
             }
@@ -179,7 +181,8 @@ impl State {
         self.inflight -= 1;
     }
 
-    /// Takes the current second's interval (its histogram and counters), leaving it empty.
+    /// Takes the current second's interval (its histogram and counters), leaving it empty;
+    /// its latencies join the totals' histograms.
     pub(super) fn take_interval(
         &mut self,
         worker: u32,
@@ -187,7 +190,15 @@ impl State {
         secs: f64,
         settling: bool,
     ) -> Interval {
-        let hist = std::mem::replace(&mut self.interval, new_histogram());
+        let mut hist = new_histogram();
+        for (d, h) in self.interval.iter_mut().enumerate() {
+            if !h.is_empty() {
+                // Same bounds and precision: adding cannot fail.
+                let _ = self.totals[d].hist.add(&*h);
+                let _ = hist.add(&*h);
+                h.reset();
+            }
+        }
         let iv = Interval {
             worker,
             index,
