@@ -1,7 +1,7 @@
 //! Flags of `dbio advise`.
 
-use crate::out_args::{Outputs, StoreArgs};
 use clap::Args;
+use dbio_spec::out_args::{Outputs, StoreArgs};
 
 pub const ADVISE_HELP: &str = include_str!("../help/advise.txt");
 

@@ -1,8 +1,9 @@
 //! Command-line flags as typed but not yet validated (see `job.rs` for validation).
 
-pub use crate::out_args::StoreArgs;
-use crate::out_args::{HistoryDb, Outputs};
 use clap::{Args, Parser, Subcommand};
+pub use dbio_spec::command_args::{CaptureArgs, PathArgs, ReduceArgs};
+pub use dbio_spec::out_args::StoreArgs;
+use dbio_spec::out_args::{HistoryDb, Outputs};
 
 /// dbio: storage benchmark and analyzer for database workloads.
 #[derive(Debug, Parser)]
@@ -41,11 +42,11 @@ pub enum Command {
     Suite(Box<SuiteArgs>),
     /// Model the I/O path (CPU, PCIe, HBAs, FC/Ethernet/InfiniBand, switches, array, media):
     /// every hop's ceiling, the weakest one, and a run held against it.
-    #[command(after_help = PATH_HELP)]
+    #[command(after_help = dbio_spec::command_args::PATH_HELP)]
     Path(PathArgs),
     /// Estimate how much an array that removes patterns, deduplicates and compresses would
     /// shrink existing data (files, directory trees, block devices; read-only).
-    #[command(after_help = REDUCE_EXAMPLES)]
+    #[command(after_help = dbio_spec::command_args::REDUCE_EXAMPLES)]
     Reduce(Box<ReduceArgs>),
     /// Write a report of stored runs and sweeps: one HTML page with charts, Markdown or CSV.
     #[command(after_help = REPORT_HELP)]
@@ -69,6 +70,10 @@ pub enum Command {
     /// after a crash, a power cut, a failover or a reboot.
     #[command(after_help = crate::verify_args::VERIFY_HELP)]
     Verify(crate::verify_args::VerifyArgs),
+    /// Record what the block layer issued to devices (every request, its completion and the
+    /// device's latency) into a trace, through tracefs; or summarise a trace.
+    #[command(after_help = dbio_spec::command_args::CAPTURE_HELP)]
+    Capture(CaptureArgs),
     /// Run an SQLIO command line in dbio: prints the equivalent dbio run, then runs it.
     #[command(after_help = crate::tool_args::SQLIO_HELP, disable_help_flag = true)]
     Sqlio(crate::tool_args::ToolArgs),
@@ -91,27 +96,6 @@ pub struct RunCmd {
     pub run: RunArgs,
     #[command(flatten)]
     pub formats: crate::tool_formats::FormatArgs,
-}
-
-const PATH_HELP: &str = include_str!("../help/path.txt");
-
-/// Flags of `dbio path`.
-#[derive(Debug, Args)]
-pub struct PathArgs {
-    /// The topology TOML file.
-    #[arg(value_name = "TOPOLOGY.toml")]
-    pub topology: String,
-    /// Also give the weakest hop and ceiling at these I/O sizes, e.g. 8k,64k,1m.
-    #[arg(long, value_name = "SIZES")]
-    pub io_size: Option<String>,
-    /// Hold a measured run (id, label or JSON file) against the path.
-    #[arg(long, value_name = "RUN")]
-    pub run: Option<String>,
-    #[command(flatten)]
-    pub history: HistoryDb,
-    /// Write the result as JSON to FILE, or to stdout with '-'.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<String>,
 }
 
 const SUITE_HELP: &str = include_str!("../help/suite.txt");
@@ -312,50 +296,4 @@ pub enum SweepDb {
     /// Run once per number of sessions through a real database (as `dbio db sweep`).
     #[command(after_help = crate::db_args::DB_HELP)]
     Db(crate::db_args::DbSweepArgs),
-}
-
-const REDUCE_EXAMPLES: &str = include_str!("../help/reduce-examples.txt");
-
-/// Flags of `dbio reduce`.
-#[derive(Debug, Args)]
-pub struct ReduceArgs {
-    /// Files, directory trees (symlinks are not followed) and block devices to read.
-    #[arg(value_name = "PATH", required = true)]
-    pub paths: Vec<String>,
-    /// Dedupe units: sizes from 1k to 128k, powers of two.
-    #[arg(long, value_name = "SIZE,...", default_value = "8k,16k")]
-    pub unit: String,
-    /// Compressors to run on the unique blocks: lz4, zstd (level 1), both, or none.
-    #[arg(long, value_name = "LIST", default_value = "lz4,zstd")]
-    pub compress: String,
-    /// Round each LZ4-compressed block up to an array's bucket sizes: a preset (xtremio,
-    /// pure-like), a list (2k,4k,8k) or a range in steps of its start (1k..16k).
-    #[arg(long, value_name = "PRESET|SIZES")]
-    pub buckets: Option<String>,
-    /// Compress a uniform sample of unique blocks instead of every one: as many as give the
-    /// bound N samples give by Hoeffding's inequality (default N 38,005: ±1 % of the size at
-    /// 99.9 %); from D unique blocks that takes about N·D/(N+D) (Serfling's bound for sampling
-    /// without replacement), printed beside the figure.
-    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "38005")]
-    pub compress_sample: Option<u64>,
-    /// Memory the fingerprint tables may take (exact mode needs up to 32 bytes per block);
-    /// above it a sampled mode is chosen. Default: half of MemAvailable.
-    #[arg(long, value_name = "SIZE")]
-    pub mem: Option<String>,
-    /// Sampled dedupe whatever the memory: keep fingerprints with hash mod M == seed mod M.
-    #[arg(long, value_name = "M")]
-    pub sample: Option<u64>,
-    /// Seed of the fingerprint hash (and the sampled residue), to repeat or vary a sample.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub seed: u64,
-    /// Worker threads hashing and compressing (default: one per CPU).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// Read through the page cache instead of O_DIRECT.
-    #[arg(long)]
-    pub buffered: bool,
-    #[command(flatten)]
-    pub out: Outputs,
-    #[command(flatten)]
-    pub store: StoreArgs,
 }

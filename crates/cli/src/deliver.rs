@@ -4,7 +4,6 @@
 use crate::args::RunArgs;
 use crate::exit::Exit;
 use crate::history;
-use crate::out_args::{Outputs, StoreArgs};
 use crate::output::{print_out, print_summary};
 use crate::prologue::failure;
 use crate::tool_formats::FormatArgs;
@@ -12,6 +11,7 @@ use dbio_model::RunResult;
 use dbio_report::deliver::{Destination, FinishedRun};
 use dbio_report::item::Item;
 use dbio_report::json::ToJson;
+use dbio_spec::out_args::{Outputs, StoreArgs};
 use dbio_store::{NewEntry, Store};
 
 /// Where a finished result goes (the history, JSON, HTML), and whether the terminal hears

@@ -9,13 +9,13 @@ pub use dbio_store::lookup::{find, lookup_inputs, no_history, open_existing};
 use dbio_store::{NewEntry, Store};
 
 /// The file results go to, unless `--no-store`.
-pub fn stored_in(a: &crate::out_args::StoreArgs) -> Option<String> {
+pub fn stored_in(a: &dbio_spec::out_args::StoreArgs) -> Option<String> {
     dbio_store::lookup::stored_in(a.db.as_deref(), a.no_store)
 }
 
 /// The history results go to, unless `--no-store` (None then). A `--label` that `dbio show`
 /// could not find again (empty, or digits that read as a run id) is refused first.
-pub fn store_unless(a: &crate::out_args::StoreArgs) -> Result<Option<Store>, CliError> {
+pub fn store_unless(a: &dbio_spec::out_args::StoreArgs) -> Result<Option<Store>, CliError> {
     dbio_store::lookup::store_unless(a.db.as_deref(), a.label.as_deref(), a.no_store)
         .map_err(CliError::from)
 }

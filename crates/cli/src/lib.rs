@@ -17,7 +17,6 @@ mod formats;
 #[doc(hidden)]
 pub mod fuzz;
 mod history;
-mod out_args;
 mod output;
 mod progress;
 mod prologue;
@@ -63,6 +62,7 @@ pub fn main() -> ExitCode {
         args::Command::Advise(a) => status(cmd::advise::run(*a)),
         args::Command::Db(a) => status(cmd::db::run(a.cmd)),
         args::Command::Verify(a) => status(cmd::verify::run(a)),
+        args::Command::Capture(a) => status(cmd::capture::run(a)),
         args::Command::Completions(a) => cmd::shell::completions(a).into(),
         args::Command::Man(a) => status(cmd::shell::man(a)),
     }

@@ -135,6 +135,23 @@ pub fn fs_space(path: &std::path::Path) -> std::io::Result<(u64, u64)> {
     crate::device::sys::space(&std::fs::File::open(path)?)
 }
 
+/// CLOCK_MONOTONIC in nanoseconds: the clock tracefs's `mono` trace clock stamps events with.
+pub fn monotonic_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; CLOCK_MONOTONIC always exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// The process runs as root (effective user 0).
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

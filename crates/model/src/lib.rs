@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod advise;
+pub mod capture;
 pub mod cluster;
 pub mod db;
 pub mod facts;

@@ -5,6 +5,7 @@
 pub mod advise;
 pub mod advise_json;
 pub mod awr;
+pub mod capture;
 pub mod cluster;
 pub mod compare;
 pub mod compare_all;

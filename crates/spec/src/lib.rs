@@ -9,11 +9,15 @@
 
 pub mod buckets;
 pub mod check;
+#[cfg(feature = "clap")]
+pub mod command_args;
 pub mod data;
 pub mod error;
 pub mod input;
 pub mod job;
 pub mod measured;
+#[cfg(feature = "clap")]
+pub mod out_args;
 pub mod phases;
 pub mod profiles;
 pub mod raw;

@@ -1,6 +1,7 @@
 //! One module per dbio command.
 
 pub mod advise;
+pub mod capture;
 pub mod clock;
 pub mod compare;
 pub mod db;

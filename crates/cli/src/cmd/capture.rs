@@ -1,0 +1,66 @@
+//! `dbio capture`: records what the block layer issued to devices into a trace, or
+//! summarises a trace.
+
+use crate::args::CaptureArgs;
+use crate::exit::Exit;
+use crate::prologue::{failure, usage};
+use dbio_model::capture::CaptureSummary;
+use dbio_trace::capture::{capture, Progress};
+use dbio_trace::summary::of_file;
+
+const CMD: &str = "dbio capture";
+
+/// Runs `dbio capture` and returns its exit status.
+pub fn run(a: CaptureArgs) -> Result<Exit, Exit> {
+    if let Some(trace) = &a.summary {
+        return show(&of_file(trace).map_err(usage(CMD))?, a.json.as_deref());
+    }
+    let (dur, out) = (a.duration.as_deref(), a.out.as_deref());
+    let opts = dbio_trace::plan::plan(&a.devices, &a.paths, dur, out).map_err(usage(CMD))?;
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&opts.out)
+        .map_err(|e| usage(CMD)(format!("{}: {e}", opts.out)))?;
+    let bar = (!a.quiet).then(|| crate::progress::bar(None, "{spinner} {msg}"));
+    let shown = |p: Progress| {
+        if let Some(b) = &bar {
+            let secs = p.elapsed.as_secs_f64();
+            let (n, lost) = (p.requests, p.lost_events);
+            b.set_message(format!(
+                "capturing {secs:.0} s: {n} requests, {lost} events lost"
+            ));
+        }
+    };
+    let ended = capture(&opts, file, &crate::signals::stop_flag(), shown);
+    bar.inspect(|b| b.finish_and_clear());
+    let trailer = ended.map_err(|e| {
+        let _ = std::fs::remove_file(&opts.out);
+        failure(CMD)(e)
+    })?;
+    eprintln!("{CMD}: wrote {}: {} requests", opts.out, trailer.requests);
+    let status = show(
+        &of_file(&opts.out).map_err(failure(CMD))?,
+        a.json.as_deref(),
+    )?;
+    Ok(if trailer.interrupted {
+        Exit::Interrupted
+    } else {
+        status
+    })
+}
+
+/// Prints the summary, and its JSON where asked (to stdout with '-', instead of the text).
+fn show(s: &CaptureSummary, json: Option<&str>) -> Result<Exit, Exit> {
+    let text = dbio_report::capture::capture_text(s);
+    let body = serde_json::to_string_pretty(s).expect("a summary serialises");
+    match json {
+        Some("-") => println!("{body}"),
+        Some(path) => {
+            std::fs::write(path, body + "\n").map_err(|e| failure(CMD)(format!("{path}: {e}")))?;
+            print!("{text}");
+        }
+        None => print!("{text}"),
+    }
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,179 @@
+//! `dbio capture` (issue 27): what the block layer issued to a loop device, recorded through
+//! tracefs while fio loads it, held against the device's own counters in /proc/diskstats;
+//! Ctrl-C ending a capture with a valid trace; and the refusals (not root, not a block
+//! device, an existing output, a foreign or cut trace).
+
+#![forbid(unsafe_code)]
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+const MIB: usize = 1 << 20;
+
+/// A loop device of 64 MiB of random bytes for `test` (None after a skip).
+fn device(test: &str) -> Option<LoopDev> {
+    LoopDev::attach(test, &pseudo_random(64 * MIB, 7))
+}
+
+fn summary(dir: &std::path::Path, trace: &str) -> (Option<i32>, Value, String) {
+    let (code, out, err) = dbio_in(dir, &["capture", "--summary", trace, "--json", "-"]);
+    (code, serde_json::from_str(&out).unwrap_or(Value::Null), err)
+}
+
+#[test]
+fn a_capture_counts_what_the_device_s_own_counters_count() {
+    let test = "a_capture_counts_what_the_device_s_own_counters_count";
+    let Some(fio) = require_tool(test, "fio") else {
+        return;
+    };
+    let Some(dev) = device(test) else { return };
+    let dir = scratch();
+    let before = DiskStats::of(&dev.name);
+    let cap = dbio_command()
+        .current_dir(dir.path())
+        .args(["capture", "--device", &dev.dev, "--duration", "3s"])
+        .args(["--out", "t.trace", "--json", "s.json", "-q"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    // 8 KiB random reads and writes, 70/30, 2,560 of them, then fio stops.
+    let load = Command::new(fio)
+        .args([
+            "--name=load",
+            "--rw=randrw",
+            "--rwmixread=70",
+            "--bs=8k",
+            "--iodepth=8",
+        ])
+        .args([
+            "--ioengine=io_uring",
+            "--direct=1",
+            "--io_size=20m",
+            "--randrepeat=0",
+        ])
+        .arg(format!("--filename={}", dev.dev))
+        .output()
+        .unwrap();
+    assert!(load.status.success(), "{load:?}");
+    let out = cap.wait_with_output().unwrap();
+    let after = DiskStats::of(&dev.name).since(before);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let s: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap()).unwrap();
+    assert_eq!(s["complete"], true);
+    assert_eq!(s["lost_events"], 0);
+    let d = &s["devices"][0];
+    assert_eq!(d["name"], dev.name.as_str());
+    assert_eq!(d["read"]["ios"], after.reads, "{s}");
+    assert_eq!(d["write"]["ios"], after.writes, "{s}");
+    assert_eq!(d["read"]["bytes"], after.sectors_read * 512);
+    assert_eq!(d["write"]["bytes"], after.sectors_written * 512);
+    assert_eq!(
+        after.reads + after.writes,
+        2560,
+        "fio's 20 MiB of 8 KiB I/Os"
+    );
+    assert_eq!(d["read"]["sizes"][0]["bytes"], 8192);
+    assert!(d["in_flight"]["max"].as_u64().unwrap() <= 8, "{d}");
+    // The device's latency: positive, and the median under the slowest.
+    let lat = &d["read"]["latency_ns"];
+    assert!(lat["p50"].as_u64().unwrap() > 0 && lat["p50"].as_u64() <= lat["max"].as_u64());
+    let size = std::fs::metadata(dir.path().join("t.trace")).unwrap().len();
+    assert!(size < 16 * 2560 + 1024, "{size} bytes for 2,560 requests");
+    // Reading the trace again gives the same summary.
+    let (code, again, err) = summary(dir.path(), "t.trace");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(again, s);
+}
+
+#[test]
+fn ctrl_c_ends_a_capture_with_a_whole_trace() {
+    let test = "ctrl_c_ends_a_capture_with_a_whole_trace";
+    let Some(dev) = device(test) else { return };
+    let dir = scratch();
+    let cap = dbio_command()
+        .current_dir(dir.path())
+        .args(["capture", "--device", &dev.dev, "--out", "t.trace", "-q"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    // Reads the capture sees: 64 of 4 KiB, O_DIRECT.
+    let dd = Command::new("dd")
+        .args([
+            &format!("if={}", dev.dev),
+            "of=/dev/null",
+            "bs=4k",
+            "count=64",
+        ])
+        .arg("iflag=direct")
+        .output()
+        .unwrap();
+    assert!(dd.status.success());
+    std::thread::sleep(Duration::from_millis(300));
+    let kill = Command::new("kill")
+        .args(["-INT", &cap.id().to_string()])
+        .status();
+    assert!(kill.unwrap().success());
+    let out = cap.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    let (code, s, err) = summary(dir.path(), "t.trace");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        (s["complete"].clone(), s["interrupted"].clone()),
+        (true.into(), true.into())
+    );
+    assert_eq!(s["devices"][0]["read"]["ios"], 64, "{s}");
+}
+
+#[test]
+fn bad_input_is_refused_in_one_line() {
+    let dir = scratch();
+    let file = dir.path().join("plain");
+    std::fs::write(&file, b"x").unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["capture", "--device", "plain", "--out", "a.trace"],
+            "plain is not a block device",
+        ),
+        (&["capture", "--device", "/dev/null"], "--out FILE"),
+        (
+            &["capture", "--summary", "plain"],
+            "plain: not a dbio trace",
+        ),
+        (
+            &["capture", "--device", "/dev/loop0", "--out", "plain"],
+            "plain exists",
+        ),
+    ];
+    for (args, needle) in cases {
+        let (code, out, err) = dbio_in(dir.path(), args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(out.is_empty(), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    assert!(!dir.path().join("a.trace").exists(), "nothing written");
+    // Without root: one line, status 2.
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", DBIO])
+        .args([
+            "capture",
+            "--device",
+            "/dev/null",
+            "--out",
+            "/tmp/never.trace",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("needs root"), "{err}");
+}

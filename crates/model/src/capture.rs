@@ -1,0 +1,98 @@
+//! What `dbio capture --summary` says of a trace: per device and direction, what the
+//! device was asked (counts, rates, sizes, sequential share, spatial skew), how long it
+//! took (HDR percentiles of the device's latency), how many requests were in flight, and
+//! how complete the capture was.
+
+use crate::histogram::LatencySummary;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub const CAPTURE_SCHEMA: &str = "dbio.capture/1";
+
+/// A trace's summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CaptureSummary {
+    pub schema: String,
+    pub dbio_version: String,
+    /// When the capture began (RFC 3339 UTC).
+    pub started_at: String,
+    /// Seconds from the start of the capture to its end (or its last request).
+    pub seconds: f64,
+    pub requests: u64,
+    /// The trace ends with its trailer (a capture that was killed, or a file cut short,
+    /// does not: its figures cover the requests up to the cut).
+    pub complete: bool,
+    /// Ended by Ctrl-C before its duration.
+    pub interrupted: bool,
+    /// Events the kernel's buffers lost: requests may be missing from the figures.
+    pub lost_events: u64,
+    /// Completions without an issue in the trace (issued before the capture began).
+    pub unmatched_completions: u64,
+    /// Requests in flight at the end (not in the trace).
+    pub in_flight_at_end: u64,
+    pub devices: Vec<DeviceCapture>,
+}
+
+/// One device's requests.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DeviceCapture {
+    pub name: String,
+    /// "major:minor".
+    pub dev: String,
+    pub size_bytes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read: Option<OpCapture>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write: Option<OpCapture>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discard: Option<OpCapture>,
+    /// Cache flushes (requests without data) and their latency.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flush: Option<OpCapture>,
+    /// Writes that went through the device's cache (FUA) and writes preceded by a flush.
+    pub fua_writes: u64,
+    pub preflush_writes: u64,
+    /// Reads as a share of reads and writes, in percent.
+    pub read_pct: f64,
+    /// Requests in flight on the device as each one was issued (itself included).
+    pub in_flight: InFlight,
+    /// Requests per second, second by second: the busiest second and the 95th percentile.
+    pub peak_iops: u64,
+    pub p95_iops: u64,
+}
+
+/// One operation's requests on one device.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct OpCapture {
+    pub ios: u64,
+    pub bytes: u64,
+    pub iops: f64,
+    pub mb_s: f64,
+    /// Requests starting where the previous one of the same operation on the device ended.
+    pub sequential_pct: f64,
+    /// The commonest request sizes, most frequent first (at most eight).
+    pub sizes: Vec<SizeShare>,
+    /// Shares of the requests landing in the hottest 1, 5 and 20 % of the device.
+    pub hottest_1_pct: f64,
+    pub hottest_5_pct: f64,
+    pub hottest_20_pct: f64,
+    /// The device's latency: issue to completion, in ns.
+    pub latency_ns: LatencySummary,
+}
+
+/// Requests of one size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SizeShare {
+    pub bytes: u64,
+    pub ios: u64,
+    pub pct: f64,
+}
+
+/// The distribution of requests in flight.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct InFlight {
+    pub mean: f64,
+    pub p50: u64,
+    pub p99: u64,
+    pub max: u64,
+}

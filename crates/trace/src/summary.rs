@@ -1,0 +1,329 @@
+//! A trace's summary, read record by record in one pass (flat memory but for each
+//! device's per-second counts and its spatial buckets).
+
+use crate::event::Op;
+use crate::format::{Record, TraceReader};
+use crate::TraceError;
+use dbio_model::capture::*;
+use dbio_model::histogram::{new_histogram, LatencySummary};
+use hdrhistogram::Histogram;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::io::BufRead;
+
+/// Spatial buckets per device for the skew shares.
+const BUCKETS: u64 = 1000;
+
+/// One operation's running figures on one device.
+struct OpAcc {
+    ios: u64,
+    bytes: u64,
+    sequential: u64,
+    /// Where the previous request of this operation ended, in sectors.
+    end: Option<u64>,
+    sizes: HashMap<u32, u64>,
+    buckets: Vec<u64>,
+    latency: Histogram<u64>,
+}
+
+impl OpAcc {
+    fn new() -> Self {
+        OpAcc {
+            ios: 0,
+            bytes: 0,
+            sequential: 0,
+            end: None,
+            sizes: HashMap::new(),
+            buckets: vec![0; BUCKETS as usize],
+            latency: new_histogram(),
+        }
+    }
+
+    fn add(&mut self, r: &Record, device_sectors: u64) {
+        self.ios += 1;
+        self.bytes += r.bytes();
+        if self.end == Some(r.sector) && r.sectors > 0 {
+            self.sequential += 1;
+        }
+        self.end = Some(r.sector + u64::from(r.sectors));
+        *self.sizes.entry(r.sectors).or_default() += 1;
+        let b = (u128::from(r.sector) * u128::from(BUCKETS) / u128::from(device_sectors.max(1)))
+            .min(u128::from(BUCKETS - 1));
+        self.buckets[b as usize] += 1;
+        self.latency.saturating_record(r.latency_ns.max(1));
+    }
+
+    fn summary(mut self, secs: f64) -> Option<OpCapture> {
+        if self.ios == 0 {
+            return None;
+        }
+        let pct = |n: u64| n as f64 * 100.0 / self.ios as f64;
+        let mut sizes: Vec<(u32, u64)> = self.sizes.drain().collect();
+        sizes.sort_by_key(|&(s, n)| (Reverse(n), s));
+        self.buckets.sort_unstable_by(|a, b| b.cmp(a));
+        let hottest = |share: u64| {
+            let n = (BUCKETS * share / 100).max(1) as usize;
+            pct(self.buckets[..n].iter().sum())
+        };
+        Some(OpCapture {
+            ios: self.ios,
+            bytes: self.bytes,
+            iops: self.ios as f64 / secs,
+            mb_s: self.bytes as f64 / secs / 1e6,
+            sequential_pct: pct(self.sequential),
+            sizes: sizes
+                .iter()
+                .take(8)
+                .map(|&(s, n)| SizeShare {
+                    bytes: u64::from(s) * 512,
+                    ios: n,
+                    pct: pct(n),
+                })
+                .collect(),
+            hottest_1_pct: hottest(1),
+            hottest_5_pct: hottest(5),
+            hottest_20_pct: hottest(20),
+            latency_ns: LatencySummary::of(&self.latency),
+        })
+    }
+}
+
+/// One device's running figures.
+struct DeviceAcc {
+    sectors: u64,
+    ops: [OpAcc; 4],
+    fua: u64,
+    preflush: u64,
+    /// Completion times of the requests in flight.
+    completions: BinaryHeap<Reverse<u64>>,
+    in_flight: Histogram<u64>,
+    per_second: Vec<u64>,
+}
+
+impl DeviceAcc {
+    fn add(&mut self, r: &Record, start_ns: u64) {
+        let k = match r.op {
+            Op::Read => 0,
+            Op::Write => 1,
+            Op::Discard => 2,
+            Op::Flush => 3,
+        };
+        self.ops[k].add(r, self.sectors);
+        if r.op == Op::Write {
+            self.fua += u64::from(r.fua);
+            self.preflush += u64::from(r.preflush);
+        }
+        while self.completions.peek().is_some_and(|c| c.0 <= r.issue_ns) {
+            self.completions.pop();
+        }
+        self.completions
+            .push(Reverse(r.issue_ns.saturating_add(r.latency_ns)));
+        self.in_flight
+            .saturating_record(self.completions.len() as u64);
+        let second = (r.issue_ns.saturating_sub(start_ns) / 1_000_000_000) as usize;
+        if second < 10_000_000 {
+            if self.per_second.len() <= second {
+                self.per_second.resize(second + 1, 0);
+            }
+            self.per_second[second] += 1;
+        }
+    }
+}
+
+/// The summary of the trace file at `path`; the message names the file and what is wrong.
+pub fn of_file(path: &str) -> Result<CaptureSummary, String> {
+    let f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let rd = TraceReader::new(std::io::BufReader::new(f)).map_err(|e| format!("{path}: {e}"))?;
+    summarise(rd).map_err(|e| format!("{path}: {e}"))
+}
+
+/// Reads the whole trace and summarises it. A trace cut short is summarised up to its
+/// last whole record, and says it is not complete; a damaged one is an error.
+pub fn summarise<R: BufRead>(mut rd: TraceReader<R>) -> Result<CaptureSummary, TraceError> {
+    let h = rd.header.clone();
+    let mut devices: Vec<DeviceAcc> = h
+        .devices
+        .iter()
+        .map(|d| DeviceAcc {
+            sectors: d.size_bytes / 512,
+            ops: std::array::from_fn(|_| OpAcc::new()),
+            fua: 0,
+            preflush: 0,
+            completions: BinaryHeap::new(),
+            in_flight: new_histogram(),
+            per_second: Vec::new(),
+        })
+        .collect();
+    let (mut requests, mut last_ns) = (0u64, h.start_ns);
+    loop {
+        match rd.next_record() {
+            Ok(Some(r)) => {
+                requests += 1;
+                last_ns = last_ns.max(r.issue_ns);
+                devices[r.device as usize].add(&r, h.start_ns);
+            }
+            Ok(None) => break,
+            Err(TraceError::Truncated(_)) => break,
+            Err(e) => return Err(e),
+        }
+    }
+    let trailer = rd.trailer.clone();
+    let end_ns = trailer.as_ref().map_or(last_ns, |t| t.end_ns.max(last_ns));
+    let secs = ((end_ns - h.start_ns) as f64 / 1e9).max(1e-9);
+    let t = trailer.clone().unwrap_or_default();
+    Ok(CaptureSummary {
+        schema: CAPTURE_SCHEMA.into(),
+        dbio_version: h.dbio_version.clone(),
+        started_at: h.started_at.clone(),
+        seconds: secs,
+        requests,
+        complete: trailer.is_some(),
+        interrupted: t.interrupted,
+        lost_events: t.lost_events,
+        unmatched_completions: t.unmatched_completions,
+        in_flight_at_end: t.in_flight_at_end,
+        devices: h
+            .devices
+            .iter()
+            .zip(devices)
+            .map(|(d, acc)| device(d, acc, secs))
+            .collect(),
+    })
+}
+
+fn device(d: &crate::format::TraceDevice, acc: DeviceAcc, secs: f64) -> DeviceCapture {
+    let [read, write, discard, flush] = acc.ops;
+    let (r, w) = (read.ios, write.ios);
+    let mut per_second = acc.per_second;
+    per_second.sort_unstable();
+    let p95 = per_second
+        .get(((per_second.len() as f64 * 0.95).ceil() as usize).saturating_sub(1))
+        .copied()
+        .unwrap_or(0);
+    let q = |h: &Histogram<u64>, p: f64| {
+        if h.is_empty() {
+            0
+        } else {
+            h.value_at_quantile(p)
+        }
+    };
+    DeviceCapture {
+        name: d.name.clone(),
+        dev: d.dev.clone(),
+        size_bytes: d.size_bytes,
+        read_pct: if r + w == 0 {
+            0.0
+        } else {
+            r as f64 * 100.0 / (r + w) as f64
+        },
+        read: read.summary(secs),
+        write: write.summary(secs),
+        discard: discard.summary(secs),
+        flush: flush.summary(secs),
+        fua_writes: acc.fua,
+        preflush_writes: acc.preflush,
+        in_flight: InFlight {
+            mean: if acc.in_flight.is_empty() {
+                0.0
+            } else {
+                acc.in_flight.mean()
+            },
+            p50: q(&acc.in_flight, 0.5),
+            p99: q(&acc.in_flight, 0.99),
+            max: acc.in_flight.max(),
+        },
+        peak_iops: per_second.last().copied().unwrap_or(0),
+        p95_iops: p95,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{Header, TraceDevice, TraceWriter, Trailer, VERSION};
+
+    /// A trace of `recs` on one 1 GiB device, starting at 0 ns.
+    fn trace(recs: &[Record], trailer: Option<Trailer>) -> Vec<u8> {
+        let h = Header {
+            version: VERSION,
+            dbio_version: "t".into(),
+            started_at: "2026-11-27T00:00:00Z".into(),
+            start_ns: 0,
+            clock: "mono".into(),
+            devices: vec![TraceDevice {
+                name: "loop9".into(),
+                dev: "7:9".into(),
+                size_bytes: 1 << 30,
+            }],
+        };
+        let mut w = TraceWriter::new(Vec::new(), &h).unwrap();
+        for r in recs {
+            w.record(r).unwrap();
+        }
+        match trailer {
+            Some(t) => w.finish(&t).unwrap(),
+            None => w.out,
+        }
+    }
+
+    fn rec(ns: u64, op: Op, sector: u64, sectors: u32, lat: u64) -> Record {
+        Record {
+            issue_ns: ns,
+            device: 0,
+            op,
+            preflush: false,
+            fua: false,
+            sync: false,
+            sector,
+            sectors,
+            latency_ns: lat,
+        }
+    }
+
+    #[test]
+    fn figures_by_hand_of_a_small_trace() {
+        // Three sequential 8 KiB reads, one 4 KiB write far away, a flush; 2 s long.
+        let recs = [
+            rec(0, Op::Read, 0, 16, 100_000),
+            rec(50_000, Op::Read, 16, 16, 100_000),
+            rec(1_000_000_000, Op::Read, 32, 16, 1_000),
+            rec(1_000_000_100, Op::Write, 1 << 20, 8, 5_000),
+            rec(1_500_000_000, Op::Flush, 0, 0, 2_000_000),
+        ];
+        let trailer = Trailer {
+            requests: 5,
+            end_ns: 2_000_000_000,
+            ..Trailer::default()
+        };
+        let bytes = trace(&recs, Some(trailer));
+        let s = summarise(TraceReader::new(&bytes[..]).unwrap()).unwrap();
+        assert!(s.complete);
+        assert_eq!((s.requests, s.seconds), (5, 2.0));
+        let d = &s.devices[0];
+        let read = d.read.as_ref().unwrap();
+        assert_eq!((read.ios, read.bytes), (3, 3 * 8192));
+        assert_eq!(read.iops, 1.5);
+        assert!((read.sequential_pct - 200.0 / 3.0).abs() < 1e-9);
+        assert_eq!(read.sizes[0].bytes, 8192);
+        assert_eq!(read.hottest_1_pct, 100.0, "all in the first 1 %");
+        assert_eq!(d.write.as_ref().unwrap().ios, 1);
+        assert_eq!(d.flush.as_ref().unwrap().ios, 1);
+        assert_eq!(d.read_pct, 75.0);
+        // The second read is issued while the first is in flight: 2 at once.
+        assert_eq!(d.in_flight.max, 2);
+        assert_eq!((d.peak_iops, d.p95_iops), (3, 3));
+        let lat = &read.latency_ns;
+        assert!(lat.max >= 99_000 && lat.max <= 101_000, "{lat:?}");
+    }
+
+    #[test]
+    fn a_trace_cut_short_is_summarised_to_its_cut_and_says_so() {
+        let recs: Vec<Record> = (0..100)
+            .map(|i| rec(i * 1_000_000, Op::Read, i * 8, 8, 1_000))
+            .collect();
+        let bytes = trace(&recs, None);
+        let s = summarise(TraceReader::new(&bytes[..bytes.len() - 2]).unwrap()).unwrap();
+        assert!(!s.complete);
+        assert_eq!(s.requests, 99);
+    }
+}
