@@ -66,6 +66,7 @@ fn a_capture_counts_what_the_device_s_own_counters_count() {
     assert_eq!(out.status.code(), Some(0), "{err}");
     let s: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap()).unwrap();
+    assert_valid(&schema("capture-summary.v1.json"), "capture summary", &s);
     assert_eq!(s["complete"], true);
     assert_eq!(s["lost_events"], 0);
     let d = &s["devices"][0];

@@ -63,3 +63,11 @@ fn committed_reduce_schema_matches_the_types() {
         dbio_model::json_schema::<dbio_model::reduce::ReduceResult>(),
     );
 }
+
+#[test]
+fn committed_capture_summary_schema_matches_the_types() {
+    check(
+        "capture-summary.v1.json",
+        dbio_model::json_schema::<dbio_model::capture::CaptureSummary>(),
+    );
+}
