@@ -9,7 +9,8 @@ use crate::pair::Pairing;
 use crate::tracefs::{Instance, Tracefs};
 use crate::{page, TraceError};
 use dbio_engine::sys::monotonic_ns;
-use std::collections::{BinaryHeap, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 use std::io::{BufWriter, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -43,26 +44,11 @@ pub struct Progress {
 }
 
 /// One event read, to be ordered against the other CPUs' by its time.
-#[derive(PartialEq, Eq)]
+#[derive(Clone, Copy)]
 struct Timed {
     ns: u64,
-    seq: u64,
     issue: bool,
-    data: [u8; 96],
-    len: u8,
-}
-
-impl Ord for Timed {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        // A min-heap on (time, order read).
-        (other.ns, other.seq).cmp(&(self.ns, self.seq))
-    }
-}
-
-impl PartialOrd for Timed {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
+    event: BlockEvent,
 }
 
 /// Captures into `out` until the duration ends or `stop` is set; returns the trailer
@@ -86,11 +72,9 @@ pub fn capture<W: Write>(
         .join(" || ");
     inst.enable("block/block_rq_issue", &filter)?;
     inst.enable("block/block_rq_complete", &filter)?;
-    let index: HashMap<u32, u32> = opts
-        .devices
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (kernel_dev(d.major, d.minor), i as u32))
+    // The trace's device index of each kernel dev_t: a few, so a list.
+    let index: Vec<u32> = (opts.devices.iter())
+        .map(|d| kernel_dev(d.major, d.minor))
         .collect();
     let start_ns = monotonic_ns();
     let header = Header {
@@ -102,11 +86,11 @@ pub fn capture<W: Write>(
         devices: opts.devices.iter().map(TraceDevice::from).collect(),
     };
     let mut writer = TraceWriter::new(BufWriter::with_capacity(1 << 20, out), &header)?;
+    let pipes = inst.cpu_pipes()?;
     let mut reader = Reader {
-        pipes: inst.cpu_pipes()?,
+        queues: vec![VecDeque::new(); pipes.len()],
+        pipes,
         page: vec![0u8; inst.page_size()],
-        heap: BinaryHeap::new(),
-        seq: 0,
         issue,
         complete,
         page_lost: 0,
@@ -160,12 +144,12 @@ pub fn capture<W: Write>(
     Ok(trailer)
 }
 
-/// The per-CPU buffers and the events read from them, not yet merged.
+/// The per-CPU buffers and the events read from them, not yet merged: each CPU's in its
+/// own queue, already in time order, so the merge only compares the queues' heads.
 struct Reader {
     pipes: Vec<(u32, std::fs::File)>,
+    queues: Vec<VecDeque<Timed>>,
     page: Vec<u8>,
-    heap: BinaryHeap<Timed>,
-    seq: u64,
     issue: Layout,
     complete: Layout,
     page_lost: u64,
@@ -176,15 +160,13 @@ impl Reader {
     fn read_all(&mut self) -> Result<(), TraceError> {
         let Reader {
             pipes,
+            queues,
             page,
-            heap,
-            seq,
             issue,
             complete,
             page_lost,
-            ..
         } = self;
-        for (_, pipe) in pipes.iter_mut() {
+        for ((_, pipe), queue) in pipes.iter_mut().zip(queues.iter_mut()) {
             loop {
                 let n = match pipe.read(page) {
                     Ok(0) => break,
@@ -194,22 +176,17 @@ impl Reader {
                     Err(e) => return Err(TraceError::Io(e)),
                 };
                 let info = page::events(&page[..n], |ns, data| {
-                    let id = data.get(..2).map(|b| u16::from_le_bytes([b[0], b[1]]));
-                    let is_issue = id == Some(issue.id);
-                    if !is_issue && id != Some(complete.id) {
-                        return;
+                    let (is_issue, read) = match issue.read(data) {
+                        Some(e) => (true, Some(e)),
+                        None => (false, complete.read(data)),
+                    };
+                    if let Some(event) = read {
+                        queue.push_back(Timed {
+                            ns,
+                            issue: is_issue,
+                            event,
+                        });
                     }
-                    let len = data.len().min(96);
-                    let mut copy = [0u8; 96];
-                    copy[..len].copy_from_slice(&data[..len]);
-                    *seq += 1;
-                    heap.push(Timed {
-                        ns,
-                        seq: *seq,
-                        issue: is_issue,
-                        data: copy,
-                        len: len as u8,
-                    });
                 });
                 *page_lost += info.lost.unwrap_or(0);
             }
@@ -218,17 +195,21 @@ impl Reader {
     }
 
     /// Hands every event stamped before `bar`, in time order, to the pairing.
-    fn merge(&mut self, bar: u64, index: &HashMap<u32, u32>, pairing: &mut Pairing) {
-        while self.heap.peek().is_some_and(|t| t.ns < bar) {
-            let t = self.heap.pop().expect("peeked");
-            let layout = if t.issue { &self.issue } else { &self.complete };
-            let Some(e): Option<BlockEvent> = layout.read(&t.data[..usize::from(t.len)]) else {
-                continue;
-            };
-            match (t.issue, index.get(&e.dev)) {
-                (true, Some(&d)) => pairing.issue(t.ns, d, e),
-                (false, Some(_)) => pairing.complete(t.ns, e),
+    fn merge(&mut self, bar: u64, index: &[u32], pairing: &mut Pairing) {
+        let head = |q: &VecDeque<Timed>| q.front().map(|t| t.ns).filter(|&ns| ns < bar);
+        let mut heads: BinaryHeap<Reverse<(u64, usize)>> = (self.queues.iter())
+            .enumerate()
+            .filter_map(|(i, q)| Some(Reverse((head(q)?, i))))
+            .collect();
+        while let Some(Reverse((_, i))) = heads.pop() {
+            let t = self.queues[i].pop_front().expect("a queue with a head");
+            match (t.issue, index.iter().position(|&d| d == t.event.dev)) {
+                (true, Some(d)) => pairing.issue(t.ns, d as u32, t.event),
+                (false, Some(_)) => pairing.complete(t.ns, t.event),
                 _ => {}
+            }
+            if let Some(ns) = head(&self.queues[i]) {
+                heads.push(Reverse((ns, i)));
             }
         }
     }

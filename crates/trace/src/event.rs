@@ -29,7 +29,7 @@ impl Rwbs {
     /// Reads the block layer's string: an optional `F` (preflush), the operation (`R`, `W`,
     /// `D`, `F` for a flush, `N` for none), then `F` (FUA), `A`, `S`, `M`.
     pub fn parse(s: &[u8]) -> Rwbs {
-        let s: Vec<u8> = s.iter().copied().take_while(|&c| c != 0).collect();
+        let s = &s[..s.iter().position(|&c| c == 0).unwrap_or(s.len())];
         let op_at = s.iter().position(|c| b"RWDN".contains(c));
         let (op, preflush, after) = match op_at {
             Some(k) => {

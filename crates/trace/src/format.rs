@@ -258,15 +258,12 @@ impl<R: BufRead> TraceReader<R> {
     }
 
     fn byte(&mut self) -> Result<Option<u8>, TraceError> {
-        let mut b = [0u8; 1];
-        match self.input.read(&mut b) {
-            Ok(0) => Ok(None),
-            Ok(_) => {
-                self.offset += 1;
-                Ok(Some(b[0]))
-            }
-            Err(e) => Err(TraceError::Io(e)),
-        }
+        let Some(&b) = self.input.fill_buf()?.first() else {
+            return Ok(None);
+        };
+        self.input.consume(1);
+        self.offset += 1;
+        Ok(Some(b))
     }
 
     fn varint(&mut self) -> Result<u64, TraceError> {

@@ -3,110 +3,147 @@
 
 use crate::event::{BlockEvent, Op};
 use crate::format::Record;
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use foldhash::HashMap;
+use std::collections::VecDeque;
 
-/// A request issued and not yet completed.
+/// A request in issue order: in flight, done, or given up.
 #[derive(Debug, Clone, Copy)]
-struct Pending {
-    issue_ns: u64,
-    seq: u64,
-    device: u32,
-    event: BlockEvent,
+enum Slot {
+    Flight {
+        issue_ns: u64,
+        device: u32,
+        event: BlockEvent,
+    },
+    Done(Record),
+    Gone,
 }
 
 /// Matches issue and completion events (by device and start sector; flushes, which have
-/// none, in the order they were issued) and releases requests in issue order.
+/// none, in the order they were issued) and releases requests in issue order: a completed
+/// request waits only for those issued before it that are still in flight.
 #[derive(Default)]
 pub struct Pairing {
-    pending: HashMap<(u32, u64), VecDeque<Pending>>,
-    /// Issue times of the requests in flight: none issued after the earliest may leave.
-    in_flight: BTreeSet<(u64, u64)>,
-    done: BTreeMap<(u64, u64), Record>,
-    seq: u64,
+    /// The request in flight at each (device, sector): its number.
+    pending: HashMap<(u32, u64), u64>,
+    /// Further requests in flight at the same place (flushes, rewrites), in issue order.
+    more: HashMap<(u32, u64), VecDeque<u64>>,
+    /// Requests from number `base` on, in issue order.
+    slots: VecDeque<Slot>,
+    base: u64,
+    in_flight: u64,
     pub unmatched_completions: u64,
 }
 
 impl Pairing {
     /// Request `e` was issued at `ns` on device index `device`.
     pub fn issue(&mut self, ns: u64, device: u32, e: BlockEvent) {
-        self.seq += 1;
-        let p = Pending {
+        let seq = self.base + self.slots.len() as u64;
+        self.slots.push_back(Slot::Flight {
             issue_ns: ns,
-            seq: self.seq,
             device,
             event: e,
-        };
-        self.pending
-            .entry((e.dev, e.sector))
-            .or_default()
-            .push_back(p);
-        self.in_flight.insert((ns, self.seq));
+        });
+        self.in_flight += 1;
+        let key = (e.dev, e.sector);
+        if let std::collections::hash_map::Entry::Vacant(e) = self.pending.entry(key) {
+            e.insert(seq);
+        } else {
+            self.more.entry(key).or_default().push_back(seq);
+        }
     }
 
     /// The request `e` completed at `ns`.
     pub fn complete(&mut self, ns: u64, e: BlockEvent) {
         let key = (e.dev, e.sector);
-        let Some(queue) = self.pending.get_mut(&key) else {
+        let Some(seq) = self.take(key) else {
             self.unmatched_completions += 1;
             return;
         };
-        let p = queue.pop_front().expect("queues are removed when empty");
-        if queue.is_empty() {
-            self.pending.remove(&key);
-        }
-        self.in_flight.remove(&(p.issue_ns, p.seq));
-        let r = p.event.rwbs;
-        let record = Record {
-            issue_ns: p.issue_ns,
-            device: p.device,
+        let slot = &mut self.slots[(seq - self.base) as usize];
+        let Slot::Flight {
+            issue_ns,
+            device,
+            event,
+        } = *slot
+        else {
+            return;
+        };
+        let r = event.rwbs;
+        let flush = r.op == Op::Flush;
+        *slot = Slot::Done(Record {
+            issue_ns,
+            device,
             op: r.op,
             preflush: r.preflush,
             fua: r.fua,
             sync: r.sync,
-            sector: if r.op == Op::Flush { 0 } else { p.event.sector },
-            sectors: if r.op == Op::Flush {
-                0
-            } else {
-                p.event.sectors
-            },
-            latency_ns: ns.saturating_sub(p.issue_ns),
-        };
-        self.done.insert((p.issue_ns, p.seq), record);
+            sector: if flush { 0 } else { event.sector },
+            sectors: if flush { 0 } else { event.sectors },
+            latency_ns: ns.saturating_sub(issue_ns),
+        });
+        self.in_flight -= 1;
+    }
+
+    /// The number of the earliest request in flight at `key`, no longer pending.
+    fn take(&mut self, key: (u32, u64)) -> Option<u64> {
+        let seq = self.pending.remove(&key)?;
+        if let Some(q) = self.more.get_mut(&key) {
+            if let Some(next) = q.pop_front() {
+                self.pending.insert(key, next);
+            }
+            if q.is_empty() {
+                self.more.remove(&key);
+            }
+        }
+        Some(seq)
     }
 
     /// Requests whose turn has come (every one issued before them has completed), in issue
     /// order; with `all`, every completed one (the end: what is in flight stays out).
     pub fn ready(&mut self, all: bool, mut each: impl FnMut(&Record)) {
-        let bar = match self.in_flight.first() {
-            Some(&first) if !all => first,
-            _ => (u64::MAX, u64::MAX),
-        };
-        while let Some(entry) = self.done.first_entry() {
-            if *entry.key() >= bar {
-                break;
+        while let Some(front) = self.slots.front() {
+            match front {
+                Slot::Done(r) => each(r),
+                Slot::Gone => {}
+                Slot::Flight { .. } if all => {}
+                Slot::Flight { .. } => break,
             }
-            each(&entry.remove());
+            self.slots.pop_front();
+            self.base += 1;
         }
     }
 
     /// Requests issued at or before `ns` and still in flight are given up (their completion
     /// was lost): they stop holding back the ones after them. Returns how many.
     pub fn give_up_before(&mut self, ns: u64) -> u64 {
-        let old: Vec<(u64, u64)> = self.in_flight.range(..(ns, u64::MAX)).copied().collect();
-        if old.is_empty() {
-            return 0;
+        let mut gone = 0;
+        for k in 0..self.slots.len() {
+            let Slot::Flight {
+                issue_ns, event, ..
+            } = self.slots[k]
+            else {
+                continue;
+            };
+            if issue_ns > ns {
+                break;
+            }
+            let seq = self.base + k as u64;
+            let key = (event.dev, event.sector);
+            if self.pending.get(&key) == Some(&seq) {
+                self.take(key);
+            } else if let Some(q) = self.more.get_mut(&key) {
+                q.retain(|&s| s != seq);
+            }
+            self.slots[k] = Slot::Gone;
+            self.in_flight -= 1;
+            gone += 1;
         }
-        self.in_flight.retain(|k| k.0 > ns);
-        self.pending.retain(|_, q| {
-            q.retain(|p| p.issue_ns > ns);
-            !q.is_empty()
-        });
-        old.len() as u64
+        gone
     }
 
     /// Requests in flight.
     pub fn in_flight(&self) -> u64 {
-        self.in_flight.len() as u64
+        self.in_flight
     }
 }
 
