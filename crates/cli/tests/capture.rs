@@ -139,7 +139,11 @@ fn bad_input_is_refused_in_one_line() {
     let dir = scratch();
     let file = dir.path().join("plain");
     std::fs::write(&file, b"x").unwrap();
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["capture", "--path", "/dev/shm", "--out", "a.trace"],
+            "its file system is not on a block device",
+        ),
         (
             &["capture", "--device", "plain", "--out", "a.trace"],
             "plain is not a block device",

@@ -261,37 +261,30 @@ fn diskspd_text_has_a_row_per_thread_and_the_command_line_typed() {
 #[test]
 fn each_thread_counts_its_io_on_each_target_as_strace_sees_it() {
     let test = "each_thread_counts_its_io_on_each_target_as_strace_sees_it";
-    let Some(strace) = require_tool(test, "strace") else {
+    let dir = scratch();
+    let args = [
+        "diskspd",
+        "-c4M",
+        "-b4K",
+        "-r",
+        "-t1",
+        "-o1",
+        "-d1",
+        "-W0",
+        "-w30",
+        "-Sh",
+        "-Rxml",
+        "a.dat",
+        "b.dat",
+        "--engine",
+        "psync",
+        "--no-store",
+        "--json",
+        "r.json",
+    ];
+    let Some((xml, _)) = dbio_traced(test, dir.path(), &args) else {
         return;
     };
-    let dir = scratch();
-    let out = std::process::Command::new(strace)
-        .current_dir(dir.path())
-        .env("XDG_DATA_HOME", env!("CARGO_TARGET_TMPDIR"))
-        .args(["-ff", "-y", "-s", "0", "-o", "trace", "-e"])
-        .args([
-            "trace=pread64,pwrite64",
-            DBIO,
-            "diskspd",
-            "-c4M",
-            "-b4K",
-            "-r",
-        ])
-        .args([
-            "-t1", "-o1", "-d1", "-W0", "-w30", "-Sh", "-Rxml", "a.dat", "b.dat",
-        ])
-        .args(["--engine", "psync", "--no-store", "--json", "r.json"])
-        .output()
-        .unwrap();
-    let (xml, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    if stderr.contains("ptrace") && !out.status.success() {
-        skip(test, &format!("strace cannot trace here: {stderr}"));
-        return;
-    }
-    assert!(out.status.success(), "{stderr}");
     // Each traced thread's 4 KiB reads and writes on a.dat and on b.dat (the prefill's
     // 1 MiB writes and the main thread's look at the files left out).
     let counts = |file: &str| -> Vec<(usize, usize)> {

@@ -8,7 +8,6 @@
 mod common;
 use common::*;
 use serde_json::Value;
-use std::process::Command;
 
 const M: u64 = 1 << 20;
 
@@ -32,9 +31,6 @@ fn stream<'a>(r: &'a Value, name: &str) -> &'a Value {
 #[test]
 fn two_jobs_at_once_on_one_file_each_keep_to_their_region() {
     let test = "two_jobs_at_once_on_one_file_each_keep_to_their_region";
-    let Some(strace) = require_tool(test, "strace") else {
-        return;
-    };
     let dir = scratch();
     std::fs::write(dir.path().join("shared.fio"), JOB).unwrap();
     let (code, said, err) = dbio_in(dir.path(), &["fio", "shared.fio", "--dry-run"]);
@@ -43,25 +39,18 @@ fn two_jobs_at_once_on_one_file_each_keep_to_their_region() {
         said.contains("[r] [w] filename: mapped: both jobs use shared.dat; dbio opens it once per stream, as fio does"),
         "{said}"
     );
-    let json = dir.path().join("out.json");
-    let out = Command::new(strace)
-        .current_dir(dir.path())
-        .env("XDG_DATA_HOME", env!("CARGO_TARGET_TMPDIR"))
-        .args(["-ff", "-y", "-s", "0", "-o", "trace", "-e"])
-        .args(["trace=pread64,pwrite64", DBIO, "fio", "shared.fio"])
-        .args(["--duration", "1s", "--no-store", "--json"])
-        .arg(&json)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    if stderr.contains("ptrace") && !out.status.success() {
-        skip(test, &format!("strace cannot trace here: {stderr}"));
+    let args = [
+        "fio",
+        "shared.fio",
+        "--duration",
+        "1s",
+        "--no-store",
+        "--json",
+        "out.json",
+    ];
+    let Some((_, stderr)) = dbio_traced(test, dir.path(), &args) else {
         return;
-    }
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    };
     assert!(
         stderr.contains("dbio run: streams r and w share shared.dat: it is made once, 12 MiB, the largest size they ask (r keeps to 0 B..4 MiB)"),
         "{stderr}"
@@ -125,7 +114,8 @@ fn two_jobs_at_once_on_one_file_each_keep_to_their_region() {
 
     // Each stream's own count is non-zero and no more than strace saw (the ramp and the
     // I/Os in flight at the end are not measured).
-    let r: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let r: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("out.json")).unwrap()).unwrap();
     let (sr, sw) = (stream(&r, "r"), stream(&r, "w"));
     let n = |s: &Value, p: &str| s.pointer(p).and_then(Value::as_u64).unwrap_or(0);
     let (r_ios, w_ios) = (n(sr, "/read/ios"), n(sw, "/write/ios"));

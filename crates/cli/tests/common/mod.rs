@@ -543,6 +543,31 @@ pub fn wait_bounded(
     child.wait_with_output().unwrap()
 }
 
+/// `dbio ARGS` in `dir` under strace, every thread's pread64 and pwrite64 calls logged to
+/// `trace.*` (read back with [`strace_ios`]): its (stdout, stderr), or None after a
+/// [`skip`] when strace is missing or cannot trace here. A failed run fails the test.
+pub fn dbio_traced(test: &str, dir: &Path, args: &[&str]) -> Option<(String, String)> {
+    let strace = require_tool(test, "strace")?;
+    let out = Command::new(strace)
+        .current_dir(dir)
+        .env("XDG_DATA_HOME", env!("CARGO_TARGET_TMPDIR"))
+        .args(["-ff", "-y", "-s", "0", "-o", "trace", "-e"])
+        .args(["trace=pread64,pwrite64", DBIO])
+        .args(args)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    if stderr.contains("ptrace") && !out.status.success() {
+        skip(test, &format!("strace cannot trace here: {stderr}"));
+        return None;
+    }
+    assert!(out.status.success(), "dbio {args:?}: {stdout}\n{stderr}");
+    Some((stdout, stderr))
+}
+
 /// One I/O strace saw on a file: the call, its length and its offset.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Io {
