@@ -182,3 +182,54 @@ fn bad_input_is_refused_in_one_line() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("needs root"), "{err}");
 }
+
+/// A trace on a file system that fills part way: the capture fails (status 1), the trace
+/// keeps the requests written before, and its summary says it has no end.
+#[test]
+fn a_full_disk_keeps_the_trace_written_before_it() {
+    let test = "a_full_disk_keeps_the_trace_written_before_it";
+    let Some(fio) = require_tool(test, "fio") else {
+        return;
+    };
+    let Some(dev) = device(test) else { return };
+    let dir = scratch();
+    let small = dir.path().join("small");
+    std::fs::create_dir(&small).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+        .arg(&small)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        skip(test, "cannot mount a small tmpfs (needs root)");
+        return;
+    }
+    let cap = dbio_command()
+        .current_dir(&small)
+        .args(["capture", "--device", &dev.dev, "--duration", "4s", "-q"])
+        .args(["--out", "t.trace"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    // Some 20,000 requests: far more than 64 KiB of trace holds.
+    let load = Command::new(fio)
+        .args(["--name=load", "--rw=randread", "--bs=4k", "--iodepth=8"])
+        .args(["--ioengine=io_uring", "--direct=1", "--io_size=80m"])
+        .arg(format!("--filename={}", dev.dev))
+        .output()
+        .unwrap();
+    let out = cap.wait_with_output().unwrap();
+    let (code, s, err) = summary(&small, "t.trace");
+    let _ = Command::new("umount").arg(&small).status();
+    assert!(load.status.success(), "{load:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("No space left on device"), "{said}");
+    assert!(said.contains("keeps the"), "{said}");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(s["complete"], false);
+    let n = s["requests"].as_u64().unwrap();
+    assert!(n > 1000 && n < 20_480, "{n} requests kept");
+}

@@ -125,7 +125,7 @@ pub fn capture<W: Write>(
         progress(Progress {
             elapsed: Duration::from_nanos(now - start_ns),
             requests: writer.requests,
-            lost_events: inst.lost_events() + reader.page_lost,
+            lost_events: inst.lost_events().max(reader.page_lost),
         });
         if done {
             break interrupted;

@@ -34,8 +34,12 @@ pub fn run(a: CaptureArgs) -> Result<Exit, Exit> {
     };
     let ended = capture(&opts, file, &crate::signals::stop_flag(), shown);
     bar.inspect(|b| b.finish_and_clear());
+    // A capture that failed part way (a full disk) keeps the requests it wrote.
     let trailer = ended.map_err(|e| {
-        let _ = std::fs::remove_file(&opts.out);
+        match of_file(&opts.out).map(|s| s.requests) {
+            Ok(n) if n > 0 => eprintln!("{CMD}: {} keeps the {n} requests before this", opts.out),
+            _ => drop(std::fs::remove_file(&opts.out)),
+        }
         failure(CMD)(e)
     })?;
     eprintln!("{CMD}: wrote {}: {} requests", opts.out, trailer.requests);
