@@ -8,10 +8,10 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Where tracefs is mounted, and whether dbio mounted it (then it unmounts it at the end).
+/// Where tracefs is mounted. One dbio mounts stays mounted, as a distribution's would: a
+/// second capture running at the same time uses it, so none may take it away.
 pub struct Tracefs {
     pub root: PathBuf,
-    mounted_here: bool,
 }
 
 impl Tracefs {
@@ -19,10 +19,7 @@ impl Tracefs {
     pub fn open() -> Result<Tracefs, TraceError> {
         for root in ["/sys/kernel/tracing", "/sys/kernel/debug/tracing"] {
             if Path::new(root).join("instances").is_dir() {
-                return Ok(Tracefs {
-                    root: root.into(),
-                    mounted_here: false,
-                });
+                return Ok(Tracefs { root: root.into() });
             }
         }
         let root = PathBuf::from("/sys/kernel/tracing");
@@ -31,22 +28,11 @@ impl Tracefs {
             .arg(&root)
             .output();
         match out {
-            Ok(o) if o.status.success() && root.join("instances").is_dir() => Ok(Tracefs {
-                root,
-                mounted_here: true,
-            }),
+            Ok(o) if o.status.success() && root.join("instances").is_dir() => Ok(Tracefs { root }),
             Ok(o) => Err(TraceError::NoTracefs(
                 String::from_utf8_lossy(&o.stderr).trim().to_string(),
             )),
             Err(e) => Err(TraceError::NoTracefs(format!("mount: {e}"))),
-        }
-    }
-}
-
-impl Drop for Tracefs {
-    fn drop(&mut self) {
-        if self.mounted_here {
-            let _ = Command::new("umount").arg(&self.root).status();
         }
     }
 }
