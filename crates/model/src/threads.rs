@@ -28,13 +28,6 @@ pub struct ThreadTarget {
     pub write: ThreadDir,
 }
 
-impl ThreadTarget {
-    /// Reads and writes together.
-    pub fn total(&self) -> ThreadDir {
-        self.read.merged(&self.write)
-    }
-}
-
 /// Counts, bytes and the sums a latency's mean and spread come from, added I/O by I/O
 /// (exact latencies, not a histogram's).
 #[derive(Debug, Clone, Copy, Default)]
