@@ -233,3 +233,86 @@ fn a_full_disk_keeps_the_trace_written_before_it() {
     let n = s["requests"].as_u64().unwrap();
     assert!(n > 1000 && n < 20_480, "{n} requests kept");
 }
+
+/// A trace exported as fio's iolog v3 and replayed by fio on the same device: the device's
+/// own counters during the replay are the trace's reads, writes and bytes.
+#[test]
+fn fio_replays_an_exported_trace_request_for_request() {
+    let test = "fio_replays_an_exported_trace_request_for_request";
+    let Some(fio) = require_tool(test, "fio") else {
+        return;
+    };
+    let Some(dev) = device(test) else { return };
+    let dir = scratch();
+    let cap = dbio_command()
+        .current_dir(dir.path())
+        .args(["capture", "--device", &dev.dev, "--duration", "2s", "-q"])
+        .args(["--out", "t.trace"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let load = Command::new(&fio)
+        .args([
+            "--name=load",
+            "--rw=randrw",
+            "--rwmixread=60",
+            "--bs=8k",
+            "--iodepth=4",
+        ])
+        .args(["--ioengine=io_uring", "--direct=1", "--io_size=4m"])
+        .arg(format!("--filename={}", dev.dev))
+        .output()
+        .unwrap();
+    assert!(load.status.success(), "{load:?}");
+    assert!(cap.wait_with_output().unwrap().status.success());
+    let (code, _, err) = dbio_in(
+        dir.path(),
+        &[
+            "capture",
+            "--export",
+            "fio-iolog",
+            "--from",
+            "t.trace",
+            "--out",
+            "t.iolog",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("512 requests as fio's iolog v3"), "{err}");
+    let (_, s, _) = summary(dir.path(), "t.trace");
+    let before = DiskStats::of(&dev.name);
+    let replay = Command::new(&fio)
+        .current_dir(dir.path())
+        .args([
+            "--name=replay",
+            "--read_iolog=t.iolog",
+            "--ioengine=psync",
+            "--direct=1",
+        ])
+        .output()
+        .unwrap();
+    let after = DiskStats::of(&dev.name).since(before);
+    assert!(replay.status.success(), "{replay:?}");
+    let d = &s["devices"][0];
+    assert_eq!(d["read"]["ios"], after.reads, "{s}");
+    assert_eq!(d["write"]["ios"], after.writes, "{s}");
+    assert_eq!(d["read"]["bytes"], after.sectors_read * 512);
+    assert_eq!(d["write"]["bytes"], after.sectors_written * 512);
+    // An export over an existing file is refused.
+    let (code, _, err) = dbio_in(
+        dir.path(),
+        &[
+            "capture",
+            "--export",
+            "fio-iolog",
+            "--from",
+            "t.trace",
+            "--out",
+            "t.iolog",
+        ],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("does not overwrite"), "{err}");
+}

@@ -91,6 +91,13 @@ pub struct CaptureArgs {
     /// Summarise an existing trace instead of capturing.
     #[arg(long, value_name = "TRACE", conflicts_with_all = ["devices", "paths", "duration", "out"])]
     pub summary: Option<String>,
+    /// Write a trace (--from) in another tool's format into --out: fio-iolog (fio's iolog
+    /// version 3, for `fio --read_iolog`).
+    #[arg(long, value_name = "FORMAT", value_parser = ["fio-iolog"], requires_all = ["from", "out"], conflicts_with_all = ["devices", "paths", "duration", "summary"])]
+    pub export: Option<String>,
+    /// The trace to export.
+    #[arg(long, value_name = "TRACE", requires = "export")]
+    pub from: Option<String>,
     /// Write the summary as JSON to FILE, or to stdout with '-'.
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,

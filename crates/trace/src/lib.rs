@@ -7,6 +7,7 @@
 pub mod capture;
 pub mod device;
 pub mod event;
+pub mod export;
 pub mod format;
 pub mod page;
 pub mod pair;

@@ -15,6 +15,11 @@ pub fn run(a: CaptureArgs) -> Result<Exit, Exit> {
     if let Some(trace) = &a.summary {
         return show(&of_file(trace).map_err(usage(CMD))?, a.json.as_deref());
     }
+    if let (Some(from), Some(out)) = (&a.from, &a.out) {
+        let done = dbio_trace::export::fio_iolog_file(from, out).map_err(usage(CMD))?;
+        eprintln!("{CMD}: wrote {out}: {done}");
+        return Ok(Exit::Ok);
+    }
     let (dur, out) = (a.duration.as_deref(), a.out.as_deref());
     let opts = dbio_trace::plan::plan(&a.devices, &a.paths, dur, out).map_err(usage(CMD))?;
     let file = std::fs::OpenOptions::new()
