@@ -8,7 +8,7 @@
 mod common;
 use common::*;
 use serde_json::Value;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 const MIB: usize = 1 << 20;
@@ -23,6 +23,55 @@ fn summary(dir: &std::path::Path, trace: &str) -> (Option<i32>, Value, String) {
     (code, serde_json::from_str(&out).unwrap_or(Value::Null), err)
 }
 
+/// `dbio capture --device DEV --out t.trace -q ARGS` started in `dir`, given `wait` to set
+/// up its tracing before the load begins.
+fn start_capture(dir: &std::path::Path, dev: &LoopDev, args: &[&str], wait: u64) -> Child {
+    let cap = dbio_command()
+        .current_dir(dir)
+        .args(["capture", "--device", &dev.dev, "--out", "t.trace", "-q"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(wait));
+    cap
+}
+
+/// fio with `args` on the loop device, O_DIRECT through io_uring, to its end.
+fn fio_on(fio: &std::path::Path, dev: &LoopDev, args: &[&str]) -> Output {
+    Command::new(fio)
+        .args(["--name=load", "--ioengine=io_uring", "--direct=1"])
+        .args(args)
+        .arg(format!("--filename={}", dev.dev))
+        .output()
+        .unwrap()
+}
+
+/// The trace exported as fio's iolog into t.iolog: the status and what was said.
+fn export(dir: &std::path::Path) -> (Option<i32>, String) {
+    let args = [
+        "capture",
+        "--export",
+        "fio-iolog",
+        "--from",
+        "t.trace",
+        "--out",
+        "t.iolog",
+    ];
+    let (code, _, err) = dbio_in(dir, &args);
+    (code, err)
+}
+
+/// A summary's device `d` made exactly the reads, writes and bytes the device counted.
+#[track_caller]
+fn assert_counted(d: &Value, counted: DiskStats) {
+    assert_eq!(d["read"]["ios"], counted.reads, "{d}");
+    assert_eq!(d["write"]["ios"], counted.writes, "{d}");
+    assert_eq!(d["read"]["bytes"], counted.sectors_read * 512);
+    assert_eq!(d["write"]["bytes"], counted.sectors_written * 512);
+}
+
 #[test]
 fn a_capture_counts_what_the_device_s_own_counters_count() {
     let test = "a_capture_counts_what_the_device_s_own_counters_count";
@@ -32,33 +81,25 @@ fn a_capture_counts_what_the_device_s_own_counters_count() {
     let Some(dev) = device(test) else { return };
     let dir = scratch();
     let before = DiskStats::of(&dev.name);
-    let cap = dbio_command()
-        .current_dir(dir.path())
-        .args(["capture", "--device", &dev.dev, "--duration", "3s"])
-        .args(["--out", "t.trace", "--json", "s.json", "-q"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
+    let cap = start_capture(
+        dir.path(),
+        &dev,
+        &["--duration", "3s", "--json", "s.json"],
+        700,
+    );
     // 8 KiB random reads and writes, 70/30, 2,560 of them, then fio stops.
-    let load = Command::new(fio)
-        .args([
-            "--name=load",
+    let load = fio_on(
+        &fio,
+        &dev,
+        &[
             "--rw=randrw",
             "--rwmixread=70",
             "--bs=8k",
             "--iodepth=8",
-        ])
-        .args([
-            "--ioengine=io_uring",
-            "--direct=1",
             "--io_size=20m",
             "--randrepeat=0",
-        ])
-        .arg(format!("--filename={}", dev.dev))
-        .output()
-        .unwrap();
+        ],
+    );
     assert!(load.status.success(), "{load:?}");
     let out = cap.wait_with_output().unwrap();
     let after = DiskStats::of(&dev.name).since(before);
@@ -71,10 +112,7 @@ fn a_capture_counts_what_the_device_s_own_counters_count() {
     assert_eq!(s["lost_events"], 0);
     let d = &s["devices"][0];
     assert_eq!(d["name"], dev.name.as_str());
-    assert_eq!(d["read"]["ios"], after.reads, "{s}");
-    assert_eq!(d["write"]["ios"], after.writes, "{s}");
-    assert_eq!(d["read"]["bytes"], after.sectors_read * 512);
-    assert_eq!(d["write"]["bytes"], after.sectors_written * 512);
+    assert_counted(d, after);
     assert_eq!(
         after.reads + after.writes,
         2560,
@@ -98,14 +136,7 @@ fn ctrl_c_ends_a_capture_with_a_whole_trace() {
     let test = "ctrl_c_ends_a_capture_with_a_whole_trace";
     let Some(dev) = device(test) else { return };
     let dir = scratch();
-    let cap = dbio_command()
-        .current_dir(dir.path())
-        .args(["capture", "--device", &dev.dev, "--out", "t.trace", "-q"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    let cap = start_capture(dir.path(), &dev, &[], 500);
     // Reads the capture sees: 64 of 4 KiB, O_DIRECT.
     let dd = Command::new("dd")
         .args([
@@ -204,22 +235,13 @@ fn a_full_disk_keeps_the_trace_written_before_it() {
         skip(test, "cannot mount a small tmpfs (needs root)");
         return;
     }
-    let cap = dbio_command()
-        .current_dir(&small)
-        .args(["capture", "--device", &dev.dev, "--duration", "4s", "-q"])
-        .args(["--out", "t.trace"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    let cap = start_capture(&small, &dev, &["--duration", "4s"], 500);
     // Some 20,000 requests: far more than 64 KiB of trace holds.
-    let load = Command::new(fio)
-        .args(["--name=load", "--rw=randread", "--bs=4k", "--iodepth=8"])
-        .args(["--ioengine=io_uring", "--direct=1", "--io_size=80m"])
-        .arg(format!("--filename={}", dev.dev))
-        .output()
-        .unwrap();
+    let load = fio_on(
+        &fio,
+        &dev,
+        &["--rw=randread", "--bs=4k", "--iodepth=8", "--io_size=80m"],
+    );
     let out = cap.wait_with_output().unwrap();
     let (code, s, err) = summary(&small, "t.trace");
     let _ = Command::new("umount").arg(&small).status();
@@ -244,41 +266,21 @@ fn fio_replays_an_exported_trace_request_for_request() {
     };
     let Some(dev) = device(test) else { return };
     let dir = scratch();
-    let cap = dbio_command()
-        .current_dir(dir.path())
-        .args(["capture", "--device", &dev.dev, "--duration", "2s", "-q"])
-        .args(["--out", "t.trace"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
-    let load = Command::new(&fio)
-        .args([
-            "--name=load",
+    let cap = start_capture(dir.path(), &dev, &["--duration", "2s"], 500);
+    let load = fio_on(
+        &fio,
+        &dev,
+        &[
             "--rw=randrw",
             "--rwmixread=60",
             "--bs=8k",
             "--iodepth=4",
-        ])
-        .args(["--ioengine=io_uring", "--direct=1", "--io_size=4m"])
-        .arg(format!("--filename={}", dev.dev))
-        .output()
-        .unwrap();
-    assert!(load.status.success(), "{load:?}");
-    assert!(cap.wait_with_output().unwrap().status.success());
-    let (code, _, err) = dbio_in(
-        dir.path(),
-        &[
-            "capture",
-            "--export",
-            "fio-iolog",
-            "--from",
-            "t.trace",
-            "--out",
-            "t.iolog",
+            "--io_size=4m",
         ],
     );
+    assert!(load.status.success(), "{load:?}");
+    assert!(cap.wait_with_output().unwrap().status.success());
+    let (code, err) = export(dir.path());
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("512 requests as fio's iolog v3"), "{err}");
     let (_, s, _) = summary(dir.path(), "t.trace");
@@ -295,24 +297,9 @@ fn fio_replays_an_exported_trace_request_for_request() {
         .unwrap();
     let after = DiskStats::of(&dev.name).since(before);
     assert!(replay.status.success(), "{replay:?}");
-    let d = &s["devices"][0];
-    assert_eq!(d["read"]["ios"], after.reads, "{s}");
-    assert_eq!(d["write"]["ios"], after.writes, "{s}");
-    assert_eq!(d["read"]["bytes"], after.sectors_read * 512);
-    assert_eq!(d["write"]["bytes"], after.sectors_written * 512);
+    assert_counted(&s["devices"][0], after);
     // An export over an existing file is refused.
-    let (code, _, err) = dbio_in(
-        dir.path(),
-        &[
-            "capture",
-            "--export",
-            "fio-iolog",
-            "--from",
-            "t.trace",
-            "--out",
-            "t.iolog",
-        ],
-    );
+    let (code, err) = export(dir.path());
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("does not overwrite"), "{err}");
 }

@@ -84,22 +84,12 @@ pub fn fio_iolog<R: BufRead, W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{Header, Record, TraceDevice, TraceWriter, Trailer, VERSION};
+    use crate::format::tests::header;
+    use crate::format::{Record, TraceWriter, Trailer};
 
     #[test]
     fn each_request_is_a_line_at_its_issue_time_in_microseconds() {
-        let h = Header {
-            version: VERSION,
-            dbio_version: "t".into(),
-            started_at: "2026-11-27T00:00:00Z".into(),
-            start_ns: 5_000_000,
-            clock: "mono".into(),
-            devices: vec![TraceDevice {
-                name: "loop3".into(),
-                dev: "7:3".into(),
-                size_bytes: 1 << 30,
-            }],
-        };
+        let h = header(1, 5_000_000);
         let rec = |ns: u64, op: Op, sector: u64, sectors: u32| Record {
             issue_ns: ns,
             device: 0,
@@ -132,10 +122,10 @@ mod tests {
         );
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "fio version 3 iolog\n0 /dev/loop3 add\n0 /dev/loop3 open\n\
-             0 /dev/loop3 read 8192 8192\n2 /dev/loop3 write 0 4096\n\
-             1000 /dev/loop3 sync 0 0\n2000 /dev/loop3 trim 1048576 1048576\n\
-             2000 /dev/loop3 close\n"
+            "fio version 3 iolog\n0 /dev/loop0 add\n0 /dev/loop0 open\n\
+             0 /dev/loop0 read 8192 8192\n2 /dev/loop0 write 0 4096\n\
+             1000 /dev/loop0 sync 0 0\n2000 /dev/loop0 trim 1048576 1048576\n\
+             2000 /dev/loop0 close\n"
         );
     }
 }

@@ -309,15 +309,17 @@ fn unzigzag(v: u64) -> i64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    pub(crate) fn header(devices: usize) -> Header {
+    /// A trace header of `devices` 1 GiB devices (`loop0`…) starting at `start_ns`: the
+    /// trace crate's tests' own.
+    pub(crate) fn header(devices: usize, start_ns: u64) -> Header {
         Header {
             version: VERSION,
             dbio_version: "test".into(),
             started_at: "2026-11-27T00:00:00Z".into(),
-            start_ns: 1_000_000,
+            start_ns,
             clock: "mono".into(),
             devices: (0..devices)
                 .map(|i| TraceDevice {
@@ -360,7 +362,7 @@ mod tests {
     #[test]
     fn records_read_back_as_written_with_the_trailer() {
         let recs = records();
-        let mut w = TraceWriter::new(Vec::new(), &header(2)).unwrap();
+        let mut w = TraceWriter::new(Vec::new(), &header(2, 1_000_000)).unwrap();
         for r in &recs {
             w.record(r).unwrap();
         }
@@ -371,7 +373,7 @@ mod tests {
         };
         let bytes = w.finish(&trailer).unwrap();
         let mut rd = TraceReader::new(&bytes[..]).unwrap();
-        assert_eq!(rd.header, header(2));
+        assert_eq!(rd.header, header(2, 1_000_000));
         let mut back = Vec::new();
         while let Some(r) = rd.next_record().unwrap() {
             back.push(r);
@@ -385,7 +387,7 @@ mod tests {
     #[test]
     fn a_cut_trace_reads_to_its_last_whole_record_then_says_truncated() {
         let recs = records();
-        let mut w = TraceWriter::new(Vec::new(), &header(2)).unwrap();
+        let mut w = TraceWriter::new(Vec::new(), &header(2, 1_000_000)).unwrap();
         for r in &recs[..10] {
             w.record(r).unwrap();
         }
@@ -424,7 +426,7 @@ mod tests {
             TraceReader::new(&[0u8; 64][..]),
             Err(TraceError::Foreign)
         ));
-        let mut h = header(1);
+        let mut h = header(1, 1_000_000);
         h.version = 99;
         let bytes = TraceWriter::new(Vec::new(), &h).unwrap().out;
         assert!(matches!(

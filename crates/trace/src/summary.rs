@@ -240,23 +240,12 @@ fn device(d: &crate::format::TraceDevice, acc: DeviceAcc, secs: f64) -> DeviceCa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{Header, TraceDevice, TraceWriter, Trailer, VERSION};
+    use crate::format::tests::header;
+    use crate::format::{TraceWriter, Trailer};
 
     /// A trace of `recs` on one 1 GiB device, starting at 0 ns.
     fn trace(recs: &[Record], trailer: Option<Trailer>) -> Vec<u8> {
-        let h = Header {
-            version: VERSION,
-            dbio_version: "t".into(),
-            started_at: "2026-11-27T00:00:00Z".into(),
-            start_ns: 0,
-            clock: "mono".into(),
-            devices: vec![TraceDevice {
-                name: "loop9".into(),
-                dev: "7:9".into(),
-                size_bytes: 1 << 30,
-            }],
-        };
-        let mut w = TraceWriter::new(Vec::new(), &h).unwrap();
+        let mut w = TraceWriter::new(Vec::new(), &header(1, 0)).unwrap();
         for r in recs {
             w.record(r).unwrap();
         }
