@@ -133,6 +133,7 @@ where
         }),
         verify: None,
         db: None,
+        replay: None,
     })
 }
 

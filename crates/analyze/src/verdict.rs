@@ -80,6 +80,17 @@ fn judge(r: &RunResult, fleet: &Fleet) -> Option<Verdict> {
         return Some(l);
     }
     let lat_s = latency(r, Dir::All).mean() / 1e9;
+    if let Some(rp) = r.replay.as_ref().filter(|rp| !rp.as_fast_as_possible) {
+        let late = rp.on_time_pct < 90.0;
+        return v(if late { "replay-late" } else { "replay" }, format!(
+            "{} the trace's times at {}x: {:.1} % of the requests went within 100 µs of their captured time; each completed {:.0} µs after its scheduled time on average{}",
+            if late { "did not keep" } else { "kept" },
+            rp.speed,
+            rp.on_time_pct,
+            lat_s * 1e6,
+            if late { ", mostly waiting behind the requests before it: the target could not take the captured load" } else { "" }
+        ));
+    }
     if let Some(each) = r.job.rate.map(|x| x as f64) {
         let rate = each * fleet.hosts;
         if r.warnings.iter().any(|w| w.code == "rate-not-kept") {

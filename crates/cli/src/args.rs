@@ -1,7 +1,7 @@
 //! Command-line flags as typed but not yet validated (see `job.rs` for validation).
 
 use clap::{Args, Parser, Subcommand};
-pub use dbio_spec::command_args::{CaptureArgs, PathArgs, ReduceArgs};
+pub use dbio_spec::command_args::{CaptureArgs, CompareArgs, PathArgs, ReduceArgs};
 pub use dbio_spec::out_args::StoreArgs;
 use dbio_spec::out_args::{HistoryDb, Outputs};
 
@@ -34,7 +34,7 @@ pub enum Command {
     Export(ExportArgs),
     /// Compare runs side by side: what differs in their conditions, then each metric with
     /// the ratio B/A and a verdict where the difference exceeds the runs' own spread.
-    #[command(after_help = COMPARE_HELP)]
+    #[command(after_help = dbio_spec::command_args::COMPARE_HELP)]
     Compare(CompareArgs),
     /// The database storage assessment: an oltp-read ramp and its knee, oltp at the knee, log
     /// commit latency with 1-8 writers, TempDB and a DSS I/O-size sweep, then a scorecard.
@@ -74,6 +74,10 @@ pub enum Command {
     /// device's latency) into a trace, through tracefs; or summarise a trace.
     #[command(after_help = dbio_spec::command_args::CAPTURE_HELP)]
     Capture(CaptureArgs),
+    /// Replay a trace on a target: every captured request at its captured time (or faster,
+    /// or as fast as the target allows), with the run's result and the replay's fidelity.
+    #[command(after_help = dbio_spec::command_args::REPLAY_HELP)]
+    Replay(Box<ReplayCmd>),
     /// Run an SQLIO command line in dbio: prints the equivalent dbio run, then runs it.
     #[command(after_help = crate::tool_args::SQLIO_HELP, disable_help_flag = true)]
     Sqlio(crate::tool_args::ToolArgs),
@@ -96,6 +100,15 @@ pub struct RunCmd {
     pub run: RunArgs,
     #[command(flatten)]
     pub formats: crate::tool_formats::FormatArgs,
+}
+
+/// Flags of `dbio replay`: the trace and how to replay it, then the run's own flags.
+#[derive(Debug, Clone, Args)]
+pub struct ReplayCmd {
+    #[command(flatten)]
+    pub replay: dbio_spec::replay::ReplayArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 const SUITE_HELP: &str = include_str!("../help/suite.txt");
@@ -134,25 +147,6 @@ pub struct SuiteArgs {
     pub store: StoreArgs,
     #[command(flatten)]
     pub fleet: crate::fleet_args::FleetArgs,
-}
-
-const COMPARE_HELP: &str = include_str!("../help/compare.txt");
-
-/// Flags of `dbio compare`.
-#[derive(Debug, Args)]
-pub struct CompareArgs {
-    /// Runs by id, label (the newest with it) or JSON file; the first is A.
-    #[arg(value_name = "RUN", num_args = 2.., required = true)]
-    pub runs: Vec<String>,
-    /// Device counts behind A and B, for the performance per device: A=75,B=6.
-    #[arg(long, value_name = "A=N,B=M")]
-    pub devices: Option<String>,
-    /// Also write the comparison as one HTML page with the runs' histograms, percentile
-    /// curves and IOPS over time overlaid.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<String>,
-    #[command(flatten)]
-    pub history: HistoryDb,
 }
 
 const REPORT_HELP: &str = include_str!("../help/report.txt");

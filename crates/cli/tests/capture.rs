@@ -6,9 +6,10 @@
 #![forbid(unsafe_code)]
 
 mod common;
+use common::capture::{fio_on, start_capture};
 use common::*;
 use serde_json::Value;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 const MIB: usize = 1 << 20;
@@ -21,31 +22,6 @@ fn device(test: &str) -> Option<LoopDev> {
 fn summary(dir: &std::path::Path, trace: &str) -> (Option<i32>, Value, String) {
     let (code, out, err) = dbio_in(dir, &["capture", "--summary", trace, "--json", "-"]);
     (code, serde_json::from_str(&out).unwrap_or(Value::Null), err)
-}
-
-/// `dbio capture --device DEV --out t.trace -q ARGS` started in `dir`, given `wait` to set
-/// up its tracing before the load begins.
-fn start_capture(dir: &std::path::Path, dev: &LoopDev, args: &[&str], wait: u64) -> Child {
-    let cap = dbio_command()
-        .current_dir(dir)
-        .args(["capture", "--device", &dev.dev, "--out", "t.trace", "-q"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(wait));
-    cap
-}
-
-/// fio with `args` on the loop device, O_DIRECT through io_uring, to its end.
-fn fio_on(fio: &std::path::Path, dev: &LoopDev, args: &[&str]) -> Output {
-    Command::new(fio)
-        .args(["--name=load", "--ioengine=io_uring", "--direct=1"])
-        .args(args)
-        .arg(format!("--filename={}", dev.dev))
-        .output()
-        .unwrap()
 }
 
 /// The trace exported as fio's iolog into t.iolog: the status and what was said.

@@ -260,6 +260,9 @@ pub struct JobSpec {
     /// Write verification (`--verify`): every block written carries a checked header.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<crate::verify::VerifySpec>,
+    /// A trace replayed (`dbio replay`): the trace gives every request and its time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<crate::replay::ReplaySpec>,
 }
 
 /// What a steady-state criterion watches, per second, summed over all workers.

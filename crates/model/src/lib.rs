@@ -12,6 +12,7 @@ pub mod job;
 pub mod path;
 pub mod profile;
 pub mod reduce;
+pub mod replay;
 pub mod result;
 pub mod session;
 pub mod sim;

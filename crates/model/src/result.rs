@@ -75,6 +75,9 @@ pub struct RunResult {
     /// latency per operation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub db: Option<crate::db::DbReport>,
+    /// A replayed trace (`dbio replay`): how closely the times were kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<crate::replay::ReplayReport>,
 }
 
 impl RunResult {

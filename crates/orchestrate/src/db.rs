@@ -104,6 +104,7 @@ pub fn job(o: &RunOpts, shown_url: &str) -> JobSpec {
         arrivals: Arrivals::Uniform,
         sim: None,
         verify: None,
+        replay: None,
     }
 }
 
@@ -253,5 +254,6 @@ pub fn result(job: &JobSpec, m: &Measured, url: &str) -> RunResult {
         cluster: None,
         verify: None,
         db: Some(db),
+        replay: None,
     }
 }

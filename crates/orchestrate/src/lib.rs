@@ -16,6 +16,7 @@ pub mod fleet;
 pub mod judge;
 pub mod one;
 pub mod progress;
+pub mod replay;
 pub mod start_at;
 pub mod suite;
 pub mod suite_fleet;

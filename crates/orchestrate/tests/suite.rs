@@ -103,6 +103,7 @@ fn device(j: &JobSpec) -> RunResult {
         cluster: None,
         verify: None,
         db: None,
+        replay: None,
     }
 }
 

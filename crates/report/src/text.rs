@@ -109,15 +109,25 @@ pub fn describe_target(t: &TargetFacts) -> String {
     )
 }
 
-/// Renders the summary printed at the end of `dbio run`.
-pub fn summary(r: &RunResult) -> String {
+/// The first line(s) of a run's summary: what ran (a replay, a job, or a profile's streams).
+fn headline(r: &RunResult, status: &str) -> String {
     let mut s = String::new();
-    let status = match &r.outcome {
-        Outcome::Complete => String::new(),
-        Outcome::Interrupted => " [PARTIAL: interrupted]".into(),
-        Outcome::IoError(_) => " [PARTIAL: I/O error]".into(),
-    };
-    if r.streams.is_empty() {
+    if let Some(rp) = &r.job.replay {
+        let how = if rp.as_fast_as_possible {
+            "as fast as possible".to_string()
+        } else {
+            format!("at {}x its times", rp.speed)
+        };
+        let _ = writeln!(
+            s,
+            "dbio replay: {} ({} requests of {}) {how}, up to {} in flight, on {}{status}",
+            rp.trace,
+            rp.requests,
+            rp.devices.join(", "),
+            r.job.qd,
+            r.job.targets.join(", ")
+        );
+    } else if r.streams.is_empty() {
         let _ = writeln!(s, "dbio run: {}{status}", describe_job(r));
     } else {
         let _ = writeln!(
@@ -136,6 +146,18 @@ pub fn summary(r: &RunResult) -> String {
             );
         }
     }
+    s
+}
+
+/// Renders the summary printed at the end of `dbio run`.
+pub fn summary(r: &RunResult) -> String {
+    let mut s = String::new();
+    let status = match &r.outcome {
+        Outcome::Complete => String::new(),
+        Outcome::Interrupted => " [PARTIAL: interrupted]".into(),
+        Outcome::IoError(_) => " [PARTIAL: I/O error]".into(),
+    };
+    s += &headline(r, &status);
     let feats = if r.engine.features.is_empty() {
         String::new()
     } else {
@@ -203,6 +225,9 @@ pub fn summary(r: &RunResult) -> String {
     }
     if let Some(v) = &r.verify {
         s += &v.summary(5);
+    }
+    if let Some(rp) = &r.replay {
+        s += &replay_line(rp);
     }
     for w in &r.warnings {
         let _ = writeln!(s, "warning: {}", w.message);
@@ -296,6 +321,26 @@ fn data_label(d: &dbio_model::DataInfo) -> String {
         (_, _, _, Some(p)) => format!("{} {p}", d.kind),
         _ => d.kind.clone(),
     }
+}
+
+/// How closely a replay kept its trace, in one line.
+fn replay_line(rp: &dbio_model::replay::ReplayReport) -> String {
+    let us = |ns: u64| ns as f64 / 1000.0;
+    let timed = if rp.as_fast_as_possible {
+        String::new()
+    } else {
+        format!(
+            "; {:.1} % within 100 µs of their time (lag p50 {:.0} µs, p99 {:.0} µs); {:.0} % of the seconds within 5 % of the captured I/O",
+            rp.on_time_pct,
+            us(rp.lag_ns.p50),
+            us(rp.lag_ns.p99),
+            rp.seconds_within_5_pct
+        )
+    };
+    format!(
+        "replay: {} of {} requests issued{timed}; {} folded into the target, {} discards not replayed\n",
+        rp.issued, rp.requests, rp.folded, rp.discards_skipped
+    )
 }
 
 #[cfg(test)]

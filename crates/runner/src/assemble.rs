@@ -179,6 +179,12 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
     warnings.extend(warn::after_run(
         spec, &cpu, &outcome, behind, secs, total_ios,
     ));
+    let replay = spec.replay.as_ref().map(|r| {
+        let stats: Vec<_> = a.reports.iter().filter_map(|w| w.replay.as_ref()).collect();
+        let (report, notes) = crate::fidelity::fidelity(r, &stats, &a.window.timeseries);
+        warnings.extend(notes);
+        report
+    });
     warnings.extend(warn::wake_bound(
         a.window.wake,
         [read.as_ref(), write.as_ref()],
@@ -220,6 +226,7 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
         cluster: None,
         verify: None,
         db: None,
+        replay,
     }
 }
 

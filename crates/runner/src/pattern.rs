@@ -329,6 +329,7 @@ pub(crate) mod tests {
             arrivals: Arrivals::Uniform,
             sim: None,
             verify: None,
+            replay: None,
         }
     }
 

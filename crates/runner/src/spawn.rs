@@ -5,6 +5,7 @@
 use crate::data::run_nonce;
 use crate::datagen::WriteData;
 use crate::pattern::Pattern;
+use crate::replay::TraceFeed;
 use crate::timeline::{MeasureStart, Timeline};
 use crate::verify::{Checker, StreamVerify};
 use crate::worker::{
@@ -120,13 +121,19 @@ fn spawn_stream(
             abort: s.abort.clone(),
             intervals: tx.clone(),
             invalidate: (spec.invalidate && !spec.direct).then(|| s.fds.to_vec()),
+            replay: None,
         };
         let fds = s.fds.to_vec();
         let (engine_kind, qd) = (s.engine, s.qd);
         let (slot_len, hipri, sqpoll) = (spec.max_bs() as usize, spec.hipri, spec.sqpoll);
         let (ready, timeline) = (ready.clone(), timeline.clone());
         let verify = s.verify.clone();
+        let (replay, region) = (spec.replay.clone(), s.region);
         let worker = move || {
+            if let Some(r) = replay {
+                let feed = TraceFeed::open(&r, region).map_err(std::io::Error::other)?;
+                plan.replay = Some((feed, !r.as_fast_as_possible));
+            }
             let setup = EngineSetup {
                 fds: &fds,
                 slots: qd,

@@ -12,18 +12,20 @@ mod invalidate;
 mod pacing;
 mod phase;
 mod plan;
+mod replay;
 mod report;
 mod state;
 
 pub use pacing::exp_gap;
 pub use plan::{Clock, MonotonicClock, Quota, WorkerPlan};
-pub use report::{DirTotals, Interval, WorkerReport};
+pub use report::{DirTotals, Interval, ReplayStats, WorkerReport};
 
 use crate::datagen::WriteData;
 use crate::verify::{NoVerify, Verify};
 use dbio_engine::Engine;
 use drive::Worker;
 use pacing::{ClosedLoop, OpenLoop};
+use replay::TracePacing;
 
 /// Lays out the write halves of the engine's buffers for `data` (random bytes, a pattern,
 /// the chunks of reducible data), before the run's clock starts: with large blocks this
@@ -52,11 +54,24 @@ pub fn run_worker_on<E: Engine, C: Clock>(engine: E, plan: WorkerPlan, clock: &C
 /// The pacing is chosen here, once: the loop is compiled for each.
 pub fn run_worker_with<E: Engine, C: Clock, V: Verify>(
     engine: E,
-    plan: WorkerPlan,
+    mut plan: WorkerPlan,
     clock: &C,
     ver: V,
 ) -> WorkerReport {
+    if plan.pace.is_some() || plan.replay.as_ref().is_some_and(|r| r.1) {
+        // Paced: an I/O's wait for its time ends when asked, not up to 50 µs later.
+        dbio_engine::sys::tight_timers();
+    }
     let t0 = clock.now();
+    if let Some((feed, timed)) = plan.replay.take() {
+        return if timed {
+            let pacing = TracePacing::<true>::new(feed, t0);
+            Worker::new(engine, plan, clock, ver, pacing, t0).run(t0)
+        } else {
+            let pacing = TracePacing::<false>::new(feed, t0);
+            Worker::new(engine, plan, clock, ver, pacing, t0).run(t0)
+        };
+    }
     match plan.pace {
         None => Worker::new(engine, plan, clock, ver, ClosedLoop, t0).run(t0),
         Some(every) => {

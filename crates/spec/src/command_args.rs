@@ -1,5 +1,5 @@
 //! Flags of the commands whose flags are all their own words (no run of a job): `dbio path`,
-//! `dbio reduce` and `dbio capture`.
+//! `dbio reduce`, `dbio capture` and `dbio compare`.
 
 use crate::out_args::{HistoryDb, Outputs, StoreArgs};
 use clap::Args;
@@ -72,6 +72,8 @@ pub struct ReduceArgs {
 }
 
 pub const CAPTURE_HELP: &str = include_str!("../help/capture.txt");
+/// Examples and notes of `dbio replay`.
+pub const REPLAY_HELP: &str = include_str!("../help/replay.txt");
 
 /// Flags of `dbio capture`.
 #[derive(Debug, Args)]
@@ -104,4 +106,24 @@ pub struct CaptureArgs {
     /// No progress display.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// Examples and notes of `dbio compare`.
+pub const COMPARE_HELP: &str = include_str!("../help/compare.txt");
+
+/// Flags of `dbio compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Runs by id, label (the newest with it) or JSON file; the first is A.
+    #[arg(value_name = "RUN", num_args = 2.., required = true)]
+    pub runs: Vec<String>,
+    /// Device counts behind A and B, for the performance per device: A=75,B=6.
+    #[arg(long, value_name = "A=N,B=M")]
+    pub devices: Option<String>,
+    /// Also write the comparison as one HTML page with the runs' histograms, percentile
+    /// curves and IOPS over time overlaid.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
+    #[command(flatten)]
+    pub history: HistoryDb,
 }

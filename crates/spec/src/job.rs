@@ -331,6 +331,7 @@ fn validate(a: &RawJob, s: &Settings) -> Result<JobSpec, SpecError> {
         arrivals,
         sim,
         verify,
+        replay: None,
     };
     // The rules between the job's values, as every sweep step is checked again.
     crate::rules::check(&spec)?;

@@ -22,6 +22,7 @@ pub mod phases;
 pub mod profiles;
 pub mod raw;
 pub mod region;
+pub mod replay;
 pub mod rules;
 pub mod session;
 pub mod shared;

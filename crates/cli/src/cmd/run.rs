@@ -37,10 +37,34 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Result<Exit, Exit> {
     if crate::cmd::fleet::wanted(&a.fleet) {
         return crate::cmd::fleet::run(a);
     }
-    let outputs = Delivery::of(&a).outputs();
-    let ready = prologue("dbio run", &outputs, &inputs(&a), &a.store, || {
-        Ok::<_, CliError>((plan(&a)?, start_at(&a)?))
-    })?;
+    let plan = || Ok((plan(&a)?, start_at(&a)?));
+    run_planned(&a, "dbio run", formats, inputs(&a), plan)
+}
+
+/// `dbio replay`: the trace's requests, run as `dbio run` runs a job.
+pub fn replay(a: crate::args::ReplayCmd) -> Result<Exit, Exit> {
+    let (r, formats) = (&a.run, &FormatArgs::default());
+    let read = [inputs(r), vec![a.replay.trace.clone()]].concat();
+    run_planned(r, "dbio replay", formats, read, || {
+        let job = dbio_orchestrate::replay::replay_job(&crate::raw::raw_job(r), &a.replay);
+        Ok((
+            Workload::Single(Box::new(job.map_err(CliError::msg)?)),
+            None,
+        ))
+    })
+}
+
+/// Runs the workload `plan` gives (after checking that no output overwrites what it reads,
+/// `read`) and delivers its result as command `cmd`.
+fn run_planned(
+    a: &RunArgs,
+    cmd: &str,
+    formats: &FormatArgs,
+    read: Vec<String>,
+    plan: impl FnOnce() -> Result<(Workload, Option<std::time::SystemTime>), CliError>,
+) -> Result<Exit, Exit> {
+    let outputs = Delivery::of(a).outputs();
+    let ready = prologue(cmd, &outputs, &read, &a.store, plan)?;
     let ((work, start_at), stop) = (&ready.work, ready.stop.flag());
     if a.fleet.stop_on_eof {
         dbio_orchestrate::fleet::remote::stop_on_eof(std::io::stdin(), stop.clone());
@@ -53,7 +77,12 @@ pub fn run(a: RunArgs, formats: &FormatArgs) -> Result<Exit, Exit> {
         progress.on(ev)
     });
     progress.finish();
-    let r = result.map_err(|e| Exit::no_result(&e, Ran::Here, "dbio run"))?;
-    let d = Delivery::of(&a);
-    Ok(deliver_as(r, &d, ready.store.as_ref(), "dbio run", formats))
+    let r = result.map_err(|e| Exit::no_result(&e, Ran::Here, cmd))?;
+    Ok(deliver_as(
+        r,
+        &Delivery::of(a),
+        ready.store.as_ref(),
+        cmd,
+        formats,
+    ))
 }

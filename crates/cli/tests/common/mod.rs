@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod capture;
 
 use serde_json::Value;
 use std::collections::HashSet;

@@ -43,5 +43,6 @@ pub fn job(profile: &str, target: &str, qd: u32) -> JobSpec {
         arrivals: Arrivals::Uniform,
         sim: None,
         verify: None,
+        replay: None,
     }
 }

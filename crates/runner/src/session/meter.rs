@@ -194,6 +194,7 @@ impl Meter {
             issued: 0,
             behind: false,
             error: self.error.take(),
+            replay: None,
         };
         (report, self)
     }

@@ -45,6 +45,7 @@ pub fn run(spec: &JobSpec, stop: &AtomicBool) -> RunResult {
         issued: out.issued,
         behind: out.behind,
         error: None,
+        replay: None,
     };
     let mut r = assemble(Assembly {
         spec,

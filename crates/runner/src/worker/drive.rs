@@ -86,6 +86,7 @@ impl<'c, E: Engine, C: Clock, V: Verify, P: Pacing> Worker<'c, E, C, V, P> {
             abort,
             intervals,
             invalidate,
+            replay: _,
         } = plan;
         let invalidate = invalidate.map(|fds| Invalidate::new(pattern.part(), fds));
         let (flush_kind, flush_every) = match sync {
@@ -173,9 +174,10 @@ impl<'c, E: Engine, C: Clock, V: Verify, P: Pacing> Worker<'c, E, C, V, P> {
                 break;
             }
             let Some(start) = self.pacing.start_of(now, &mut self.rng) else {
+                self.stopping |= self.pacing.exhausted();
                 break;
             };
-            let mut io = self.pattern.next(&mut self.rng);
+            let mut io = self.pacing.next_io(&mut self.pattern, &mut self.rng);
             if V::ON && !claim(&mut self.ver, &mut io, &mut self.pattern, &mut self.rng) {
                 // Every draw hit a block with an I/O in flight: wait for completions.
                 break;
@@ -330,6 +332,7 @@ impl<'c, E: Engine, C: Clock, V: Verify, P: Pacing> Worker<'c, E, C, V, P> {
             issued: self.issued,
             behind,
             error: self.st.error,
+            replay: self.pacing.replay(),
         }
     }
 }

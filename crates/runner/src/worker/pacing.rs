@@ -4,6 +4,8 @@
 //! due). The loop is compiled once per pacing (static dispatch): nothing is decided per I/O
 //! that the pacing already knows.
 
+use super::report::ReplayStats;
+use crate::pattern::{NextIo, Pattern};
 use dbio_model::Burst;
 use fastrand::Rng;
 use std::time::{Duration, Instant};
@@ -36,6 +38,23 @@ pub(super) trait Pacing {
     /// The worker fell behind its schedule: `issued` I/Os while measuring from
     /// `measure_from`, between bursts `burst` nothing being due.
     fn behind(&self, measure_from: Instant, issued: u64, burst: Option<Burst>) -> bool;
+
+    /// The I/O that `start_of` just allowed: the pattern's next (a replay's own request).
+    #[inline(always)]
+    fn next_io(&mut self, pattern: &mut Pattern, rng: &mut Rng) -> NextIo {
+        pattern.next(rng)
+    }
+
+    /// Nothing more will ever be due (a replay at the end of its trace).
+    #[inline(always)]
+    fn exhausted(&self) -> bool {
+        false
+    }
+
+    /// A replay's figures, taken when the worker ends.
+    fn replay(&mut self) -> Option<ReplayStats> {
+        None
+    }
 }
 
 /// Closed loop: an I/O goes whenever a slot is free.

@@ -70,4 +70,7 @@ pub struct WorkerPlan {
     /// With `--invalidate` on a buffered run: the targets' descriptors, whose pages leave the
     /// page cache again after each pass over the worker's part of the region (fio's way).
     pub invalidate: Option<Vec<i32>>,
+    /// A replay: the trace's requests, and whether they go at their times (else as fast
+    /// as the slots allow).
+    pub replay: Option<(crate::replay::TraceFeed, bool)>,
 }

@@ -61,4 +61,31 @@ pub struct WorkerReport {
     /// Paced runs: the worker fell behind its schedule.
     pub behind: bool,
     pub error: Option<IoError>,
+    /// A replayed trace: how closely it was kept.
+    pub replay: Option<ReplayStats>,
+}
+
+/// How closely one worker kept the trace.
+pub struct ReplayStats {
+    /// How late each request was issued against its time, in nanoseconds.
+    pub lag: Histogram<u64>,
+    pub issued: u64,
+    pub on_time: u64,
+    pub folded: u64,
+    pub discards: u64,
+    /// Why the trace stopped being read before its end, if it did.
+    pub error: Option<String>,
+}
+
+impl ReplayStats {
+    pub(super) fn empty() -> Self {
+        ReplayStats {
+            lag: new_histogram(),
+            issued: 0,
+            on_time: 0,
+            folded: 0,
+            discards: 0,
+            error: None,
+        }
+    }
 }

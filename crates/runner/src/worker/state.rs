@@ -145,6 +145,16 @@ impl State {
             });
             return;
         }
+        if matches!(s.kind, OpKind::Fdatasync | OpKind::Fsync) {
+            // A flush of its own (a replayed trace's): counted with the flushes alone.
+            if s.measured {
+                let lat = now.saturating_duration_since(s.start).as_nanos() as u64;
+                self.totals[FLUSH].ios += 1;
+                self.totals[FLUSH].hist.saturating_record(lat);
+            }
+            self.release(slot);
+            return;
+        }
         let dir = if s.kind == OpKind::Read { READ } else { WRITE };
         if s.measured || self.settling {
             if dir == READ {

@@ -127,6 +127,7 @@ fn run_stub(qd: u32, ops: u64, service: &[u64]) -> (WorkerReport, Vec<u64>) {
         abort: Arc::new(AtomicBool::new(false)),
         intervals: tx,
         invalidate: None,
+        replay: None,
     };
     let report = run_worker_on(engine, plan, &clock);
     let expected = expected.lock().unwrap().clone();

@@ -1,0 +1,31 @@
+//! Starting a capture and loading a loop device with fio: what the capture and replay
+//! tests share.
+
+use super::{dbio_command, LoopDev};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+/// `dbio capture --device DEV --out t.trace -q ARGS` started in `dir`, given `wait` to set
+/// up its tracing before the load begins.
+pub fn start_capture(dir: &std::path::Path, dev: &LoopDev, args: &[&str], wait: u64) -> Child {
+    let cap = dbio_command()
+        .current_dir(dir)
+        .args(["capture", "--device", &dev.dev, "--out", "t.trace", "-q"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(wait));
+    cap
+}
+
+/// fio with `args` on the loop device, O_DIRECT through io_uring, to its end.
+pub fn fio_on(fio: &std::path::Path, dev: &LoopDev, args: &[&str]) -> Output {
+    Command::new(fio)
+        .args(["--name=load", "--ioengine=io_uring", "--direct=1"])
+        .args(args)
+        .arg(format!("--filename={}", dev.dev))
+        .output()
+        .unwrap()
+}
