@@ -270,7 +270,7 @@ pub struct SweepArgs {
     #[command(subcommand)]
     pub db: Option<SweepDb>,
     /// The setting to vary and its values: qd=1,2,4,8 or qd=1..128x2; also threads=, sessions=,
-    /// bs=, mix=, rate=.
+    /// bs=, mix=, rate= (rate=1x..4x: multiples of the profile's rate).
     #[arg(long, value_name = "KEY=VALUES", required = true)]
     pub vary: Option<String>,
     /// Latency objective of the knee: p99<1ms, avg<200us, read:p99.9<2ms, ...

@@ -29,15 +29,26 @@ fn captured(test: &str, dir: &std::path::Path) -> Option<Value> {
             "--io_size=8m",
             "--rate_iops=500",
             "--randrepeat=0",
+            "--output-format=json",
         ],
     );
     assert!(load.status.success(), "{load:?}");
+    let fio: Value = serde_json::from_slice(&load.stdout).unwrap();
+    let fio_ios = |dir: &str| fio["jobs"][0][dir]["total_ios"].as_u64().unwrap();
+    let (fio_reads, fio_writes) = (fio_ios("read"), fio_ios("write"));
     let out = cap.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let (code, s, err) = dbio_in(dir, &["capture", "--summary", "t.trace", "--json", "-"]);
     assert_eq!(code, Some(0), "{err}");
     let s: Value = serde_json::from_str(&s).unwrap();
     assert_eq!(s["requests"], 1024, "{s}");
+    assert_eq!(
+        (fio_reads, fio_writes),
+        (
+            s["devices"][0]["read"]["ios"].as_u64().unwrap(),
+            s["devices"][0]["write"]["ios"].as_u64().unwrap()
+        )
+    );
     Some(s)
 }
 
@@ -175,6 +186,73 @@ fn twice_the_speed_onto_a_smaller_file_folds_every_request_inside_it() {
         num(&r, "/measured_secs") >= span / 2.0 * 0.99,
         "{span} s captured"
     );
+}
+
+#[test]
+fn a_profile_of_a_trace_runs_its_mix_and_a_sweep_multiplies_its_rate() {
+    let test = "a_profile_of_a_trace_runs_its_mix_and_a_sweep_multiplies_its_rate";
+    let dir = scratch();
+    let Some(s) = captured(test, dir.path()) else {
+        return;
+    };
+    let args = ["capture", "--profile", "p.toml", "--from", "t.trace"];
+    let (code, _, err) = dbio_in(dir.path(), &args);
+    assert_eq!(code, Some(0), "{err}");
+    let d = &s["devices"][0];
+    let (reads, writes) = (
+        d["read"]["ios"].as_u64().unwrap(),
+        d["write"]["ios"].as_u64().unwrap(),
+    );
+    // A second profile over the first is refused: dbio does not overwrite one.
+    assert_eq!(dbio_in(dir.path(), &args).0, Some(2));
+    let profile = dir.path().join("p.toml");
+    let profile = profile.to_str().unwrap();
+    let r = run_ok(
+        dir.path(),
+        &["--profile", profile, "--engine", "sim", "--duration", "1s"],
+    );
+    let job = &r["job"];
+    assert_eq!(job["rw"], "randrw");
+    assert_eq!(
+        job["read_pct"].as_u64(),
+        Some((reads * 100 + 512) / 1024),
+        "{reads} of 1,024"
+    );
+    assert_eq!(job["bs"][0]["size"], 8192);
+    // fio's 1,024 requests, reads paced at 500 a second: about 700 a second overall.
+    let rate = job["rate"].as_u64().unwrap();
+    assert!(
+        (500..=1100).contains(&rate),
+        "{rate} IOPS from {reads} reads and {writes} writes"
+    );
+    let sweep = dir.path().join("s.json");
+    let (code, _, err) = dbio_in(
+        dir.path(),
+        &[
+            "sweep",
+            "--profile",
+            "p.toml",
+            "--engine",
+            "sim",
+            "--vary",
+            "rate=1x,2x",
+            "--duration",
+            "1s",
+            "-q",
+            "--no-store",
+            "--json",
+            sweep.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let sw: Value = serde_json::from_str(&std::fs::read_to_string(&sweep).unwrap()).unwrap();
+    let rates: Vec<u64> = sw["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|st| st["job"]["rate"].as_u64().unwrap())
+        .collect();
+    assert_eq!(rates, [rate, rate * 2], "{sw}");
 }
 
 #[test]

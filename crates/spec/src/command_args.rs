@@ -97,8 +97,12 @@ pub struct CaptureArgs {
     /// version 3, for `fio --read_iolog`).
     #[arg(long, value_name = "FORMAT", value_parser = ["fio-iolog"], requires_all = ["from", "out"], conflicts_with_all = ["devices", "paths", "duration", "summary"])]
     pub export: Option<String>,
-    /// The trace to export.
-    #[arg(long, value_name = "TRACE", requires = "export")]
+    /// Write a dbio profile of a trace (--from) into FILE: per device its sizes, read share,
+    /// sequential share, skew, rate and flushes, for `dbio run --profile FILE`.
+    #[arg(long, value_name = "FILE", requires = "from", conflicts_with_all = ["devices", "paths", "duration", "summary", "export", "out"])]
+    pub profile: Option<String>,
+    /// The trace to export or to make a profile of.
+    #[arg(long, value_name = "TRACE")]
     pub from: Option<String>,
     /// Write the summary as JSON to FILE, or to stdout with '-'.
     #[arg(long, value_name = "FILE")]

@@ -13,6 +13,7 @@ pub fn base_job(raw: &RawJob, vary: &Varying) -> Result<JobSpec, SpecError> {
     match vary.steps.first() {
         Some(Vary::Sessions(n)) if raw.sessions.is_none() => raw.sessions = Some(*n),
         Some(Vary::Rate(r)) if raw.rate.is_none() => raw.rate = Some(*r),
+        // rate=2x multiplies a rate the flags or the profile give (refused by the step if none).
         _ => {}
     }
     raw.check()

@@ -23,6 +23,9 @@ pub enum Vary {
     Mix(u32),
     /// The open-loop rate in IOPS.
     Rate(u64),
+    /// The base job's rate times this many hundredths (`rate=2x`: 200), e.g. a captured
+    /// workload's profile pushed harder.
+    RateTimes(u64),
 }
 
 impl Vary {
@@ -54,7 +57,7 @@ impl Vary {
             Vary::Sessions(_) => "sessions",
             Vary::Bs(_) => "bs",
             Vary::Mix(_) => "mix",
-            Vary::Rate(_) => "rate",
+            Vary::Rate(_) | Vary::RateTimes(_) => "rate",
         }
     }
 
@@ -63,6 +66,7 @@ impl Vary {
         match *self {
             Vary::Qd(n) | Vary::Threads(n) | Vary::Sessions(n) | Vary::Mix(n) => n.to_string(),
             Vary::Rate(n) => n.to_string(),
+            Vary::RateTimes(h) => format!("{}x", h as f64 / 100.0),
             Vary::Bs(b) if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{}m", b >> 20),
             Vary::Bs(b) if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{}k", b >> 10),
             Vary::Bs(b) => b.to_string(),
@@ -127,6 +131,11 @@ impl Vary {
             Vary::Rate(r) => {
                 no_session("sessions are a closed loop; slow them with --think")?;
                 j.rate = Some(r);
+            }
+            Vary::RateTimes(h) => {
+                no_session("sessions are a closed loop; slow them with --think")?;
+                let base = job.rate.ok_or("rate=Nx multiplies the job's rate, and it has none: give --rate or a profile with a rate (dbio capture --profile writes one)")?;
+                j.rate = Some((base * h).div_ceil(100).max(1));
             }
         }
         check(&j)?;

@@ -26,6 +26,9 @@ pub fn parse_vary(v: &str) -> Result<Varying, SpecError> {
                 .map_err(|_| bad(format!("'{s}' is not a whole number")).into())
         }
     };
+    if key == "rate" && list.contains('x') && list.split([',', '.']).any(|v| v.ends_with('x')) {
+        return rate_times(list).map_err(|why| bad(why).into());
+    }
     let values: Vec<String> = match list.split_once("..") {
         Some((from, rest)) => {
             let (to, factor) = rest.split_once('x').ok_or_else(|| {
@@ -76,9 +79,67 @@ pub fn parse_vary(v: &str) -> Result<Varying, SpecError> {
     Ok(Varying { key, values, steps })
 }
 
+/// `rate=1x,2x,4x` or `rate=1x..4x` (every whole multiple from 1x to 4x): multiples of the
+/// base job's rate, in increasing order.
+fn rate_times(list: &str) -> Result<Varying, String> {
+    let times = |s: &str| -> Result<u64, String> {
+        let f: f64 = s
+            .trim()
+            .strip_suffix('x')
+            .unwrap_or(s)
+            .parse()
+            .map_err(|_| format!("'{s}' is not a multiple of the rate; write e.g. 2x or 1.5x"))?;
+        let h = (f * 100.0).round();
+        if f.is_finite() && (1.0..=100_000.0).contains(&h) {
+            Ok(h as u64)
+        } else {
+            Err(format!("'{s}': a multiple from 0.01x to 1000x"))
+        }
+    };
+    let hundredths: Vec<u64> = match list.split_once("..") {
+        Some((from, to)) => {
+            let (from, to) = (times(from)?, times(to)?);
+            (0..)
+                .map(|k| from + 100 * k)
+                .take_while(|h| *h <= to)
+                .collect()
+        }
+        None => list.split(',').map(times).collect::<Result<_, _>>()?,
+    };
+    if hundredths.is_empty() || hundredths.windows(2).any(|w| w[1] <= w[0]) {
+        return Err("the multiples must increase from step to step".into());
+    }
+    Ok(Varying::new(
+        hundredths.into_iter().map(Vary::RateTimes).collect(),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rate_multiples_scale_the_base_rate() {
+        let v = parse_vary("rate=1x..4x").unwrap();
+        assert_eq!(v.values, ["1x", "2x", "3x", "4x"]);
+        assert_eq!(
+            parse_vary("rate=0.5x,1.5x").unwrap().steps,
+            [Vary::RateTimes(50), Vary::RateTimes(150)]
+        );
+        let mut base = crate::RawJob::default().check().unwrap();
+        base.rate = Some(1000);
+        let jobs = v.jobs(&base).unwrap();
+        assert_eq!(
+            jobs.iter().map(|j| j.rate).collect::<Vec<_>>(),
+            [Some(1000), Some(2000), Some(3000), Some(4000)]
+        );
+        base.rate = None;
+        let err = v.jobs(&base).unwrap_err().to_string();
+        assert!(err.contains("has none"), "{err}");
+        for bad in ["rate=2x,1x", "rate=0x", "rate=fastx"] {
+            assert!(parse_vary(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn lists_and_ranges() {

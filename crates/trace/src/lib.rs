@@ -12,6 +12,7 @@ pub mod format;
 pub mod page;
 pub mod pair;
 pub mod plan;
+pub mod profile;
 pub mod scan;
 pub mod summary;
 pub mod tracefs;

@@ -15,6 +15,11 @@ pub fn run(a: CaptureArgs) -> Result<Exit, Exit> {
     if let Some(trace) = &a.summary {
         return show(&of_file(trace).map_err(usage(CMD))?, a.json.as_deref());
     }
+    if let (Some(from), Some(out)) = (&a.from, &a.profile) {
+        let done = dbio_trace::profile::profile_file(from, out).map_err(usage(CMD))?;
+        eprintln!("{CMD}: wrote {out}: {done}");
+        return Ok(Exit::Ok);
+    }
     if let (Some(from), Some(out)) = (&a.from, &a.out) {
         let done = dbio_trace::export::fio_iolog_file(from, out).map_err(usage(CMD))?;
         eprintln!("{CMD}: wrote {out}: {done}");
