@@ -6,7 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod common;
-use common::capture::{fio_on, start_capture};
+use common::capture::{export, fio_on, start_capture};
 use common::*;
 use serde_json::Value;
 use std::process::Command;
@@ -22,21 +22,6 @@ fn device(test: &str) -> Option<LoopDev> {
 fn summary(dir: &std::path::Path, trace: &str) -> (Option<i32>, Value, String) {
     let (code, out, err) = dbio_in(dir, &["capture", "--summary", trace, "--json", "-"]);
     (code, serde_json::from_str(&out).unwrap_or(Value::Null), err)
-}
-
-/// The trace exported as fio's iolog into t.iolog: the status and what was said.
-fn export(dir: &std::path::Path) -> (Option<i32>, String) {
-    let args = [
-        "capture",
-        "--export",
-        "fio-iolog",
-        "--from",
-        "t.trace",
-        "--out",
-        "t.iolog",
-    ];
-    let (code, _, err) = dbio_in(dir, &args);
-    (code, err)
 }
 
 /// A summary's device `d` made exactly the reads, writes and bytes the device counted.

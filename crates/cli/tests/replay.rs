@@ -6,7 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod common;
-use common::capture::{fio_on, start_capture};
+use common::capture::{export, fio_on, start_capture};
 use common::*;
 use serde_json::Value;
 
@@ -127,16 +127,7 @@ fn twice_the_speed_onto_a_smaller_file_folds_every_request_inside_it() {
         return;
     };
     // The trace's requests beyond 16 MiB, from its export as fio's iolog.
-    let args = [
-        "capture",
-        "--export",
-        "fio-iolog",
-        "--from",
-        "t.trace",
-        "--out",
-        "t.iolog",
-    ];
-    assert_eq!(dbio_in(dir.path(), &args).0, Some(0));
+    assert_eq!(export(dir.path()).0, Some(0));
     let iolog = std::fs::read_to_string(dir.path().join("t.iolog")).unwrap();
     let beyond = iolog
         .lines()

@@ -29,3 +29,18 @@ pub fn fio_on(fio: &std::path::Path, dev: &LoopDev, args: &[&str]) -> Output {
         .output()
         .unwrap()
 }
+
+/// The trace exported as fio's iolog into t.iolog: the status and what was said.
+pub fn export(dir: &std::path::Path) -> (Option<i32>, String) {
+    let args = [
+        "capture",
+        "--export",
+        "fio-iolog",
+        "--from",
+        "t.trace",
+        "--out",
+        "t.iolog",
+    ];
+    let (code, _, err) = super::dbio_in(dir, &args);
+    (code, err)
+}
