@@ -18,6 +18,9 @@ pub struct CaptureSummary {
     pub started_at: String,
     /// Seconds from the start of the capture to its end (or its last request).
     pub seconds: f64,
+    /// Seconds from the first request's issue to the last's: the time there was a load.
+    #[serde(default)]
+    pub active_seconds: f64,
     pub requests: u64,
     /// The trace ends with its trailer (a capture that was killed, or a file cut short,
     /// does not: its figures cover the requests up to the cut).

@@ -17,7 +17,7 @@ const TIMED_SLOTS: u32 = 256;
 pub fn replay_job(raw: &RawJob, o: &ReplayArgs) -> Result<JobSpec, String> {
     refuse_workload_flags(raw)?;
     let speed = speed(o)?;
-    let header = dbio_trace::scan::open(&o.trace)?.header;
+    let header = dbio_trace::format::open_file(&o.trace)?.header;
     let names: Vec<String> = header.devices.iter().map(|d| d.name.clone()).collect();
     let (devices, targets) = mapping(&names, &o.map, &raw.targets)?;
     let mapped: Vec<bool> = names.iter().map(|n| devices.contains(n)).collect();

@@ -36,7 +36,7 @@ pub struct TraceFeed {
 impl TraceFeed {
     /// Opens the trace of `spec` for targets whose usable region is `region`.
     pub fn open(spec: &ReplaySpec, region: (u64, u64)) -> Result<Self, String> {
-        let reader = dbio_trace::scan::open(&spec.trace)?;
+        let reader = dbio_trace::format::open_file(&spec.trace)?;
         let targets = reader
             .header
             .devices

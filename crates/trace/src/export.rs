@@ -17,9 +17,7 @@ pub struct Exported {
 /// Writes the trace file `from` as fio's iolog v3 into the new file `out`; says what it
 /// wrote, or names the file and what is wrong.
 pub fn fio_iolog_file(from: &str, out: &str) -> Result<String, String> {
-    let input = std::fs::File::open(from).map_err(|e| format!("{from}: {e}"))?;
-    let rd =
-        TraceReader::new(std::io::BufReader::new(input)).map_err(|e| format!("{from}: {e}"))?;
+    let rd = crate::format::open_file(from)?;
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -84,29 +82,18 @@ pub fn fio_iolog<R: BufRead, W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::tests::header;
-    use crate::format::{Record, TraceWriter, Trailer};
+    use crate::format::tests::{header, rec};
+    use crate::format::{TraceWriter, Trailer};
 
     #[test]
     fn each_request_is_a_line_at_its_issue_time_in_microseconds() {
         let h = header(1, 5_000_000);
-        let rec = |ns: u64, op: Op, sector: u64, sectors: u32| Record {
-            issue_ns: ns,
-            device: 0,
-            op,
-            preflush: false,
-            fua: false,
-            sync: false,
-            sector,
-            sectors,
-            latency_ns: 10,
-        };
         let mut w = TraceWriter::new(Vec::new(), &h).unwrap();
         for r in [
-            rec(5_000_000, Op::Read, 16, 16),
-            rec(5_002_500, Op::Write, 0, 8),
-            rec(6_000_000, Op::Flush, 0, 0),
-            rec(7_000_999, Op::Discard, 2048, 2048),
+            rec(5_000_000, Op::Read, 16, 16, 10),
+            rec(5_002_500, Op::Write, 0, 8, 10),
+            rec(6_000_000, Op::Flush, 0, 0, 10),
+            rec(7_000_999, Op::Discard, 2048, 2048, 10),
         ] {
             w.record(&r).unwrap();
         }

@@ -157,6 +157,14 @@ impl<W: Write> TraceWriter<W> {
     }
 }
 
+/// Opens the trace file at `path` and reads its header; the message names the file and
+/// what is wrong (missing, foreign, newer, damaged).
+pub fn open_file(path: &str) -> Result<TraceReader<std::io::BufReader<std::fs::File>>, String> {
+    let f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    TraceReader::new(std::io::BufReader::with_capacity(1 << 20, f))
+        .map_err(|e| format!("{path}: {e}"))
+}
+
 /// Reads a trace record by record; `trailer` is set once the end marker is read.
 pub struct TraceReader<R: BufRead> {
     input: R,
@@ -328,6 +336,21 @@ pub(crate) mod tests {
                     size_bytes: 1 << 30,
                 })
                 .collect(),
+        }
+    }
+
+    /// A request on device 0 at `ns`, of `sectors` from `sector`, done `lat` later.
+    pub(crate) fn rec(ns: u64, op: Op, sector: u64, sectors: u32, lat: u64) -> Record {
+        Record {
+            issue_ns: ns,
+            device: 0,
+            op,
+            preflush: false,
+            fua: false,
+            sync: false,
+            sector,
+            sectors,
+            latency_ns: lat,
         }
     }
 

@@ -7,9 +7,9 @@ use std::fmt::Write;
 
 /// The profile of `s` (the summary of the trace `trace`); None when no device holds a read
 /// or a write.
-/// `active_secs`: from the first request to the last (the rate is the load while there was
-/// one, not spread over the capture's idle ends).
-pub fn profile_toml(s: &CaptureSummary, trace: &str, active_secs: f64) -> Option<String> {
+/// The rate is the load while there was one (from the first request to the last), not
+/// spread over the capture's idle ends.
+pub fn profile_toml(s: &CaptureSummary, trace: &str) -> Option<String> {
     let devices: Vec<&DeviceCapture> = s
         .devices
         .iter()
@@ -21,7 +21,7 @@ pub fn profile_toml(s: &CaptureSummary, trace: &str, active_secs: f64) -> Option
         "# Written by dbio capture --profile from {trace} ({} requests over {:.0} s, captured {}).",
         s.requests, s.seconds, s.started_at
     );
-    let secs = active_secs.max(1e-3);
+    let secs = s.active_seconds.max(1e-3);
     let _ = writeln!(out, "duration = \"{:.0}s\"", secs.ceil());
     match devices[..] {
         [] => return None,
@@ -136,9 +136,7 @@ fn esc(s: &str) -> String {
 /// or names the file and what is wrong.
 pub fn profile_file(from: &str, out: &str) -> Result<String, String> {
     let s = crate::summary::of_file(from)?;
-    let all = crate::scan::scan(from, &vec![true; s.devices.len()])?;
-    let active = all.last_ns.saturating_sub(all.first_ns) as f64 / 1e9;
-    let toml = profile_toml(&s, from, active)
+    let toml = profile_toml(&s, from)
         .ok_or_else(|| format!("{from}: no read or write to make a profile of"))?;
     let mut file = std::fs::OpenOptions::new()
         .write(true)

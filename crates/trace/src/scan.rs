@@ -2,11 +2,9 @@
 //! how far they reach, their sizes and mix, and the captured requests of each second.
 
 use crate::event::Op;
-use crate::format::TraceReader;
+use crate::format::open_file;
 use crate::TraceError;
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::BufReader;
 
 /// What a replay needs to know of a trace before it starts.
 #[derive(Debug, Clone, Default)]
@@ -50,15 +48,9 @@ impl Scan {
     }
 }
 
-/// Opens the trace at `path`; the message names the file and what is wrong.
-pub fn open(path: &str) -> Result<TraceReader<BufReader<File>>, String> {
-    let f = File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    TraceReader::new(BufReader::with_capacity(1 << 20, f)).map_err(|e| format!("{path}: {e}"))
-}
-
 /// Scans the trace at `path` whose device `i` is mapped when `mapped[i]`.
 pub fn scan(path: &str, mapped: &[bool]) -> Result<Scan, String> {
-    let mut rd = open(path)?;
+    let mut rd = open_file(path)?;
     let mut s = Scan {
         devices: rd.header.devices.iter().map(|d| d.name.clone()).collect(),
         reach: vec![0; rd.header.devices.len()],

@@ -132,9 +132,7 @@ impl DeviceAcc {
 
 /// The summary of the trace file at `path`; the message names the file and what is wrong.
 pub fn of_file(path: &str) -> Result<CaptureSummary, String> {
-    let f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    let rd = TraceReader::new(std::io::BufReader::new(f)).map_err(|e| format!("{path}: {e}"))?;
-    summarise(rd).map_err(|e| format!("{path}: {e}"))
+    summarise(crate::format::open_file(path)?).map_err(|e| format!("{path}: {e}"))
 }
 
 /// Reads the whole trace and summarises it. A trace cut short is summarised up to its
@@ -154,11 +152,12 @@ pub fn summarise<R: BufRead>(mut rd: TraceReader<R>) -> Result<CaptureSummary, T
             per_second: Vec::new(),
         })
         .collect();
-    let (mut requests, mut last_ns) = (0u64, h.start_ns);
+    let (mut requests, mut last_ns, mut first_ns) = (0u64, h.start_ns, None);
     loop {
         match rd.next_record() {
             Ok(Some(r)) => {
                 requests += 1;
+                first_ns.get_or_insert(r.issue_ns);
                 last_ns = last_ns.max(r.issue_ns);
                 devices[r.device as usize].add(&r, h.start_ns);
             }
@@ -176,6 +175,7 @@ pub fn summarise<R: BufRead>(mut rd: TraceReader<R>) -> Result<CaptureSummary, T
         dbio_version: h.dbio_version.clone(),
         started_at: h.started_at.clone(),
         seconds: secs,
+        active_seconds: last_ns.saturating_sub(first_ns.unwrap_or(last_ns)) as f64 / 1e9,
         requests,
         complete: trailer.is_some(),
         interrupted: t.interrupted,
@@ -240,7 +240,7 @@ fn device(d: &crate::format::TraceDevice, acc: DeviceAcc, secs: f64) -> DeviceCa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::tests::header;
+    use crate::format::tests::{header, rec};
     use crate::format::{TraceWriter, Trailer};
 
     /// A trace of `recs` on one 1 GiB device, starting at 0 ns.
@@ -252,20 +252,6 @@ mod tests {
         match trailer {
             Some(t) => w.finish(&t).unwrap(),
             None => w.out,
-        }
-    }
-
-    fn rec(ns: u64, op: Op, sector: u64, sectors: u32, lat: u64) -> Record {
-        Record {
-            issue_ns: ns,
-            device: 0,
-            op,
-            preflush: false,
-            fua: false,
-            sync: false,
-            sector,
-            sectors,
-            latency_ns: lat,
         }
     }
 
@@ -287,7 +273,7 @@ mod tests {
         let bytes = trace(&recs, Some(trailer));
         let s = summarise(TraceReader::new(&bytes[..]).unwrap()).unwrap();
         assert!(s.complete);
-        assert_eq!((s.requests, s.seconds), (5, 2.0));
+        assert_eq!((s.requests, s.seconds, s.active_seconds), (5, 2.0, 1.5));
         let d = &s.devices[0];
         let read = d.read.as_ref().unwrap();
         assert_eq!((read.ios, read.bytes), (3, 3 * 8192));
