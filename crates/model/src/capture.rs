@@ -33,7 +33,22 @@ pub struct CaptureSummary {
     pub unmatched_completions: u64,
     /// Requests in flight at the end (not in the trace).
     pub in_flight_at_end: u64,
+    /// Set when the trace was converted from another tool's format (what it lacks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<Imported>,
     pub devices: Vec<DeviceCapture>,
+}
+
+/// A trace dbio converted from another tool's files rather than captured itself.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Imported {
+    /// "blktrace" (version 7 or 8), "fio iolog v2" or "fio iolog v3".
+    pub from: String,
+    pub files: Vec<String>,
+    /// The requests carry their issue times (fio's iolog v2 has none: only their order).
+    pub times: bool,
+    /// The requests carry the device's latency (fio's iologs have none).
+    pub latencies: bool,
 }
 
 /// One device's requests.
@@ -57,11 +72,28 @@ pub struct DeviceCapture {
     pub preflush_writes: u64,
     /// Reads as a share of reads and writes, in percent.
     pub read_pct: f64,
-    /// Requests in flight on the device as each one was issued (itself included).
-    pub in_flight: InFlight,
-    /// Requests per second, second by second: the busiest second and the 95th percentile.
-    pub peak_iops: u64,
-    pub p95_iops: u64,
+    /// Requests in flight on the device as each one was issued (itself included); none
+    /// for a trace without device latencies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_flight: Option<InFlight>,
+    /// Requests per second, second by second: the busiest second and the 95th percentile
+    /// (none for a trace without times).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_iops: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p95_iops: Option<u64>,
+    /// The busiest 60 seconds (the whole trace when shorter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_minute: Option<PeakMinute>,
+}
+
+/// The busiest minute of a device: where it starts and its mean rate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PeakMinute {
+    /// Seconds from the start of the capture.
+    pub start_s: u64,
+    pub iops: f64,
+    pub mb_s: f64,
 }
 
 /// One operation's requests on one device.
@@ -69,8 +101,11 @@ pub struct DeviceCapture {
 pub struct OpCapture {
     pub ios: u64,
     pub bytes: u64,
-    pub iops: f64,
-    pub mb_s: f64,
+    /// Rates over the capture (none for a trace without times).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iops: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mb_s: Option<f64>,
     /// Requests starting where the previous one of the same operation on the device ended.
     pub sequential_pct: f64,
     /// The commonest request sizes, most frequent first (at most eight).
@@ -79,8 +114,9 @@ pub struct OpCapture {
     pub hottest_1_pct: f64,
     pub hottest_5_pct: f64,
     pub hottest_20_pct: f64,
-    /// The device's latency: issue to completion, in ns.
-    pub latency_ns: LatencySummary,
+    /// The device's latency: issue to completion, in ns (none for a trace without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latency_ns: Option<LatencySummary>,
 }
 
 /// Requests of one size.

@@ -18,6 +18,17 @@ pub fn replay_job(raw: &RawJob, o: &ReplayArgs) -> Result<JobSpec, String> {
     refuse_workload_flags(raw)?;
     let speed = speed(o)?;
     let header = dbio_trace::format::open_file(&o.trace)?.header;
+    let (times, latencies) = header
+        .imported
+        .as_ref()
+        .map_or((true, true), |i| (i.times, i.latencies));
+    if !times && !o.as_fast_as_possible {
+        let from = header.imported.as_ref().map_or("", |i| i.from.as_str());
+        return Err(format!(
+            "{}: imported from {from}, which keeps the requests' order but not their times: replay it with --as-fast-as-possible (and --qd N for the requests in flight)",
+            o.trace
+        ));
+    }
     let names: Vec<String> = header.devices.iter().map(|d| d.name.clone()).collect();
     let (devices, targets) = mapping(&names, &o.map, &raw.targets)?;
     let mapped: Vec<bool> = names.iter().map(|n| devices.contains(n)).collect();
@@ -34,10 +45,12 @@ pub fn replay_job(raw: &RawJob, o: &ReplayArgs) -> Result<JobSpec, String> {
         rw: Some(rw(&s).into()),
         mix: (s.reads > 0 && s.writes > 0).then(|| (s.reads * 100 / (s.reads + s.writes)) as u32),
         bs: Some(sizes(&s)),
-        qd: Some(raw.qd.unwrap_or(if o.as_fast_as_possible {
-            (s.mean_in_flight().round() as u32).max(1)
-        } else {
-            TIMED_SLOTS
+        // Without the device's latencies the trace cannot say how many were in flight:
+        // one at a time, as fio replays an iolog unless told otherwise.
+        qd: Some(raw.qd.unwrap_or(match (o.as_fast_as_possible, latencies) {
+            (true, true) => (s.mean_in_flight().round() as u32).max(1),
+            (true, false) => 1,
+            (false, _) => TIMED_SLOTS,
         })),
         threads: Some(1),
         ops: Some(s.requests()),

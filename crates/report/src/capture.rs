@@ -32,6 +32,22 @@ pub fn caveats(s: &CaptureSummary) -> Vec<String> {
     if s.lost_events > 0 {
         v.push(format!("the kernel's trace buffers lost {} events: requests are missing from these figures (a busier device than the buffers keep up with)", s.lost_events));
     }
+    if let Some(i) = &s.imported {
+        let mut lacks = Vec::new();
+        if !i.times {
+            lacks.push("times (no rates; replay it --as-fast-as-possible)");
+        }
+        if !i.latencies {
+            lacks.push("device latencies (no latency or in-flight figures)");
+        }
+        if !lacks.is_empty() {
+            v.push(format!(
+                "imported from {}, which has no {}",
+                i.from,
+                lacks.join(" and no ")
+            ));
+        }
+    }
     if s.in_flight_at_end > 0 {
         v.push(format!(
             "{} requests were still in flight when the capture ended and are not in it",
@@ -42,19 +58,31 @@ pub fn caveats(s: &CaptureSummary) -> Vec<String> {
 }
 
 fn device(t: &mut String, d: &DeviceCapture) {
-    let _ = writeln!(
-        t,
-        "\n{} ({}, {}): reads {:.1} % of reads and writes; in flight mean {:.1}, p99 {}, max {}; busiest second {} requests, p95 {}",
+    let mut line = format!(
+        "\n{} ({}, {}): reads {:.1} % of reads and writes",
         d.name,
         d.dev,
         format_size(d.size_bytes),
-        d.read_pct,
-        d.in_flight.mean,
-        d.in_flight.p99,
-        d.in_flight.max,
-        d.peak_iops,
-        d.p95_iops
+        d.read_pct
     );
+    if let Some(f) = &d.in_flight {
+        let _ = write!(
+            line,
+            "; in flight mean {:.1}, p99 {}, max {}",
+            f.mean, f.p99, f.max
+        );
+    }
+    if let (Some(peak), Some(p95)) = (d.peak_iops, d.p95_iops) {
+        let _ = write!(line, "; busiest second {peak} requests, p95 {p95}");
+    }
+    let _ = writeln!(t, "{line}");
+    if let Some(m) = &d.peak_minute {
+        let _ = writeln!(
+            t,
+            "  peak minute from {} s: {:.0} IOPS, {:.1} MB/s",
+            m.start_s, m.iops, m.mb_s
+        );
+    }
     let _ = writeln!(
         t,
         "  {:<8} {:>10} {:>10} {:>9} {:>6} {:>22} {:>10} {:>10} {:>10} {:>10}",
@@ -100,22 +128,26 @@ fn device(t: &mut String, d: &DeviceCapture) {
 }
 
 fn row(t: &mut String, name: &str, o: &OpCapture) {
-    let l = &o.latency_ns;
+    let dash = || "-".to_string();
+    let rate = |v: Option<f64>, digits: usize| v.map_or_else(dash, |v| format!("{v:.digits$}"));
+    let l = o.latency_ns.as_ref();
+    let lat =
+        |f: fn(&dbio_model::histogram::LatencySummary) -> u64| l.map_or_else(dash, |l| us(f(l)));
     let _ = writeln!(
         t,
-        "  {:<8} {:>10} {:>10.0} {:>9.1} {:>6.1} {:>22} {:>10} {:>10} {:>10} {:>10}",
+        "  {:<8} {:>10} {:>10} {:>9} {:>6.1} {:>22} {:>10} {:>10} {:>10} {:>10}",
         name,
         o.ios,
-        o.iops,
-        o.mb_s,
+        rate(o.iops, 0),
+        rate(o.mb_s, 1),
         o.sequential_pct,
         format!(
             "{:.0}/{:.0}/{:.0}",
             o.hottest_1_pct, o.hottest_5_pct, o.hottest_20_pct
         ),
-        us(l.p50),
-        us(l.p99),
-        us(l.p99_9),
-        us(l.max)
+        lat(|l| l.p50),
+        lat(|l| l.p99),
+        lat(|l| l.p99_9),
+        lat(|l| l.max)
     );
 }

@@ -101,6 +101,10 @@ pub struct CaptureArgs {
     /// sequential share, skew, rate and flushes, for `dbio run --profile FILE`.
     #[arg(long, value_name = "FILE", requires = "from", conflicts_with_all = ["devices", "paths", "duration", "summary", "export", "out"])]
     pub profile: Option<String>,
+    /// Convert other tools' traces into a dbio trace (--out): blktrace's per-CPU files (or
+    /// the prefix given to `blktrace -o`) or fio's iolog v2/v3 (`write_iolog`).
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "out", conflicts_with_all = ["devices", "paths", "duration", "summary", "export", "profile", "from"])]
+    pub import: Vec<String>,
     /// The trace to export or to make a profile of.
     #[arg(long, value_name = "TRACE")]
     pub from: Option<String>,

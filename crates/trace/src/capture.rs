@@ -84,6 +84,7 @@ pub fn capture<W: Write>(
         start_ns,
         clock: "mono".into(),
         devices: opts.devices.iter().map(TraceDevice::from).collect(),
+        imported: None,
     };
     let mut writer = TraceWriter::new(BufWriter::with_capacity(1 << 20, out), &header)?;
     let pipes = inst.cpu_pipes()?;

@@ -18,11 +18,7 @@ pub struct Exported {
 /// wrote, or names the file and what is wrong.
 pub fn fio_iolog_file(from: &str, out: &str) -> Result<String, String> {
     let rd = crate::format::open_file(from)?;
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(out)
-        .map_err(|e| format!("{out}: {e} (dbio does not overwrite an export)"))?;
+    let file = crate::create_new(out, "an export")?;
     let done = fio_iolog(rd, std::io::BufWriter::new(file)).map_err(|e| format!("{from}: {e}"))?;
     let cut = if done.complete {
         ""

@@ -41,6 +41,9 @@ pub struct Header {
     pub start_ns: u64,
     pub clock: String,
     pub devices: Vec<TraceDevice>,
+    /// Set for a trace converted from another tool's files (what they lack).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<dbio_model::capture::Imported>,
 }
 
 /// What a trace file says after its records.
@@ -336,6 +339,7 @@ pub(crate) mod tests {
                     size_bytes: 1 << 30,
                 })
                 .collect(),
+            imported: None,
         }
     }
 

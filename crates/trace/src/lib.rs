@@ -9,6 +9,7 @@ pub mod device;
 pub mod event;
 pub mod export;
 pub mod format;
+pub mod import;
 pub mod page;
 pub mod pair;
 pub mod plan;
@@ -40,6 +41,16 @@ pub enum TraceError {
     Truncated(u64),
     #[error("the trace is damaged at byte {0}: {1}")]
     Corrupt(u64, String),
+}
+
+/// Creates the new file `path` for `what` ("a trace", "an export", "a profile"): an
+/// existing file is refused, never overwritten.
+pub fn create_new(path: &str, what: &str) -> Result<std::fs::File, String> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| format!("{path}: {e} (dbio does not overwrite {what})"))
 }
 
 impl TraceError {

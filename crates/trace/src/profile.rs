@@ -21,8 +21,11 @@ pub fn profile_toml(s: &CaptureSummary, trace: &str) -> Option<String> {
         "# Written by dbio capture --profile from {trace} ({} requests over {:.0} s, captured {}).",
         s.requests, s.seconds, s.started_at
     );
-    let secs = s.active_seconds.max(1e-3);
-    let _ = writeln!(out, "duration = \"{:.0}s\"", secs.ceil());
+    // A trace without times (fio's iolog v2) gives no rate: the profile runs closed loop.
+    let secs = (s.imported.as_ref().is_none_or(|i| i.times)).then(|| s.active_seconds.max(1e-3));
+    if let Some(secs) = secs {
+        let _ = writeln!(out, "duration = \"{:.0}s\"", secs.ceil());
+    }
     match devices[..] {
         [] => return None,
         [one] => {
@@ -50,7 +53,7 @@ pub fn profile_toml(s: &CaptureSummary, trace: &str) -> Option<String> {
 }
 
 /// One device's keys: pattern, mix, sizes, alignment, skew, rate, queue room and flushes.
-fn keys(d: &DeviceCapture, secs: f64) -> String {
+fn keys(d: &DeviceCapture, secs: Option<f64>) -> String {
     let (r, w) = (d.read.as_ref(), d.write.as_ref());
     let ios = |o: Option<&OpCapture>| o.map_or(0, |o| o.ios);
     let total = ios(r) + ios(w);
@@ -83,14 +86,27 @@ fn keys(d: &DeviceCapture, secs: f64) -> String {
     if rw.starts_with("rand") && hot20 >= 30.0 {
         let _ = writeln!(k, "skew = \"hotspot:{:.0}/20\"", hot20.min(99.0));
     }
-    let rate = (total as f64 / secs.max(1e-9)).round().max(1.0);
-    let _ = writeln!(k, "rate = {rate:.0}");
-    let _ = writeln!(k, "qd = {}", (d.in_flight.max * 2).clamp(8, 1024));
+    let _ = writeln!(k, "qd = {}", qd(d, secs.is_some()));
+    if let Some(secs) = secs {
+        let rate = (total as f64 / secs.max(1e-9)).round().max(1.0);
+        let _ = writeln!(k, "rate = {rate:.0}");
+    }
     let flushes = d.flush.as_ref().map_or(0, |f| f.ios);
     if flushes > 0 && ios(w) > 0 {
         let _ = writeln!(k, "sync = \"fdatasync:{}\"", (ios(w) / flushes).max(1));
     }
     k
+}
+
+/// Room in flight: with a rate, twice the most the device had (64 when the trace has no
+/// latencies to count them); closed loop, the mean it had (1 when unknown, as fio replays).
+fn qd(d: &DeviceCapture, rate: bool) -> u64 {
+    match (&d.in_flight, rate) {
+        (Some(f), true) => (f.max * 2).clamp(8, 1024),
+        (None, true) => 64,
+        (Some(f), false) => (f.mean.round() as u64).clamp(1, 1024),
+        (None, false) => 1,
+    }
 }
 
 /// The reads' and writes' sizes as a --bs distribution (weights in requests), and whether
@@ -118,12 +134,14 @@ fn sizes(r: Option<&OpCapture>, w: Option<&OpCapture>) -> (String, bool) {
 
 /// The profile's one-line description of device `d`.
 fn describe(d: &DeviceCapture, trace: &str) -> String {
+    let flight = d.in_flight.as_ref().map_or(String::new(), |f| {
+        format!(", {} in flight on average", (f.mean * 10.0).round() / 10.0)
+    });
     format!(
-        "captured from {} on {}: {:.0} % reads, {} in flight on average",
+        "captured from {} on {}: {:.0} % reads{flight}",
         esc(trace),
         esc(&d.name),
         d.read_pct,
-        (d.in_flight.mean * 10.0).round() / 10.0
     )
 }
 
@@ -138,11 +156,7 @@ pub fn profile_file(from: &str, out: &str) -> Result<String, String> {
     let s = crate::summary::of_file(from)?;
     let toml = profile_toml(&s, from)
         .ok_or_else(|| format!("{from}: no read or write to make a profile of"))?;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(out)
-        .map_err(|e| format!("{out}: {e} (dbio does not overwrite a profile)"))?;
+    let mut file = crate::create_new(out, "a profile")?;
     std::io::Write::write_all(&mut file, toml.as_bytes()).map_err(|e| format!("{out}: {e}"))?;
     Ok(format!(
         "a profile of {} devices' {} requests; run it with dbio run --profile {out} (add --vary rate=1x..4x to dbio sweep to push it harder)",

@@ -53,7 +53,9 @@ impl OpAcc {
         self.latency.saturating_record(r.latency_ns.max(1));
     }
 
-    fn summary(mut self, secs: f64) -> Option<OpCapture> {
+    /// The figures, with rates over `secs` when the trace has times and the latency when it
+    /// has latencies.
+    fn summary(mut self, secs: Option<f64>, latencies: bool) -> Option<OpCapture> {
         if self.ios == 0 {
             return None;
         }
@@ -68,8 +70,8 @@ impl OpAcc {
         Some(OpCapture {
             ios: self.ios,
             bytes: self.bytes,
-            iops: self.ios as f64 / secs,
-            mb_s: self.bytes as f64 / secs / 1e6,
+            iops: secs.map(|s| self.ios as f64 / s),
+            mb_s: secs.map(|s| self.bytes as f64 / s / 1e6),
             sequential_pct: pct(self.sequential),
             sizes: sizes
                 .iter()
@@ -83,7 +85,7 @@ impl OpAcc {
             hottest_1_pct: hottest(1),
             hottest_5_pct: hottest(5),
             hottest_20_pct: hottest(20),
-            latency_ns: LatencySummary::of(&self.latency),
+            latency_ns: latencies.then(|| LatencySummary::of(&self.latency)),
         })
     }
 }
@@ -97,7 +99,8 @@ struct DeviceAcc {
     /// Completion times of the requests in flight.
     completions: BinaryHeap<Reverse<u64>>,
     in_flight: Histogram<u64>,
-    per_second: Vec<u64>,
+    /// Requests and bytes issued in each second from the start.
+    per_second: Vec<(u64, u64)>,
 }
 
 impl DeviceAcc {
@@ -123,9 +126,10 @@ impl DeviceAcc {
         let second = (r.issue_ns.saturating_sub(start_ns) / 1_000_000_000) as usize;
         if second < 10_000_000 {
             if self.per_second.len() <= second {
-                self.per_second.resize(second + 1, 0);
+                self.per_second.resize(second + 1, (0, 0));
             }
-            self.per_second[second] += 1;
+            let s = &mut self.per_second[second];
+            *s = (s.0 + 1, s.1 + r.bytes());
         }
     }
 }
@@ -174,7 +178,6 @@ pub fn summarise<R: BufRead>(mut rd: TraceReader<R>) -> Result<CaptureSummary, T
         schema: CAPTURE_SCHEMA.into(),
         dbio_version: h.dbio_version.clone(),
         started_at: h.started_at.clone(),
-        seconds: secs,
         active_seconds: last_ns.saturating_sub(first_ns.unwrap_or(last_ns)) as f64 / 1e9,
         requests,
         complete: trailer.is_some(),
@@ -186,15 +189,27 @@ pub fn summarise<R: BufRead>(mut rd: TraceReader<R>) -> Result<CaptureSummary, T
             .devices
             .iter()
             .zip(devices)
-            .map(|(d, acc)| device(d, acc, secs))
+            .map(|(d, acc)| device(d, acc, secs, h.imported.as_ref()))
             .collect(),
+        imported: h.imported,
+        seconds: secs,
     })
 }
 
-fn device(d: &crate::format::TraceDevice, acc: DeviceAcc, secs: f64) -> DeviceCapture {
+/// One device's figures; rates need the trace's times and the in-flight counts and
+/// latencies its device latencies (an imported trace may lack them).
+fn device(
+    d: &crate::format::TraceDevice,
+    acc: DeviceAcc,
+    secs: f64,
+    imported: Option<&Imported>,
+) -> DeviceCapture {
+    let times = imported.is_none_or(|i| i.times);
+    let latencies = imported.is_none_or(|i| i.latencies);
     let [read, write, discard, flush] = acc.ops;
     let (r, w) = (read.ios, write.ios);
-    let mut per_second = acc.per_second;
+    let peak_minute = times.then(|| peak_minute(&acc.per_second)).flatten();
+    let mut per_second: Vec<u64> = acc.per_second.iter().map(|s| s.0).collect();
     per_second.sort_unstable();
     let p95 = per_second
         .get(((per_second.len() as f64 * 0.95).ceil() as usize).saturating_sub(1))
@@ -207,6 +222,7 @@ fn device(d: &crate::format::TraceDevice, acc: DeviceAcc, secs: f64) -> DeviceCa
             h.value_at_quantile(p)
         }
     };
+    let secs = times.then_some(secs);
     DeviceCapture {
         name: d.name.clone(),
         dev: d.dev.clone(),
@@ -216,13 +232,13 @@ fn device(d: &crate::format::TraceDevice, acc: DeviceAcc, secs: f64) -> DeviceCa
         } else {
             r as f64 * 100.0 / (r + w) as f64
         },
-        read: read.summary(secs),
-        write: write.summary(secs),
-        discard: discard.summary(secs),
-        flush: flush.summary(secs),
+        read: read.summary(secs, latencies),
+        write: write.summary(secs, latencies),
+        discard: discard.summary(secs, latencies),
+        flush: flush.summary(secs, latencies),
         fua_writes: acc.fua,
         preflush_writes: acc.preflush,
-        in_flight: InFlight {
+        in_flight: latencies.then(|| InFlight {
             mean: if acc.in_flight.is_empty() {
                 0.0
             } else {
@@ -231,10 +247,28 @@ fn device(d: &crate::format::TraceDevice, acc: DeviceAcc, secs: f64) -> DeviceCa
             p50: q(&acc.in_flight, 0.5),
             p99: q(&acc.in_flight, 0.99),
             max: acc.in_flight.max(),
-        },
-        peak_iops: per_second.last().copied().unwrap_or(0),
-        p95_iops: p95,
+        }),
+        peak_iops: times.then(|| per_second.last().copied().unwrap_or(0)),
+        p95_iops: times.then_some(p95),
+        peak_minute,
     }
+}
+
+/// The 60 seconds with the most requests (the whole trace when shorter), from the
+/// requests and bytes of each second.
+fn peak_minute(per_second: &[(u64, u64)]) -> Option<PeakMinute> {
+    let window = per_second.len().clamp(1, 60);
+    let sums = |w: &[(u64, u64)]| w.iter().fold((0, 0), |a, s| (a.0 + s.0, a.1 + s.1));
+    let (start, (ios, bytes)) = per_second
+        .windows(window)
+        .map(sums)
+        .enumerate()
+        .max_by_key(|&(k, (ios, _))| (ios, std::cmp::Reverse(k)))?;
+    Some(PeakMinute {
+        start_s: start as u64,
+        iops: ios as f64 / window as f64,
+        mb_s: bytes as f64 / window as f64 / 1e6,
+    })
 }
 
 #[cfg(test)]
@@ -277,7 +311,7 @@ mod tests {
         let d = &s.devices[0];
         let read = d.read.as_ref().unwrap();
         assert_eq!((read.ios, read.bytes), (3, 3 * 8192));
-        assert_eq!(read.iops, 1.5);
+        assert_eq!(read.iops, Some(1.5));
         assert!((read.sequential_pct - 200.0 / 3.0).abs() < 1e-9);
         assert_eq!(read.sizes[0].bytes, 8192);
         assert_eq!(read.hottest_1_pct, 100.0, "all in the first 1 %");
@@ -285,10 +319,28 @@ mod tests {
         assert_eq!(d.flush.as_ref().unwrap().ios, 1);
         assert_eq!(d.read_pct, 75.0);
         // The second read is issued while the first is in flight: 2 at once.
-        assert_eq!(d.in_flight.max, 2);
-        assert_eq!((d.peak_iops, d.p95_iops), (3, 3));
-        let lat = &read.latency_ns;
+        assert_eq!(d.in_flight.as_ref().unwrap().max, 2);
+        assert_eq!((d.peak_iops, d.p95_iops), (Some(3), Some(3)));
+        // Two seconds of requests (3 and 2, the flush with them): the "minute" is both.
+        let m = d.peak_minute.as_ref().unwrap();
+        assert_eq!((m.start_s, m.iops), (0, 2.5));
+        let lat = read.latency_ns.as_ref().unwrap();
         assert!(lat.max >= 99_000 && lat.max <= 101_000, "{lat:?}");
+    }
+
+    #[test]
+    fn the_peak_minute_is_the_busiest_60_seconds() {
+        // 200 s of one request a second, with 5 a second from 100 s to 159 s.
+        let recs: Vec<Record> = (0..200u64)
+            .flat_map(|s| {
+                let n = if (100..160).contains(&s) { 5 } else { 1 };
+                (0..n).map(move |k| rec(s * 1_000_000_000 + k, Op::Read, s * 8, 8, 1_000))
+            })
+            .collect();
+        let s = summarise(TraceReader::new(&trace(&recs, None)[..]).unwrap()).unwrap();
+        let m = s.devices[0].peak_minute.clone().unwrap();
+        assert_eq!((m.start_s, m.iops), (100, 5.0));
+        assert!((m.mb_s - 5.0 * 4096.0 / 1e6).abs() < 1e-12);
     }
 
     #[test]

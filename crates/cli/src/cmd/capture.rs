@@ -6,6 +6,7 @@ use crate::exit::Exit;
 use crate::prologue::{failure, usage};
 use dbio_model::capture::CaptureSummary;
 use dbio_trace::capture::{capture, Progress};
+use dbio_trace::import::import_files;
 use dbio_trace::summary::of_file;
 
 const CMD: &str = "dbio capture";
@@ -15,23 +16,23 @@ pub fn run(a: CaptureArgs) -> Result<Exit, Exit> {
     if let Some(trace) = &a.summary {
         return show(&of_file(trace).map_err(usage(CMD))?, a.json.as_deref());
     }
-    if let (Some(from), Some(out)) = (&a.from, &a.profile) {
-        let done = dbio_trace::profile::profile_file(from, out).map_err(usage(CMD))?;
-        eprintln!("{CMD}: wrote {out}: {done}");
-        return Ok(Exit::Ok);
-    }
-    if let (Some(from), Some(out)) = (&a.from, &a.out) {
-        let done = dbio_trace::export::fio_iolog_file(from, out).map_err(usage(CMD))?;
-        eprintln!("{CMD}: wrote {out}: {done}");
-        return Ok(Exit::Ok);
+    let made = match (&a.from, &a.profile, &a.out) {
+        (_, _, Some(o)) if !a.import.is_empty() => Some((o, import_files(&a.import, o))),
+        (Some(from), Some(p), _) => Some((p, dbio_trace::profile::profile_file(from, p))),
+        (Some(from), None, Some(o)) => Some((o, dbio_trace::export::fio_iolog_file(from, o))),
+        _ => None,
+    };
+    if let Some((out, done)) = made {
+        eprintln!("{CMD}: wrote {out}: {}", done.map_err(usage(CMD))?);
+        // An imported trace is summarised as a capture is.
+        if a.import.is_empty() {
+            return Ok(Exit::Ok);
+        }
+        return show(&of_file(out).map_err(failure(CMD))?, a.json.as_deref());
     }
     let (dur, out) = (a.duration.as_deref(), a.out.as_deref());
     let opts = dbio_trace::plan::plan(&a.devices, &a.paths, dur, out).map_err(usage(CMD))?;
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&opts.out)
-        .map_err(|e| usage(CMD)(format!("{}: {e}", opts.out)))?;
+    let file = dbio_trace::create_new(&opts.out, "a trace").map_err(usage(CMD))?;
     let bar = (!a.quiet).then(|| crate::progress::bar(None, "{spinner} {msg}"));
     let shown = |p: Progress| {
         if let Some(b) = &bar {
