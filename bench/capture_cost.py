@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Helper of bench/capture-cost: fio alone and fio under `dbio capture`, in alternating pairs.
+"""Helper of bench/capture-cost: fio alone and fio under `dbio capture`, then dbio runs
+without and with `--device-latency`, in alternating pairs.
 
 Usage: capture_cost.py DBIO DEVICE PAIRS DURATION
 """
@@ -45,37 +46,72 @@ def captured(dbio, dev, secs, rate, tmp):
     return iops, (ru.ru_utime + ru.ru_stime) / wall, s["requests"], ios, s["lost_events"]
 
 
-def scenario(name, dbio, dev, pairs, secs, rate):
+def run(dbio, dev, secs, rate, probe, tmp):
+    """dbio's own run of the same load, with or without its device-latency probe: (IOPS,
+    probe CPU share of one CPU, requests the probe counted, dbio's I/Os, lost events)."""
+    out = os.path.join(tmp, "r.json")
+    cmd = [dbio, "run", "--target", dev, "--rw", "randread", "--bs", "8k", "--qd", "16",
+           "--duration", f"{secs}s", "--no-store", "-q", "--json", out]
+    if rate:
+        cmd += ["--rate", str(rate)]
+    if probe:
+        cmd.append("--device-latency")
+    subprocess.run(cmd, check=True, capture_output=True)
+    r = json.load(open(out))
+    d = r.get("device_latency") or {}
+    reqs = (d.get("read") or {}).get("requests", 0)
+    return (r["read"]["iops"], d.get("probe_cpu_pct", 0) / 100, reqs, r["read"]["ios"],
+            d.get("lost_events", 0))
+
+
+def scenario(name, pairs, alone_run, under_run, what):
+    """Pairs of `alone_run` and `under_run` in alternating order; prints the medians."""
     alone, under, cpu, counts = [], [], [], []
-    with tempfile.TemporaryDirectory() as tmp:
-        for i in range(pairs):
-            runs = ["alone", "captured"] if i % 2 == 0 else ["captured", "alone"]
-            for what in runs:
-                if what == "alone":
-                    alone.append(fio(dev, secs, rate)[0])
-                else:
-                    iops, share, reqs, ios, lost = captured(dbio, dev, secs, rate, tmp)
-                    under.append(iops)
-                    cpu.append(share)
-                    counts.append((reqs, ios, lost))
+    for i in range(pairs):
+        for first in ([True, False] if i % 2 == 0 else [False, True]):
+            if first:
+                alone.append(alone_run()[0])
+            else:
+                iops, share, reqs, ios, lost = under_run()
+                under.append(iops)
+                cpu.append(share)
+                counts.append((reqs, ios, lost))
     ratios = [u / a for u, a in zip(under, alone)]
-    print(f"  {name}: fio IOPS alone {statistics.median(alone):,.0f}, captured "
+    print(f"  {name}: IOPS alone {statistics.median(alone):,.0f}, with {what} "
           f"{statistics.median(under):,.0f}; ratio median {statistics.median(ratios):.3f} "
-          f"(spread {min(ratios):.3f}-{max(ratios):.3f}); capture CPU "
+          f"(spread {min(ratios):.3f}-{max(ratios):.3f}); {what} CPU "
           f"{statistics.median(cpu) * 100:.1f} % of one CPU "
           f"(spread {min(cpu) * 100:.1f}-{max(cpu) * 100:.1f})")
     for reqs, ios, lost in counts:
-        print(f"    trace {reqs:,} requests, fio {ios:,} I/Os, lost events {lost}")
+        print(f"    {what} counted {reqs:,} requests, the load {ios:,} I/Os, lost events {lost}")
     return statistics.median(ratios), statistics.median(cpu)
 
 
 def main():
     dbio, dev, pairs, secs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    _, cpu = scenario("fixed 50,000 IOPS", dbio, dev, pairs, secs, 50000)
-    ratio, _ = scenario("full rate", dbio, dev, pairs, secs, None)
-    print(f"  capture CPU at 50,000 IOPS under 10 % of one CPU: "
-          f"{'PASS' if cpu < 0.10 else 'FAIL'}; full-rate IOPS ratio >= 0.90: "
-          f"{'PASS' if ratio >= 0.90 else 'FAIL'}")
+    verdicts = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, load in [("fio under dbio capture", "capture"),
+                           ("dbio run --device-latency", "probe")]:
+            print(f" {name}:")
+            for label, rate in [("fixed 50,000 IOPS", 50000), ("full rate", None)]:
+                if load == "capture":
+                    ratio, cpu = scenario(label, pairs, lambda: fio(dev, secs, rate),
+                                          lambda: captured(dbio, dev, secs, rate, tmp),
+                                          "capture")
+                else:
+                    ratio, cpu = scenario(label, pairs,
+                                          lambda: run(dbio, dev, secs, rate, False, tmp),
+                                          lambda: run(dbio, dev, secs, rate, True, tmp),
+                                          "probe")
+                verdicts.append((name, label, ratio, cpu, rate))
+    for name, label, ratio, cpu, rate in verdicts:
+        if rate:
+            print(f"  {name} CPU at 50,000 IOPS under 10 % of one CPU: "
+                  f"{'PASS' if cpu < 0.10 else 'FAIL'} ({cpu * 100:.1f} %)")
+        else:
+            print(f"  {name} full-rate IOPS ratio >= 0.90: "
+                  f"{'PASS' if ratio >= 0.90 else 'FAIL'} ({ratio:.3f})")
 
 
 if __name__ == "__main__":

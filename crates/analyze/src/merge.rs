@@ -134,6 +134,7 @@ where
         verify: None,
         db: None,
         replay: None,
+        device_latency: None,
     })
 }
 

@@ -234,6 +234,9 @@ pub struct JobSpec {
     pub hipri: bool,
     /// io_uring kernel submission thread (IORING_SETUP_SQPOLL).
     pub sqpoll: bool,
+    /// Trace the targets' disks in the block layer while measuring (`--device-latency`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub device_latency: bool,
     /// Whether the CPUs may enter idle states while measuring (`--cpu-idle`).
     #[serde(default)]
     pub cpu_idle: CpuIdle,

@@ -6,6 +6,7 @@ pub mod advise;
 pub mod capture;
 pub mod cluster;
 pub mod db;
+pub mod device_latency;
 pub mod facts;
 pub mod histogram;
 pub mod job;

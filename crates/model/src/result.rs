@@ -78,6 +78,10 @@ pub struct RunResult {
     /// A replayed trace (`dbio replay`): how closely the times were kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<crate::replay::ReplayReport>,
+    /// Where the latency went (`--device-latency`): the block layer's queue and device
+    /// times of the targets' disks over the measured window.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_latency: Option<crate::device_latency::DeviceLatencyReport>,
 }
 
 impl RunResult {

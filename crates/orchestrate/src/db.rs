@@ -94,6 +94,7 @@ pub fn job(o: &RunOpts, shown_url: &str) -> JobSpec {
         invalidate: false,
         hipri: false,
         sqpoll: false,
+        device_latency: false,
         cpu_idle: CpuIdle::Allow,
         data: DataKind::Random,
         destroy_data: false,
@@ -255,5 +256,6 @@ pub fn result(job: &JobSpec, m: &Measured, url: &str) -> RunResult {
         verify: None,
         db: Some(db),
         replay: None,
+        device_latency: None,
     }
 }

@@ -104,6 +104,7 @@ fn device(j: &JobSpec) -> RunResult {
         verify: None,
         db: None,
         replay: None,
+        device_latency: None,
     }
 }
 

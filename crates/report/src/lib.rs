@@ -13,6 +13,7 @@ pub mod csv;
 pub mod db;
 pub mod db_schema;
 pub mod deliver;
+pub mod device_latency;
 pub mod diskspd;
 mod diskspd_run;
 pub mod diskspd_xml;

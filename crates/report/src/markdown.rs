@@ -113,6 +113,9 @@ fn run(o: &mut String, r: &RunResult) {
         o.push_str("Total of all streams:\n\n");
     }
     dir_table(o, [&r.read, &r.write, &r.flush]);
+    if let Some(d) = crate::device_latency::markdown(r) {
+        o.push_str(&d);
+    }
     if let Some(s) = &r.session {
         o.push_str("## Wait events\n\n| Event | (generic) | class | Waits | Time (s) | Avg (µs) | p99 (µs) | % DB time |\n|---|---|---|--:|--:|--:|--:|--:|\n");
         for e in &s.events {

@@ -229,6 +229,9 @@ pub fn summary(r: &RunResult) -> String {
     if let Some(rp) = &r.replay {
         s += &replay_line(rp);
     }
+    if let Some(d) = crate::device_latency::text(r) {
+        s += &d;
+    }
     for w in &r.warnings {
         let _ = writeln!(s, "warning: {}", w.message);
     }

@@ -227,6 +227,7 @@ pub(crate) fn assemble(a: Assembly) -> RunResult {
         verify: None,
         db: None,
         replay,
+        device_latency: None,
     }
 }
 

@@ -7,6 +7,7 @@ pub mod burst;
 pub mod collect;
 pub mod data;
 pub mod datagen;
+pub(crate) mod device_latency;
 pub mod error;
 pub mod event;
 pub mod fidelity;

@@ -28,6 +28,8 @@ pub(crate) struct Measured {
     pub aborted: bool,
     /// How settling went, with `--steady`.
     pub steady: Option<SteadyState>,
+    /// The block layer's queue and device times (`--device-latency`).
+    pub device_latency: Option<dbio_model::device_latency::DeviceLatencyReport>,
     /// What write verification found (`--verify`).
     pub verify: Option<dbio_model::verify::VerifyReport>,
     /// Why verification failed the run (its journal, or a pass that could not read).
@@ -36,13 +38,14 @@ pub(crate) struct Measured {
 
 /// Second phase: starts every stream's workers on one timeline (the first stream's ramp,
 /// settling and stop), gathers their per-second intervals until all have ended, and joins them.
+/// A device-latency `probe` counts from the end of the ramp to the end of the window.
 pub(crate) fn measure(
     specs: &[&JobSpec],
     prepared: &[Prepared],
     stop: Arc<AtomicBool>,
     on_event: &mut dyn FnMut(Event),
     warnings: &mut Vec<Warning>,
-    start_at: Option<SystemTime>,
+    (start_at, probe): (Option<SystemTime>, Option<dbio_trace::probe::Probe>),
 ) -> Result<Measured, RunError> {
     let spec = specs[0];
     // The run's own stop: a failed journal ends the run through it, never through the user's
@@ -70,6 +73,8 @@ pub(crate) fn measure(
         intervals: rx,
     } = start_workers(&setups, &mut || {
         waited = wait_until(start_at, &stop, on_event, warnings);
+        let ramp = (spec.ramp_secs * 1e9) as u64;
+        (probe.iter()).for_each(|p| p.count_from(dbio_engine::sys::monotonic_ns() + ramp));
     });
     if let Err(e) = waited {
         // Stopped while waiting: the workers see `stop` at once; nothing was measured.
@@ -100,6 +105,7 @@ pub(crate) fn measure(
         &mut || {},
     );
     window.cpu_idle = cpu_idle;
+    let device_latency = crate::device_latency::finish(probe, warnings);
     on_event(Event::Finishing);
     let reports = match join_workers(handles, prepared) {
         Ok(r) => r,
@@ -126,6 +132,7 @@ pub(crate) fn measure(
         interrupted,
         aborted,
         steady,
+        device_latency,
         verify,
         verify_failure,
     })

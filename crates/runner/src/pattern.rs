@@ -321,6 +321,7 @@ pub(crate) mod tests {
             invalidate: false,
             hipri: false,
             sqpoll: false,
+            device_latency: false,
             cpu_idle: CpuIdle::Poll,
             data: DataKind::Random,
             destroy_data: false,

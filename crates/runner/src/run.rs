@@ -90,8 +90,17 @@ pub fn run_local(
     start_at: Option<SystemTime>,
 ) -> Result<RunResult, RunError> {
     let mut warnings = Vec::new();
+    let disks = crate::device_latency::disks(&[spec])?;
     let mut prepared = prepare(&[spec], &stop, on_event, &mut warnings)?;
-    let m = measure(&[spec], &prepared, stop, on_event, &mut warnings, start_at)?;
+    let probe = crate::device_latency::start(disks)?;
+    let m = measure(
+        &[spec],
+        &prepared,
+        stop,
+        on_event,
+        &mut warnings,
+        (start_at, probe),
+    )?;
     let p = prepared.remove(0);
     let mut r = assemble(Assembly {
         spec,
@@ -108,6 +117,7 @@ pub fn run_local(
         steady: m.steady,
     });
     r.verify = m.verify;
+    r.device_latency = m.device_latency;
     fail_verify(&mut r, m.verify_failure, m.aborted);
     Ok(r)
 }

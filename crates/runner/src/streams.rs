@@ -33,8 +33,17 @@ pub fn run_streams(
     }
     let specs: Vec<&JobSpec> = streams.iter().map(|s| &s.job).collect();
     let mut warnings = Vec::new();
+    let disks = crate::device_latency::disks(&specs)?;
     let prepared = prepare(&specs, &stop, on_event, &mut warnings)?;
-    let m = measure(&specs, &prepared, stop, on_event, &mut warnings, None)?;
+    let probe = crate::device_latency::start(disks)?;
+    let m = measure(
+        &specs,
+        &prepared,
+        stop,
+        on_event,
+        &mut warnings,
+        (None, probe),
+    )?;
     let mut results = Vec::new();
     // Each paced stream is judged on its own schedule (the totals' spec is the first's).
     let mut behind = Vec::new();
@@ -98,6 +107,7 @@ pub fn run_streams(
     r.streams = results;
     alone_without_histograms(&mut r.threads, &per_stream);
     r.verify = m.verify;
+    r.device_latency = m.device_latency;
     crate::assemble::fail_verify(&mut r, m.verify_failure, m.aborted);
     Ok(r)
 }

@@ -317,6 +317,7 @@ fn validate(a: &RawJob, s: &Settings) -> Result<JobSpec, SpecError> {
         invalidate: a.invalidate,
         hipri: a.hipri,
         sqpoll: a.sqpoll,
+        device_latency: a.device_latency,
         cpu_idle: if a.cpu_idle == "allow" {
             CpuIdle::Allow
         } else {
@@ -437,6 +438,9 @@ fn engine(a: &RawJob) -> Result<EngineKind, SpecError> {
     };
     if (a.hipri || a.sqpoll) && engine != EngineKind::Uring {
         return Err("--hipri and --sqpoll need --engine uring".into());
+    }
+    if a.device_latency && (engine == EngineKind::Sim || a.sessions.is_some()) {
+        return Err("--device-latency traces the block layer under dbio's own I/O: not with the simulated device or --sessions".into());
     }
     Ok(engine)
 }

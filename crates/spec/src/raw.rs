@@ -110,6 +110,11 @@ pub struct RawJob {
     /// io_uring: a kernel thread polls the submission queue.
     #[cfg_attr(feature = "clap", arg(long))]
     pub sqpoll: bool,
+    /// Also trace the targets' disks in the block layer while measuring, and say per
+    /// direction how much of the latency was the kernel's queue and how much the device's
+    /// own (needs root; not for a target in memory).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub device_latency: bool,
     /// While measuring, keep the CPUs out of idle states (poll, the default: a completion is
     /// not charged with a CPU's wake-up from idle; needs root) or leave them to the power
     /// manager (allow)
@@ -235,6 +240,7 @@ impl Default for RawJob {
             buffered: false,
             invalidate: false,
             hipri: false,
+            device_latency: false,
             sqpoll: false,
             cpu_idle: "poll".into(),
             data: None,

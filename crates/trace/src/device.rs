@@ -36,15 +36,27 @@ impl Device {
         })
     }
 
-    /// The device `major:minor` as sysfs describes it.
+    /// The device `major:minor` as sysfs describes it; a partition is its whole disk, since
+    /// the block layer's requests carry the disk's numbers and sectors.
     fn of_numbers((major, minor): (u32, u32)) -> Result<Device, TraceError> {
         let sys = Path::new("/sys/dev/block").join(format!("{major}:{minor}"));
-        let link = std::fs::canonicalize(&sys).map_err(|e| TraceError::at(&sys, e))?;
+        let mut link = std::fs::canonicalize(&sys).map_err(|e| TraceError::at(&sys, e))?;
+        let (mut major, mut minor) = (major, minor);
+        if link.join("partition").exists() {
+            link.pop();
+            let dev = std::fs::read_to_string(link.join("dev")).unwrap_or_default();
+            let numbers = dev.trim().split_once(':');
+            if let Some((ma, mi)) =
+                numbers.and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+            {
+                (major, minor) = (ma, mi);
+            }
+        }
         let name = link
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let size = std::fs::read_to_string(sys.join("size"))
+        let size = std::fs::read_to_string(link.join("size"))
             .ok()
             .and_then(|s| s.trim().parse::<u64>().ok())
             .unwrap_or(0);

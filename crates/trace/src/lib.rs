@@ -13,10 +13,12 @@ pub mod import;
 pub mod page;
 pub mod pair;
 pub mod plan;
+pub mod probe;
 pub mod profile;
 pub mod scan;
 pub mod summary;
 pub mod tracefs;
+pub mod tracing;
 
 use std::path::Path;
 

@@ -33,6 +33,7 @@ pub fn job(profile: &str, target: &str, qd: u32) -> JobSpec {
         invalidate: false,
         hipri: false,
         sqpoll: false,
+        device_latency: false,
         cpu_idle: CpuIdle::Poll,
         data: DataKind::Random,
         destroy_data: false,

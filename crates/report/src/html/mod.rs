@@ -301,6 +301,7 @@ fn run_section(o: &mut String, r: &RunResult) {
         o.push_str("<p>total of all streams:</p>\n");
     }
     dir_table(o, [&r.read, &r.write, &r.flush]);
+    device_latency(o, r);
     cluster::section(o, r);
     if r.engine.name != "sim" {
         let c = &r.cpu;
@@ -327,6 +328,31 @@ fn run_section(o: &mut String, r: &RunResult) {
 }
 
 /// A direction's row of figures in µs, with the latency percentiles.
+/// Where the time went (`--device-latency`), as a table with its notes.
+fn device_latency(o: &mut String, r: &RunResult) {
+    let Some(t) = crate::device_latency::table(r) else {
+        return;
+    };
+    let _ = write!(
+        o,
+        "<h3>{}</h3>\n<div class=\"scroll\"><table class=\"device-latency\">",
+        esc(&t.title)
+    );
+    let header = crate::device_latency::HEADER.map(String::from);
+    for (k, cells) in std::iter::once(header).chain(t.rows).enumerate() {
+        let tag = if k == 0 { "th" } else { "td" };
+        let _ = write!(o, "<tr><th class=\"l\">{}</th>", esc(&cells[0]));
+        for c in &cells[1..] {
+            let _ = write!(o, "<{tag}>{}</{tag}>", esc(c));
+        }
+        o.push_str("</tr>\n");
+    }
+    o.push_str("</table></div>\n");
+    for n in t.notes {
+        let _ = writeln!(o, "<p class=\"muted\">{}</p>", esc(&n));
+    }
+}
+
 fn dir_table(o: &mut String, dirs: [&Option<DirStats>; 3]) {
     o.push_str("<div class=\"scroll\"><table><tr><th class=\"l\"></th><th>I/Os</th><th>IOPS</th><th>MB/s</th><th>MiB/s</th><th>min</th><th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th></tr>\n");
     for (name, d) in ["read", "write", "flush"].into_iter().zip(dirs) {

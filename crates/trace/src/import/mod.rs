@@ -14,10 +14,7 @@ use dbio_model::capture::Imported;
 use iolog::IologReader;
 use std::io::{BufWriter, Read, Write};
 
-/// How long a request may wait for its completion before it is given up (its completion
-/// lost), so that it stops holding back the ones after it.
-const GIVE_UP_NS: u64 = 60_000_000_000;
-
+use crate::capture::GIVE_UP_NS;
 /// What an import wrote.
 struct Done {
     trailer: Trailer,
