@@ -60,8 +60,8 @@ pub enum Command {
     Clock,
     /// What to move to flash, from the database's own I/O statistics (PostgreSQL, MariaDB/MySQL,
     /// SQL Server and Oracle exports, /proc/diskstats), within a budget, and what not to.
-    #[command(after_help = crate::advise_args::ADVISE_HELP)]
-    Advise(Box<crate::advise_args::AdviseArgs>),
+    #[command(after_help = dbio_spec::advise_args::ADVISE_HELP)]
+    Advise(Box<dbio_spec::advise_args::AdviseArgs>),
     /// The SLOB method through a real PostgreSQL or MariaDB/MySQL: set up dbio's own schema,
     /// run sessions against it, and show the database's, the device's and dbio's figures.
     #[command(after_help = crate::db_args::DB_HELP)]

@@ -4,7 +4,6 @@
 //! reach the command lines.
 #![forbid(unsafe_code)]
 
-mod advise_args;
 mod advise_wait;
 mod args;
 mod cmd;

@@ -42,6 +42,35 @@ pub fn oracle(file_type: Option<&str>, tablespace: &str) -> ObjectKind {
     }
 }
 
+/// The kind of a file in a database's data folder from its path: PostgreSQL's WAL, InnoDB's
+/// redo, binary and Aria logs, SQL Server's .ldf and Oracle's redo files are logs; their
+/// temporary files temp; a name saying index an index; the rest data.
+pub fn file(path: &str) -> ObjectKind {
+    let lower = path.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let log = ["pg_wal/", "pg_xlog/", "#innodb_redo/"]
+        .iter()
+        .any(|d| lower.contains(d))
+        || ["ib_logfile", "aria_log", "redo"]
+            .iter()
+            .any(|p| name.starts_with(p))
+        || name.ends_with(".ldf")
+        || name.contains("-bin.");
+    if log {
+        ObjectKind::Log
+    } else if lower.contains("pgsql_tmp")
+        || lower.contains("#innodb_temp")
+        || name.starts_with("ibtmp")
+        || name.starts_with("temp")
+    {
+        ObjectKind::Temp
+    } else if names_index(name) {
+        ObjectKind::Index
+    } else {
+        ObjectKind::Data
+    }
+}
+
 /// Whether a name says it holds indexes (IDX, INDEX, IX_ as a word part).
 fn names_index(name: &str) -> bool {
     let n = name.to_ascii_uppercase();
@@ -55,6 +84,17 @@ fn names_index(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_of_a_data_folder() {
+        assert_eq!(file("pg_wal/000000010000000000000001"), ObjectKind::Log);
+        assert_eq!(file("#innodb_redo/#ib_redo9"), ObjectKind::Log);
+        assert_eq!(file("mysql-bin.000003"), ObjectKind::Log);
+        assert_eq!(file("base/pgsql_tmp/pgsql_tmp123.0"), ObjectKind::Temp);
+        assert_eq!(file("ibtmp1"), ObjectKind::Temp);
+        assert_eq!(file("shop/orders_idx.ibd"), ObjectKind::Index);
+        assert_eq!(file("base/16384/16390"), ObjectKind::Data);
+    }
 
     #[test]
     fn kinds() {

@@ -7,6 +7,7 @@ pub mod device;
 pub mod engine;
 pub mod error;
 pub mod facts;
+pub mod fiemap;
 pub mod medium;
 pub mod memlock;
 pub mod ring_fd;

@@ -115,7 +115,8 @@ pub struct AdviseResult {
 /// Where the figures came from. Never holds a password.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SourceInfo {
-    /// postgresql, mariadb, sqlserver, oracle, oracle-awr or diskstats.
+    /// postgresql, mariadb, sqlserver, oracle, oracle-awr, diskstats or capture (a dbio trace
+    /// attributed to files).
     pub system: String,
     /// The URL (password removed) or the files read.
     pub name: String,

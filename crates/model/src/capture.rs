@@ -37,6 +37,42 @@ pub struct CaptureSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<Imported>,
     pub devices: Vec<DeviceCapture>,
+    /// The requests attributed to the files of a folder (`--files DIR`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<FilesCapture>,
+}
+
+/// A device's requests attributed to the files under a folder through their extent maps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FilesCapture {
+    pub dir: String,
+    /// Files with requests, busiest first.
+    pub files: Vec<FileIo>,
+    /// Files under the folder without a request.
+    pub idle_files: u64,
+    /// Reads and writes on the folder's device that no file under it holds (file system
+    /// metadata, its journal, other files).
+    pub outside: u64,
+    /// Files whose extents could not be read (their names, at most ten).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unmapped: Vec<String>,
+}
+
+/// One file's reads and writes as the device saw them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FileIo {
+    /// Its path under the folder.
+    pub path: String,
+    pub size_bytes: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+    /// The device's time on its reads and writes, in ms (none for a trace without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_ms: Option<f64>,
 }
 
 /// A trace dbio converted from another tool's files rather than captured itself.

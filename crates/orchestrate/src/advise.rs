@@ -26,6 +26,8 @@ pub struct Request {
     pub io_wait_share: Option<String>,
     /// `--sizes`: a CSV of object sizes for sources without them.
     pub sizes: Option<String>,
+    /// `--files`: the data folder whose files a dbio trace's requests are attributed to.
+    pub files: Option<String>,
 }
 
 /// Why no advice was given; the status a caller gives it is said on each variant.
@@ -113,10 +115,14 @@ impl Request {
         let latency = latency(plan, self.current.as_deref(), find)?;
         let sizes = self.sizes.as_deref().map(dbio_db::gather::sizes);
         let sizes = sizes.transpose().map_err(AdviceError::Sizes)?;
-        let mut g = match gather(&self.source, plan.interval, io) {
-            Ok(Outcome::Saved(msg)) => return Ok(Advice::Saved(msg)),
-            Ok(Outcome::Counts(g)) => g,
-            Err(e) => return Err(AdviceError::Gather(e)),
+        let traced = capture::gathered(&self.source, self.files.as_deref());
+        let mut g = match traced.map_err(AdviceError::Gather)? {
+            Some(g) => g,
+            None => match gather(&self.source, plan.interval, io) {
+                Ok(Outcome::Saved(msg)) => return Ok(Advice::Saved(msg)),
+                Ok(Outcome::Counts(g)) => g,
+                Err(e) => return Err(AdviceError::Gather(e)),
+            },
         };
         if let (Some(s), Some(file)) = (&sizes, &self.sizes) {
             g.with_sizes(s, file);
@@ -151,5 +157,6 @@ fn counted(g: Gathered) -> Counted {
     }
 }
 
+mod capture;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@
 //! it took, and what the capture may have missed.
 
 use crate::units::us;
-use dbio_model::capture::{CaptureSummary, DeviceCapture, OpCapture};
+use dbio_model::capture::{CaptureSummary, DeviceCapture, FilesCapture, OpCapture};
 use dbio_model::units::format_size;
 use std::fmt::Write;
 
@@ -16,6 +16,9 @@ pub fn capture_text(s: &CaptureSummary) -> String {
     );
     for d in &s.devices {
         device(&mut t, d);
+    }
+    if let Some(f) = &s.files {
+        files(&mut t, f);
     }
     for line in caveats(s) {
         let _ = writeln!(t, "warning: {line}");
@@ -123,6 +126,46 @@ fn device(t: &mut String, d: &DeviceCapture) {
             t,
             "  writes through the cache (FUA): {}; after a flush: {}",
             d.fua_writes, d.preflush_writes
+        );
+    }
+}
+
+/// The busiest files of `--files` (at most 20), and what fell outside them.
+fn files(t: &mut String, f: &FilesCapture) {
+    let _ = writeln!(
+        t,
+        "\nfiles under {}: {} with requests, {} without; {} requests outside them (metadata, journal, other files)",
+        f.dir,
+        f.files.len(),
+        f.idle_files,
+        f.outside
+    );
+    let _ = writeln!(
+        t,
+        "  {:<40} {:>10} {:>10} {:>10} {:>10} {:>12}",
+        "file", "reads", "writes", "MB read", "MB written", "device ms"
+    );
+    for x in f.files.iter().take(20) {
+        let ms = x
+            .read_ms
+            .zip(x.write_ms)
+            .map_or("-".into(), |(r, w)| format!("{:.1}", r + w));
+        let _ = writeln!(
+            t,
+            "  {:<40} {:>10} {:>10} {:>10.1} {:>10.1} {:>12}",
+            x.path,
+            x.reads,
+            x.writes,
+            x.bytes_read as f64 / 1e6,
+            x.bytes_written as f64 / 1e6,
+            ms
+        );
+    }
+    if !f.unmapped.is_empty() {
+        let _ = writeln!(
+            t,
+            "  extents not readable (not counted): {}",
+            f.unmapped.join(", ")
         );
     }
 }

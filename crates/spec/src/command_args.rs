@@ -108,6 +108,10 @@ pub struct CaptureArgs {
     /// The trace to export or to make a profile of.
     #[arg(long, value_name = "TRACE")]
     pub from: Option<String>,
+    /// Attribute the requests to the files of this folder (a database's data folder on the
+    /// captured device) through their extent maps: per-file reads and writes in the summary.
+    #[arg(long, value_name = "DIR")]
+    pub files: Option<String>,
     /// Write the summary as JSON to FILE, or to stdout with '-'.
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,

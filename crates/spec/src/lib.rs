@@ -7,6 +7,8 @@
 //! from the engine's own constants.
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "clap")]
+pub mod advise_args;
 pub mod buckets;
 pub mod check;
 #[cfg(feature = "clap")]

@@ -30,6 +30,15 @@ pub struct CaptureOptions {
     pub dbio_version: String,
 }
 
+impl CaptureOptions {
+    /// The devices as "major:minor".
+    pub fn device_numbers(&self) -> Vec<String> {
+        (self.devices.iter())
+            .map(|d| format!("{}:{}", d.major, d.minor))
+            .collect()
+    }
+}
+
 /// Where a capture stands, for a progress display.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Progress {

@@ -13,6 +13,9 @@ pub struct Device {
     pub major: u32,
     pub minor: u32,
     pub size_bytes: u64,
+    /// Where the device named lies on this disk, in sectors: a partition's start (0 for a
+    /// whole disk). A file system's extents on a partition are offset by it.
+    pub start_sector: u64,
 }
 
 impl Device {
@@ -41,8 +44,10 @@ impl Device {
     fn of_numbers((major, minor): (u32, u32)) -> Result<Device, TraceError> {
         let sys = Path::new("/sys/dev/block").join(format!("{major}:{minor}"));
         let mut link = std::fs::canonicalize(&sys).map_err(|e| TraceError::at(&sys, e))?;
-        let (mut major, mut minor) = (major, minor);
+        let (mut major, mut minor, mut start_sector) = (major, minor, 0);
         if link.join("partition").exists() {
+            let start = std::fs::read_to_string(link.join("start")).unwrap_or_default();
+            start_sector = start.trim().parse().unwrap_or(0);
             link.pop();
             let dev = std::fs::read_to_string(link.join("dev")).unwrap_or_default();
             let numbers = dev.trim().split_once(':');
@@ -65,6 +70,7 @@ impl Device {
             major,
             minor,
             size_bytes: size * 512,
+            start_sector,
         })
     }
 }

@@ -8,6 +8,7 @@ pub mod capture;
 pub mod device;
 pub mod event;
 pub mod export;
+pub mod files;
 pub mod format;
 pub mod import;
 pub mod page;

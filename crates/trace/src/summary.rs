@@ -192,6 +192,7 @@ pub fn summarise<R: BufRead>(mut rd: TraceReader<R>) -> Result<CaptureSummary, T
             .map(|(d, acc)| device(d, acc, secs, h.imported.as_ref()))
             .collect(),
         imported: h.imported,
+        files: None,
         seconds: secs,
     })
 }

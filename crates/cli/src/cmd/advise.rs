@@ -1,7 +1,6 @@
 //! `dbio advise`: checks the flags, gets the counts (live snapshots or exports), has
 //! dbio-analyze rank and place the objects, then prints, writes and stores the advice.
 
-use crate::advise_args::AdviseArgs;
 use crate::advise_wait::Waiter;
 use crate::exit::Exit;
 use crate::history::{self, find, lookup_inputs};
@@ -14,6 +13,7 @@ use dbio_db::gather::Source;
 use dbio_model::advise::AdviseResult;
 use dbio_orchestrate::advise::{Advice, AdviceError, Request};
 use dbio_report::advise_json::AdviseJson;
+use dbio_spec::advise_args::AdviseArgs;
 
 /// Runs `dbio advise`.
 pub fn run(a: AdviseArgs) -> Result<Exit, Exit> {
@@ -76,6 +76,7 @@ fn request(a: &AdviseArgs) -> Request {
         flash_latency: a.flash_latency.clone(),
         io_wait_share: a.io_wait_share.clone(),
         sizes: a.sizes.clone(),
+        files: a.files.clone(),
     }
 }
 

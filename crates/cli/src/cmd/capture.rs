@@ -6,13 +6,14 @@ use crate::exit::Exit;
 use crate::prologue::{failure, usage};
 use dbio_model::capture::CaptureSummary;
 use dbio_trace::capture::{capture, Progress};
+use dbio_trace::files::summary;
 use dbio_trace::import::import_files;
-use dbio_trace::summary::of_file;
 
 const CMD: &str = "dbio capture";
 
 /// Runs `dbio capture` and returns its exit status.
 pub fn run(a: CaptureArgs) -> Result<Exit, Exit> {
+    let of_file = |trace: &str| summary(trace, a.files.as_deref());
     if let Some(trace) = &a.summary {
         return show(&of_file(trace).map_err(usage(CMD))?, a.json.as_deref());
     }
@@ -32,6 +33,9 @@ pub fn run(a: CaptureArgs) -> Result<Exit, Exit> {
     }
     let (dur, out) = (a.duration.as_deref(), a.out.as_deref());
     let opts = dbio_trace::plan::plan(&a.devices, &a.paths, dur, out).map_err(usage(CMD))?;
+    if let Some(dir) = &a.files {
+        dbio_trace::files::FileMap::of_dir(dir, &opts.device_numbers()).map_err(usage(CMD))?;
+    }
     let file = dbio_trace::create_new(&opts.out, "a trace").map_err(usage(CMD))?;
     let bar = (!a.quiet).then(|| crate::progress::bar(None, "{spinner} {msg}"));
     let shown = |p: Progress| {
@@ -47,7 +51,7 @@ pub fn run(a: CaptureArgs) -> Result<Exit, Exit> {
     bar.inspect(|b| b.finish_and_clear());
     // A capture that failed part way (a full disk) keeps the requests it wrote.
     let trailer = ended.map_err(|e| {
-        match of_file(&opts.out).map(|s| s.requests) {
+        match dbio_trace::summary::of_file(&opts.out).map(|s| s.requests) {
             Ok(n) if n > 0 => eprintln!("{CMD}: {} keeps the {n} requests before this", opts.out),
             _ => drop(std::fs::remove_file(&opts.out)),
         }

@@ -1,7 +1,7 @@
 //! Flags of `dbio advise`.
 
+use crate::out_args::{Outputs, StoreArgs};
 use clap::Args;
-use dbio_spec::out_args::{Outputs, StoreArgs};
 
 pub const ADVISE_HELP: &str = include_str!("../help/advise.txt");
 
@@ -43,6 +43,10 @@ pub struct AdviseArgs {
     /// Share of the time spent waiting on I/O (0.4 or 40%), for the bound on the speed-up.
     #[arg(long, value_name = "SHARE")]
     pub io_wait_share: Option<String>,
+    /// With a dbio trace as the export: the database's data folder, whose files' extents
+    /// attribute the trace's requests to files.
+    #[arg(long, value_name = "DIR")]
+    pub files: Option<String>,
     /// Object sizes for sources without them (AWR, saved diskstats): a CSV with NAME and BYTES.
     #[arg(long, value_name = "FILE")]
     pub sizes: Option<String>,
