@@ -90,6 +90,58 @@ fn a_capture_counts_what_the_device_s_own_counters_count() {
     let (code, again, err) = summary(dir.path(), "t.trace");
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(again, s);
+    // In the HTML page, each chart draws the points the summary holds.
+    let (code, _, err) = dbio_in(
+        dir.path(),
+        &["capture", "--summary", "t.trace", "--html", "s.html"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_html_charts(test, &dir.path().join("s.html"), d);
+}
+
+/// The capture page drawn offline in chromium: quiet, not blank, and its charts those of
+/// the summary's device `d`, each with the points the summary holds.
+fn assert_html_charts(test: &str, page: &std::path::Path, d: &Value) {
+    use common::browser::{assert_not_blank, assert_quiet, charts, chromium, load};
+    let Some(chrome) = chromium(test) else { return };
+    let l = load(&chrome, page, None);
+    assert_quiet("capture page", &l);
+    assert_not_blank(&chrome, page);
+    let len = |v: &Value| v.as_array().map_or(0, Vec::len);
+    let series = d["iops_series"].as_array().unwrap().len();
+    let sizes = |op: &str| {
+        (
+            (if op == "read" { "reads" } else { "writes" }).to_string(),
+            len(&d[op]["sizes"]),
+        )
+    };
+    let want = vec![
+        (
+            "capture-iops".to_string(),
+            vec![("IOPS".to_string(), series)],
+        ),
+        (
+            "capture-mbs".to_string(),
+            vec![("MB/s".to_string(), series)],
+        ),
+        (
+            "capture-sizes".to_string(),
+            vec![sizes("read"), sizes("write")],
+        ),
+        (
+            "capture-skew".to_string(),
+            vec![
+                ("requests".to_string(), len(&d["skew_curve"])),
+                ("no skew".to_string(), 2),
+            ],
+        ),
+        (
+            "capture-inflight".to_string(),
+            vec![("in flight".to_string(), len(&d["in_flight_counts"]))],
+        ),
+    ];
+    assert_eq!(charts(&l.dom), want);
+    assert!(series >= 2 && len(&d["skew_curve"]) == 14, "{d}");
 }
 
 #[test]

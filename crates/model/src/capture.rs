@@ -121,6 +121,21 @@ pub struct DeviceCapture {
     /// The busiest 60 seconds (the whole trace when shorter).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_minute: Option<PeakMinute>,
+    /// Requests per second over the capture, at most 3,600 points: each the mean of
+    /// `series_step_s` seconds (none for a trace without times).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub iops_series: Vec<f64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mb_s_series: Vec<f64>,
+    #[serde(default)]
+    pub series_step_s: u64,
+    /// The skew curve of reads and writes: (percent of the device, hottest first; percent
+    /// of the requests landing in it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skew_curve: Vec<(f64, f64)>,
+    /// How many requests were issued with each number in flight (itself included).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub in_flight_counts: Vec<(u64, u64)>,
 }
 
 /// The busiest minute of a device: where it starts and its mean rate.

@@ -115,6 +115,10 @@ pub struct CaptureArgs {
     /// Write the summary as JSON to FILE, or to stdout with '-'.
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
+    /// Also write the summary as one HTML page with charts (requests over time, sizes, the
+    /// skew curve, requests in flight) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
     /// No progress display.
     #[arg(short, long)]
     pub quiet: bool,

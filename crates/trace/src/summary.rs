@@ -210,6 +210,17 @@ fn device(
     let [read, write, discard, flush] = acc.ops;
     let (r, w) = (read.ios, write.ios);
     let peak_minute = times.then(|| peak_minute(&acc.per_second)).flatten();
+    let skew_curve = skew_curve(&read.buckets, &write.buckets);
+    let (iops_series, mb_s_series, series_step_s) = match times {
+        true => series(&acc.per_second),
+        false => (Vec::new(), Vec::new(), 0),
+    };
+    let in_flight_counts = match latencies {
+        true => (acc.in_flight.iter_recorded())
+            .map(|v| (v.value_iterated_to(), v.count_at_value()))
+            .collect(),
+        false => Vec::new(),
+    };
     let mut per_second: Vec<u64> = acc.per_second.iter().map(|s| s.0).collect();
     per_second.sort_unstable();
     let p95 = per_second
@@ -252,7 +263,47 @@ fn device(
         peak_iops: times.then(|| per_second.last().copied().unwrap_or(0)),
         p95_iops: times.then_some(p95),
         peak_minute,
+        iops_series,
+        mb_s_series,
+        series_step_s,
+        skew_curve,
+        in_flight_counts,
     }
+}
+
+/// Points of the series: each second's requests and MB/s, or, over an hour, the means of
+/// equal steps (at most 3,600 points); the step in seconds.
+fn series(per_second: &[(u64, u64)]) -> (Vec<f64>, Vec<f64>, u64) {
+    let step = per_second.len().div_ceil(3600).max(1);
+    let (iops, mb): (Vec<f64>, Vec<f64>) = per_second
+        .chunks(step)
+        .map(|c| {
+            let (n, b) = c.iter().fold((0, 0), |a, s| (a.0 + s.0, a.1 + s.1));
+            (n as f64 / c.len() as f64, b as f64 / c.len() as f64 / 1e6)
+        })
+        .unzip();
+    (iops, mb, step as u64)
+}
+
+/// The skew curve of reads and writes together: at shares of the device (hottest places
+/// first), the share of the requests landing there, both in percent.
+fn skew_curve(read: &[u64], write: &[u64]) -> Vec<(f64, f64)> {
+    let mut b: Vec<u64> = read.iter().zip(write).map(|(r, w)| r + w).collect();
+    let total: u64 = b.iter().sum();
+    if total == 0 {
+        return Vec::new();
+    }
+    b.sort_unstable_by(|x, y| y.cmp(x));
+    [0, 1, 2, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]
+        .iter()
+        .map(|&pct| {
+            let n = b.len() * pct / 100;
+            (
+                pct as f64,
+                b[..n].iter().sum::<u64>() as f64 * 100.0 / total as f64,
+            )
+        })
+        .collect()
 }
 
 /// The 60 seconds with the most requests (the whole trace when shorter), from the
@@ -325,6 +376,16 @@ mod tests {
         // Two seconds of requests (3 and 2, the flush with them): the "minute" is both.
         let m = d.peak_minute.as_ref().unwrap();
         assert_eq!((m.start_s, m.iops), (0, 2.5));
+        // The reads and the write land in two of the device's 1,000 places: the hottest 1 %
+        // (ten places) holds all four.
+        assert_eq!(d.skew_curve[1], (1.0, 100.0));
+        assert_eq!(
+            (d.iops_series.clone(), d.series_step_s),
+            (vec![2.0, 3.0], 1)
+        );
+        // In flight as each was issued: 1, 2 (the second read), 1, 2 (the write, while the
+        // third read is still in flight), 1.
+        assert_eq!(d.in_flight_counts, vec![(1, 3), (2, 2)]);
         let lat = read.latency_ns.as_ref().unwrap();
         assert!(lat.max >= 99_000 && lat.max <= 101_000, "{lat:?}");
     }

@@ -13,9 +13,19 @@ const CMD: &str = "dbio capture";
 
 /// Runs `dbio capture` and returns its exit status.
 pub fn run(a: CaptureArgs) -> Result<Exit, Exit> {
+    // No output may overwrite the trace, a file imported or the trace being written.
+    let read: Vec<&String> = (a
+        .summary
+        .iter()
+        .chain(&a.from)
+        .chain(&a.import)
+        .chain(&a.out))
+    .collect();
+    let outputs = [("--json", a.json.as_deref()), ("--html", a.html.as_deref())];
+    dbio_store::files::check_outputs(&outputs, &read).map_err(usage(CMD))?;
     let of_file = |trace: &str| summary(trace, a.files.as_deref());
     if let Some(trace) = &a.summary {
-        return show(&of_file(trace).map_err(usage(CMD))?, a.json.as_deref());
+        return show(&of_file(trace).map_err(usage(CMD))?, &a);
     }
     let made = match (&a.from, &a.profile, &a.out) {
         (_, _, Some(o)) if !a.import.is_empty() => Some((o, import_files(&a.import, o))),
@@ -29,7 +39,7 @@ pub fn run(a: CaptureArgs) -> Result<Exit, Exit> {
         if a.import.is_empty() {
             return Ok(Exit::Ok);
         }
-        return show(&of_file(out).map_err(failure(CMD))?, a.json.as_deref());
+        return show(&of_file(out).map_err(failure(CMD))?, &a);
     }
     let (dur, out) = (a.duration.as_deref(), a.out.as_deref());
     let opts = dbio_trace::plan::plan(&a.devices, &a.paths, dur, out).map_err(usage(CMD))?;
@@ -58,10 +68,7 @@ pub fn run(a: CaptureArgs) -> Result<Exit, Exit> {
         failure(CMD)(e)
     })?;
     eprintln!("{CMD}: wrote {}: {} requests", opts.out, trailer.requests);
-    let status = show(
-        &of_file(&opts.out).map_err(failure(CMD))?,
-        a.json.as_deref(),
-    )?;
+    let status = show(&of_file(&opts.out).map_err(failure(CMD))?, &a)?;
     Ok(if trailer.interrupted {
         Exit::Interrupted
     } else {
@@ -69,11 +76,16 @@ pub fn run(a: CaptureArgs) -> Result<Exit, Exit> {
     })
 }
 
-/// Prints the summary, and its JSON where asked (to stdout with '-', instead of the text).
-fn show(s: &CaptureSummary, json: Option<&str>) -> Result<Exit, Exit> {
+/// Prints the summary, and its JSON where asked (to stdout with '-', instead of the text),
+/// and writes its HTML page where asked.
+fn show(s: &CaptureSummary, a: &CaptureArgs) -> Result<Exit, Exit> {
+    if let Some(path) = &a.html {
+        let page = dbio_report::html::capture::page(s);
+        std::fs::write(path, page).map_err(|e| failure(CMD)(format!("{path}: {e}")))?;
+    }
     let text = dbio_report::capture::capture_text(s);
     let body = serde_json::to_string_pretty(s).expect("a summary serialises");
-    match json {
+    match a.json.as_deref() {
         Some("-") => println!("{body}"),
         Some(path) => {
             std::fs::write(path, body + "\n").map_err(|e| failure(CMD)(format!("{path}: {e}")))?;

@@ -2,6 +2,7 @@
 //! network), one section per run or sweep, that reads at laptop width and prints.
 
 pub mod advise;
+pub mod capture;
 pub mod charts;
 mod cluster;
 mod db;
