@@ -108,7 +108,14 @@ fn assert_html_charts(test: &str, page: &std::path::Path, d: &Value) {
     assert_quiet("capture page", &l);
     assert_not_blank(&chrome, page);
     let len = |v: &Value| v.as_array().map_or(0, Vec::len);
-    let series = d["iops_series"].as_array().unwrap().len();
+    let series = len(&d["iops_series"]);
+    let per_op = |key: &str| {
+        vec![
+            ("all".to_string(), len(&d[key])),
+            ("reads".to_string(), len(&d["read"][key])),
+            ("writes".to_string(), len(&d["write"][key])),
+        ]
+    };
     let sizes = |op: &str| {
         (
             (if op == "read" { "reads" } else { "writes" }).to_string(),
@@ -116,14 +123,8 @@ fn assert_html_charts(test: &str, page: &std::path::Path, d: &Value) {
         )
     };
     let want = vec![
-        (
-            "capture-iops".to_string(),
-            vec![("IOPS".to_string(), series)],
-        ),
-        (
-            "capture-mbs".to_string(),
-            vec![("MB/s".to_string(), series)],
-        ),
+        ("capture-iops".to_string(), per_op("iops_series")),
+        ("capture-mbs".to_string(), per_op("mb_s_series")),
         (
             "capture-sizes".to_string(),
             vec![sizes("read"), sizes("write")],
@@ -141,7 +142,18 @@ fn assert_html_charts(test: &str, page: &std::path::Path, d: &Value) {
         ),
     ];
     assert_eq!(charts(&l.dom), want);
-    assert!(series >= 2 && len(&d["skew_curve"]) == 14, "{d}");
+    assert!(series >= 2 && len(&d["read"]["iops_series"]) >= 2, "{d}");
+    assert_eq!(len(&d["skew_curve"]), 14, "{d}");
+    // Second by second, the directions add up to the device's requests.
+    let sum = |v: &Value| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .sum::<f64>()
+    };
+    let ops = sum(&d["read"]["iops_series"]) + sum(&d["write"]["iops_series"]);
+    assert_eq!(ops, sum(&d["iops_series"]), "{d}");
 }
 
 #[test]

@@ -145,7 +145,7 @@ fn twice_the_speed_onto_a_smaller_file_folds_every_request_inside_it() {
         "--destroy-data",
         "--engine",
         "psync",
-        "--speed",
+        "--rate-scale",
         "2x",
         "--json",
         "r.json",

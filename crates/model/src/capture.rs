@@ -112,8 +112,22 @@ pub struct DeviceCapture {
     /// for a trace without device latencies.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub in_flight: Option<InFlight>,
-    /// Requests per second, second by second: the busiest second and the 95th percentile
-    /// (none for a trace without times).
+    /// Reads, writes, discards and flushes together, second by second.
+    #[serde(flatten)]
+    pub rates: Rates,
+    /// The skew curve of reads and writes: (percent of the device, hottest first; percent
+    /// of the requests landing in it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skew_curve: Vec<(f64, f64)>,
+    /// How many requests were issued with each number in flight (itself included).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub in_flight_counts: Vec<(u64, u64)>,
+}
+
+/// Requests second by second: the busiest second, the 95th percentile second, the busiest
+/// minute and the series over the capture (none of them for a trace without times).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Rates {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peak_iops: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -122,20 +136,13 @@ pub struct DeviceCapture {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_minute: Option<PeakMinute>,
     /// Requests per second over the capture, at most 3,600 points: each the mean of
-    /// `series_step_s` seconds (none for a trace without times).
+    /// `series_step_s` seconds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub iops_series: Vec<f64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mb_s_series: Vec<f64>,
     #[serde(default)]
     pub series_step_s: u64,
-    /// The skew curve of reads and writes: (percent of the device, hottest first; percent
-    /// of the requests landing in it).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub skew_curve: Vec<(f64, f64)>,
-    /// How many requests were issued with each number in flight (itself included).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub in_flight_counts: Vec<(u64, u64)>,
 }
 
 /// The busiest minute of a device: where it starts and its mean rate.
@@ -157,6 +164,9 @@ pub struct OpCapture {
     pub iops: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mb_s: Option<f64>,
+    /// This operation's requests second by second.
+    #[serde(flatten)]
+    pub rates: Rates,
     /// Requests starting where the previous one of the same operation on the device ended.
     pub sequential_pct: f64,
     /// The commonest request sizes, most frequent first (at most eight).

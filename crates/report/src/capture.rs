@@ -75,11 +75,11 @@ fn device(t: &mut String, d: &DeviceCapture) {
             f.mean, f.p99, f.max
         );
     }
-    if let (Some(peak), Some(p95)) = (d.peak_iops, d.p95_iops) {
+    if let (Some(peak), Some(p95)) = (d.rates.peak_iops, d.rates.p95_iops) {
         let _ = write!(line, "; busiest second {peak} requests, p95 {p95}");
     }
     let _ = writeln!(t, "{line}");
-    if let Some(m) = &d.peak_minute {
+    if let Some(m) = &d.rates.peak_minute {
         let _ = writeln!(
             t,
             "  peak minute from {} s: {:.0} IOPS, {:.1} MB/s",

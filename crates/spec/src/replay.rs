@@ -11,8 +11,12 @@ pub struct ReplayArgs {
     /// Where a captured device's requests go, DEVICE=TARGET (repeat for each device).
     #[cfg_attr(feature = "clap", arg(long, value_name = "DEVICE=TARGET"))]
     pub map: Vec<String>,
-    /// Times divided by this: 2x replays twice the captured load, 0.5x half.
-    #[cfg_attr(feature = "clap", arg(long, value_name = "FACTOR"))]
+    /// Times divided by this: 2x replays twice the captured load, 0.5x half (also
+    /// --rate-scale).
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, visible_alias = "rate-scale", value_name = "FACTOR")
+    )]
     pub speed: Option<String>,
     /// Ignore the times: keep the captured mean queue depth (or --qd) in flight.
     #[cfg_attr(feature = "clap", arg(long))]

@@ -24,6 +24,8 @@ struct OpAcc {
     sizes: HashMap<u32, u64>,
     buckets: Vec<u64>,
     latency: Histogram<u64>,
+    /// Requests and bytes issued in each second from the start.
+    per_second: Vec<(u64, u64)>,
 }
 
 impl OpAcc {
@@ -36,10 +38,12 @@ impl OpAcc {
             sizes: HashMap::new(),
             buckets: vec![0; BUCKETS as usize],
             latency: new_histogram(),
+            per_second: Vec::new(),
         }
     }
 
-    fn add(&mut self, r: &Record, device_sectors: u64) {
+    fn add(&mut self, r: &Record, device_sectors: u64, second: Option<usize>) {
+        count_second(&mut self.per_second, second, r.bytes());
         self.ios += 1;
         self.bytes += r.bytes();
         if self.end == Some(r.sector) && r.sectors > 0 {
@@ -56,6 +60,7 @@ impl OpAcc {
     /// The figures, with rates over `secs` when the trace has times and the latency when it
     /// has latencies.
     fn summary(mut self, secs: Option<f64>, latencies: bool) -> Option<OpCapture> {
+        let rates = secs.map_or_else(Rates::default, |_| rates(&self.per_second));
         if self.ios == 0 {
             return None;
         }
@@ -70,6 +75,7 @@ impl OpAcc {
         Some(OpCapture {
             ios: self.ios,
             bytes: self.bytes,
+            rates,
             iops: secs.map(|s| self.ios as f64 / s),
             mb_s: secs.map(|s| self.bytes as f64 / s / 1e6),
             sequential_pct: pct(self.sequential),
@@ -111,7 +117,9 @@ impl DeviceAcc {
             Op::Discard => 2,
             Op::Flush => 3,
         };
-        self.ops[k].add(r, self.sectors);
+        let second = (r.issue_ns.saturating_sub(start_ns) / 1_000_000_000) as usize;
+        let second = (second < 10_000_000).then_some(second);
+        self.ops[k].add(r, self.sectors, second);
         if r.op == Op::Write {
             self.fua += u64::from(r.fua);
             self.preflush += u64::from(r.preflush);
@@ -123,15 +131,18 @@ impl DeviceAcc {
             .push(Reverse(r.issue_ns.saturating_add(r.latency_ns)));
         self.in_flight
             .saturating_record(self.completions.len() as u64);
-        let second = (r.issue_ns.saturating_sub(start_ns) / 1_000_000_000) as usize;
-        if second < 10_000_000 {
-            if self.per_second.len() <= second {
-                self.per_second.resize(second + 1, (0, 0));
-            }
-            let s = &mut self.per_second[second];
-            *s = (s.0 + 1, s.1 + r.bytes());
-        }
+        count_second(&mut self.per_second, second, r.bytes());
     }
+}
+
+/// Counts a request of `bytes` in its second (none past ten million seconds).
+fn count_second(per_second: &mut Vec<(u64, u64)>, second: Option<usize>, bytes: u64) {
+    let Some(second) = second else { return };
+    if per_second.len() <= second {
+        per_second.resize(second + 1, (0, 0));
+    }
+    let s = &mut per_second[second];
+    *s = (s.0 + 1, s.1 + bytes);
 }
 
 /// The summary of the trace file at `path`; the message names the file and what is wrong.
@@ -209,24 +220,13 @@ fn device(
     let latencies = imported.is_none_or(|i| i.latencies);
     let [read, write, discard, flush] = acc.ops;
     let (r, w) = (read.ios, write.ios);
-    let peak_minute = times.then(|| peak_minute(&acc.per_second)).flatten();
     let skew_curve = skew_curve(&read.buckets, &write.buckets);
-    let (iops_series, mb_s_series, series_step_s) = match times {
-        true => series(&acc.per_second),
-        false => (Vec::new(), Vec::new(), 0),
-    };
     let in_flight_counts = match latencies {
         true => (acc.in_flight.iter_recorded())
             .map(|v| (v.value_iterated_to(), v.count_at_value()))
             .collect(),
         false => Vec::new(),
     };
-    let mut per_second: Vec<u64> = acc.per_second.iter().map(|s| s.0).collect();
-    per_second.sort_unstable();
-    let p95 = per_second
-        .get(((per_second.len() as f64 * 0.95).ceil() as usize).saturating_sub(1))
-        .copied()
-        .unwrap_or(0);
     let q = |h: &Histogram<u64>, p: f64| {
         if h.is_empty() {
             0
@@ -260,14 +260,31 @@ fn device(
             p99: q(&acc.in_flight, 0.99),
             max: acc.in_flight.max(),
         }),
-        peak_iops: times.then(|| per_second.last().copied().unwrap_or(0)),
-        p95_iops: times.then_some(p95),
-        peak_minute,
+        rates: match times {
+            true => rates(&acc.per_second),
+            false => Rates::default(),
+        },
+        skew_curve,
+        in_flight_counts,
+    }
+}
+
+/// The rates of requests counted second by second.
+fn rates(per_second: &[(u64, u64)]) -> Rates {
+    let mut counts: Vec<u64> = per_second.iter().map(|s| s.0).collect();
+    counts.sort_unstable();
+    let p95 = counts
+        .get(((counts.len() as f64 * 0.95).ceil() as usize).saturating_sub(1))
+        .copied()
+        .unwrap_or(0);
+    let (iops_series, mb_s_series, series_step_s) = series(per_second);
+    Rates {
+        peak_iops: Some(counts.last().copied().unwrap_or(0)),
+        p95_iops: Some(p95),
+        peak_minute: peak_minute(per_second),
         iops_series,
         mb_s_series,
         series_step_s,
-        skew_curve,
-        in_flight_counts,
     }
 }
 
@@ -372,17 +389,19 @@ mod tests {
         assert_eq!(d.read_pct, 75.0);
         // The second read is issued while the first is in flight: 2 at once.
         assert_eq!(d.in_flight.as_ref().unwrap().max, 2);
-        assert_eq!((d.peak_iops, d.p95_iops), (Some(3), Some(3)));
+        assert_eq!((d.rates.peak_iops, d.rates.p95_iops), (Some(3), Some(3)));
         // Two seconds of requests (3 and 2, the flush with them): the "minute" is both.
-        let m = d.peak_minute.as_ref().unwrap();
+        let m = d.rates.peak_minute.as_ref().unwrap();
         assert_eq!((m.start_s, m.iops), (0, 2.5));
         // The reads and the write land in two of the device's 1,000 places: the hottest 1 %
         // (ten places) holds all four.
         assert_eq!(d.skew_curve[1], (1.0, 100.0));
         assert_eq!(
-            (d.iops_series.clone(), d.series_step_s),
+            (d.rates.iops_series.clone(), d.rates.series_step_s),
             (vec![2.0, 3.0], 1)
         );
+        // The reads alone: two in the first second, one in the second.
+        assert_eq!(read.rates.iops_series, vec![2.0, 1.0]);
         // In flight as each was issued: 1, 2 (the second read), 1, 2 (the write, while the
         // third read is still in flight), 1.
         assert_eq!(d.in_flight_counts, vec![(1, 3), (2, 2)]);
@@ -400,7 +419,7 @@ mod tests {
             })
             .collect();
         let s = summarise(TraceReader::new(&trace(&recs, None)[..]).unwrap()).unwrap();
-        let m = s.devices[0].peak_minute.clone().unwrap();
+        let m = s.devices[0].rates.peak_minute.clone().unwrap();
         assert_eq!((m.start_s, m.iops), (100, 5.0));
         assert!((m.mb_s - 5.0 * 4096.0 / 1e6).abs() < 1e-12);
     }

@@ -46,41 +46,7 @@ fn chart(id: &'static str, title: String, x: Axis, y: Axis, series: Vec<Series>)
 
 /// The device's charts: those its trace has the figures for.
 fn charts(d: &DeviceCapture) -> Vec<Chart> {
-    let mut v = Vec::new();
-    if !d.iops_series.is_empty() {
-        let step = d.series_step_s.max(1) as f64;
-        let points = |s: &[f64]| {
-            s.iter()
-                .enumerate()
-                .map(|(k, y)| (k as f64 * step, *y))
-                .collect()
-        };
-        let per = if step > 1.0 {
-            format!(" (means of {step:.0} s)")
-        } else {
-            String::new()
-        };
-        v.push(chart(
-            "capture-iops",
-            format!("Requests per second over the capture{per}"),
-            axis("seconds", false),
-            axis("IOPS", false),
-            vec![Series {
-                name: "IOPS".into(),
-                points: points(&d.iops_series),
-            }],
-        ));
-        v.push(chart(
-            "capture-mbs",
-            format!("MB/s over the capture{per}"),
-            axis("seconds", false),
-            axis("MB/s", false),
-            vec![Series {
-                name: "MB/s".into(),
-                points: points(&d.mb_s_series),
-            }],
-        ));
-    }
+    let mut v = over_time(d);
     let sizes: Vec<Series> = [("reads", &d.read), ("writes", &d.write)]
         .into_iter()
         .filter_map(|(name, op)| {
@@ -138,5 +104,56 @@ fn charts(d: &DeviceCapture) -> Vec<Chart> {
             }],
         ));
     }
+    v
+}
+
+/// Requests and MB/s over the capture: all, and each direction (none without times).
+fn over_time(d: &DeviceCapture) -> Vec<Chart> {
+    let mut v = Vec::new();
+    if d.rates.iops_series.is_empty() {
+        return v;
+    }
+    let step = d.rates.series_step_s.max(1) as f64;
+    let points = |s: &[f64]| {
+        s.iter()
+            .enumerate()
+            .map(|(k, y)| (k as f64 * step, *y))
+            .collect()
+    };
+    let per = if step > 1.0 {
+        format!(" (means of {step:.0} s)")
+    } else {
+        String::new()
+    };
+    // All requests, then each direction that has any.
+    let ops = [
+        ("all", Some(&d.rates)),
+        ("reads", d.read.as_ref().map(|o| &o.rates)),
+        ("writes", d.write.as_ref().map(|o| &o.rates)),
+    ];
+    let series = |f: fn(&dbio_model::capture::Rates) -> &Vec<f64>| {
+        (ops.iter())
+            .filter_map(|(name, r)| {
+                Some(Series {
+                    name: name.to_string(),
+                    points: points(f(r.as_ref()?)),
+                })
+            })
+            .collect()
+    };
+    v.push(chart(
+        "capture-iops",
+        format!("Requests per second over the capture{per}"),
+        axis("seconds", false),
+        axis("IOPS", false),
+        series(|r| &r.iops_series),
+    ));
+    v.push(chart(
+        "capture-mbs",
+        format!("MB/s over the capture{per}"),
+        axis("seconds", false),
+        axis("MB/s", false),
+        series(|r| &r.mb_s_series),
+    ));
     v
 }
