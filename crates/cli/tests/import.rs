@@ -52,6 +52,23 @@ fn fio_iolog(fio: &std::path::Path, dir: &std::path::Path) -> Value {
     serde_json::from_slice::<Value>(&out.stdout).unwrap()["jobs"][0].clone()
 }
 
+/// A replay's result made fio's reads and writes, and its bytes.
+#[track_caller]
+fn assert_fio_s(r: &Value, job: &Value) {
+    for dir in ["read", "write"] {
+        assert_eq!(
+            ios(r, dir),
+            job[dir]["total_ios"].as_u64().unwrap(),
+            "{dir}"
+        );
+        assert_eq!(
+            bytes(r, dir),
+            job[dir]["io_bytes"].as_u64().unwrap(),
+            "{dir}"
+        );
+    }
+}
+
 #[test]
 fn fio_s_iolog_is_imported_and_replayed_request_for_request() {
     let test = "fio_s_iolog_is_imported_and_replayed_request_for_request";
@@ -82,15 +99,7 @@ fn fio_s_iolog_is_imported_and_replayed_request_for_request() {
     // The imported trace replayed at its times onto a file dbio makes: the same requests.
     let (code, r, err) = replay(dir.path(), &["--target", "r.dat"]);
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(ios(&r, "read"), job["read"]["total_ios"].as_u64().unwrap());
-    assert_eq!(
-        ios(&r, "write"),
-        job["write"]["total_ios"].as_u64().unwrap()
-    );
-    assert_eq!(
-        bytes(&r, "write"),
-        job["write"]["io_bytes"].as_u64().unwrap()
-    );
+    assert_fio_s(&r, &job);
 }
 
 #[test]
@@ -129,11 +138,7 @@ fn an_iolog_without_times_replays_only_as_fast_as_possible() {
     );
     let (code, r, err) = replay(dir.path(), &["--target", "r.dat", "--as-fast-as-possible"]);
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(ios(&r, "read"), job["read"]["total_ios"].as_u64().unwrap());
-    assert_eq!(
-        ios(&r, "write"),
-        job["write"]["total_ios"].as_u64().unwrap()
-    );
+    assert_fio_s(&r, &job);
     assert_eq!(
         r["job"]["qd"], 1,
         "no latencies: one at a time, as fio replays"
