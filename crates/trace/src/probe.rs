@@ -4,7 +4,6 @@
 
 use crate::device::Device;
 use crate::event::{kernel_dev, Op};
-use crate::pair::Pairing;
 use crate::tracing::{BlockTracing, Stage, Timed, SLACK_NS};
 use crate::TraceError;
 use dbio_engine::sys::{monotonic_ns, thread_cpu};
@@ -12,6 +11,7 @@ use dbio_model::device_latency::{BlockLatency, DeviceLatencyReport};
 use dbio_model::histogram::{new_histogram, LatencySummary};
 use foldhash::HashMap;
 use hdrhistogram::Histogram;
+use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -123,13 +123,15 @@ struct OpFold {
     queue: Histogram<u64>,
 }
 
-/// The probe's state: bios waiting for their request's issue, requests in flight, figures.
+/// The probe's state: bios waiting for their request's issue, requests in flight (no
+/// order kept: each is counted as it completes), figures.
 struct Fold {
     index: Vec<u32>,
     names: Vec<String>,
     /// The latest bio to arrive at each place (an older one there lost its issue).
     arrived: HashMap<(u32, u64), u64>,
-    pairing: Pairing,
+    /// The requests in flight at each place, in issue order: when and which operation.
+    issued: HashMap<(u32, u64), VecDeque<(u64, Op)>>,
     ops: [OpFold; 3],
 }
 
@@ -139,7 +141,7 @@ impl Fold {
             index,
             names,
             arrived: HashMap::default(),
-            pairing: Pairing::default(),
+            issued: HashMap::default(),
             ops: std::array::from_fn(|_| OpFold {
                 device: new_histogram(),
                 queue: new_histogram(),
@@ -154,33 +156,41 @@ impl Fold {
             Stage::Queue => drop(self.arrived.insert(key, t.ns)),
             Stage::Issue => {
                 let arrived = self.arrived.remove(&key);
-                let Some(d) = self.index.iter().position(|&d| d == t.event.dev) else {
+                if !self.index.contains(&t.event.dev) {
+                    return;
+                }
+                let op = t.event.rwbs.op;
+                if let (Some(a), true) = (arrived, (window.0..window.1).contains(&t.ns)) {
+                    let q = &mut self.ops[slot(op)].queue;
+                    q.saturating_record(t.ns.saturating_sub(a).max(1));
+                }
+                self.issued.entry(key).or_default().push_back((t.ns, op));
+            }
+            Stage::Complete => {
+                let Some(q) = self.issued.get_mut(&key) else {
                     return;
                 };
-                if let (Some(a), true) = (arrived, (window.0..window.1).contains(&t.ns)) {
-                    let op = &mut self.ops[slot(t.event.rwbs.op)];
-                    op.queue.saturating_record(t.ns.saturating_sub(a).max(1));
+                let (issued, op) = q.pop_front().expect("no empty queue is kept");
+                if q.is_empty() {
+                    self.issued.remove(&key);
                 }
-                self.pairing.issue(t.ns, d as u32, t.event);
+                if (window.0..window.1).contains(&issued) {
+                    let d = &mut self.ops[slot(op)].device;
+                    d.saturating_record(t.ns.saturating_sub(issued).max(1));
+                }
             }
-            Stage::Complete => self.pairing.complete(t.ns, t.event),
         }
     }
 
-    /// Requests whose turn has come; bios merged into others forgotten.
-    fn settle(&mut self, now: u64, all: bool, window: (u64, u64)) {
-        let ops = &mut self.ops;
-        self.pairing.ready(all, |r| {
-            if (window.0..window.1).contains(&r.issue_ns) {
-                ops[slot(r.op)]
-                    .device
-                    .saturating_record(r.latency_ns.max(1));
-            }
-        });
-        self.pairing
-            .give_up_before(now.saturating_sub(crate::capture::GIVE_UP_NS));
+    /// Forgets bios merged into others' requests, and requests whose completion was lost.
+    fn prune(&mut self, now: u64) {
         let old = now.saturating_sub(MERGED_NS);
         self.arrived.retain(|_, &mut a| a >= old);
+        let lost = now.saturating_sub(crate::capture::GIVE_UP_NS);
+        self.issued.retain(|_, q| {
+            q.retain(|&(ns, _)| ns >= lost);
+            !q.is_empty()
+        });
     }
 
     fn report(self, lost_events: u64, probe_cpu_pct: f64) -> DeviceLatencyReport {
@@ -232,7 +242,7 @@ fn fold(
         );
         let bar = if done { u64::MAX } else { now - SLACK_NS };
         tracing.drain(bar, |t| f.event(t, w))?;
-        f.settle(now, done, w);
+        f.prune(now);
         if done {
             break;
         }
