@@ -138,6 +138,9 @@ pub struct SuiteArgs {
     /// Allow writing to block devices or files dbio did not create.
     #[arg(long)]
     pub destroy_data: bool,
+    /// Trace the targets' disks in each step: the kernel's queue and the device's own time.
+    #[arg(long)]
+    pub device_latency: bool,
     #[command(flatten)]
     pub out: Outputs,
     /// Write the whole assessment as one HTML page (scorecard, every part's charts).

@@ -23,6 +23,8 @@ pub struct SuiteWords {
     pub sim: Option<String>,
     /// `--destroy-data`.
     pub destroy_data: bool,
+    /// `--device-latency`: every step traces its disks in the block layer.
+    pub device_latency: bool,
     /// `--thresholds FILE`.
     pub thresholds: Option<String>,
 }
@@ -98,6 +100,7 @@ impl SuiteWords {
             ramp: Some(format!("{ramp}s")),
             sim: self.sim.clone(),
             destroy_data: self.destroy_data,
+            device_latency: self.device_latency,
             ..RawJob::default()
         };
         if self.engine != "sim" {

@@ -34,6 +34,7 @@ fn check(a: &SuiteArgs) -> Result<Checked, CliError> {
         quick: a.quick,
         sim: a.sim.clone(),
         destroy_data: a.destroy_data,
+        device_latency: a.device_latency,
         thresholds: a.thresholds.clone(),
     };
     let quiet = a.out.quiet;
