@@ -511,6 +511,7 @@ fn row(h: &HostResult, earliest: u64) -> HostRow {
         split: r.job.region.split,
         start_offset_ms: (r.started_unix_ns - earliest) as f64 / 1e6,
         warnings: r.warnings.clone(),
+        device_latency: r.device_latency.clone(),
     }
 }
 

@@ -102,6 +102,75 @@ fn a_slow_device_s_latency_is_named_as_the_device_s() {
     assert!(md.contains(&format!("| read | {n} |")), "{md}");
 }
 
+/// Two hosts' runs (two processes here, started together with --start-at) merged: each
+/// host's block-layer figures stay in its row of the merged result and its report.
+#[test]
+fn a_merged_result_keeps_each_host_s_device_latency() {
+    let dir = scratch();
+    let start =
+        humantime::format_rfc3339_nanos(std::time::SystemTime::now() + Duration::from_secs(2))
+            .to_string();
+    let spawn = |name: &str| {
+        let target = dir.path().join(format!("{name}.dat"));
+        dbio_command()
+            .current_dir(dir.path())
+            .args([
+                "run",
+                "--rw",
+                "randread",
+                "--bs",
+                "4k",
+                "--size",
+                "16m",
+                "--duration",
+                "2s",
+            ])
+            .args([
+                "--device-latency",
+                "--start-at",
+                &start,
+                "--no-store",
+                "-q",
+                "--json",
+            ])
+            .arg(format!("{name}.json"))
+            .arg("--target")
+            .arg(target)
+            .output()
+            .unwrap()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| spawn("a"));
+        let b = spawn("b");
+        (a.join().unwrap(), b)
+    });
+    for out in [&a, &b] {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let (code, _, err) = dbio_in(
+        dir.path(),
+        &["merge", "a.json", "b.json", "--json", "m.json"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("m.json")).unwrap()).unwrap();
+    let hosts = m["cluster"]["hosts"].as_array().unwrap();
+    assert_eq!(hosts.len(), 2);
+    for h in hosts {
+        assert!(
+            h["device_latency"]["read"]["requests"].as_u64().unwrap() > 0,
+            "{h}"
+        );
+    }
+    let (code, md, err) = dbio_in(dir.path(), &["report", "m.json", "--md", "-"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(md.contains("where the time went, host by host"), "{md}");
+}
+
 #[test]
 fn a_run_that_cannot_be_traced_is_refused_before_it_writes() {
     let dir = scratch();

@@ -63,6 +63,9 @@ pub struct HostRow {
     /// once, with the hosts it applies to).
     #[serde(default)]
     pub warnings: Vec<crate::Warning>,
+    /// The block layer's queue and device times of the host's disks (`--device-latency`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_latency: Option<crate::device_latency::DeviceLatencyReport>,
 }
 
 /// One direction of one host.

@@ -4,7 +4,7 @@
 
 use crate::units::us;
 use dbio_model::device_latency::BlockLatency;
-use dbio_model::{DirStats, LatencySummary, RunResult};
+use dbio_model::{LatencySummary, RunResult};
 use std::fmt::Write;
 
 /// The columns of the table (latencies in µs).
@@ -26,8 +26,12 @@ pub struct Table {
     pub notes: Vec<String>,
 }
 
-/// The table of a run's device latency, when it has one.
+/// The table of a run's device latency, when it has one: the run's own, or, for a result
+/// merged from several hosts, each host's beside that host's own latency.
 pub fn table(r: &RunResult) -> Option<Table> {
+    if let Some(c) = &r.cluster {
+        return hosts_table(c);
+    }
     let d = r.device_latency.as_ref()?;
     let mut rows = Vec::new();
     let mut shares = Vec::new();
@@ -38,9 +42,10 @@ pub fn table(r: &RunResult) -> Option<Table> {
     ];
     for (name, block, ours) in dirs {
         let Some(b) = block else { continue };
-        rows.push(row(name, b, ours.as_ref()));
-        if let Some(o) = ours.as_ref().filter(|o| o.latency_ns.p50 > 0) {
-            let share = b.device_ns.p50 as f64 * 100.0 / o.latency_ns.p50 as f64;
+        let ours = ours.as_ref().map(|o| (o.latency_ns.p50, o.latency_ns.p99));
+        rows.push(row(name, b, ours));
+        if let Some((p50, _)) = ours.filter(|o| o.0 > 0) {
+            let share = b.device_ns.p50 as f64 * 100.0 / p50 as f64;
             shares.push(format!("{share:.0} % of dbio's for {name}s"));
         }
     }
@@ -62,18 +67,40 @@ pub fn table(r: &RunResult) -> Option<Table> {
     })
 }
 
-fn row(name: &str, b: &BlockLatency, ours: Option<&DirStats>) -> [String; 8] {
+/// Each host's device latency beside its own (a merged result's histograms are the
+/// cluster's, so no host's block figures are set against them).
+fn hosts_table(c: &dbio_model::cluster::Cluster) -> Option<Table> {
+    let mut rows = Vec::new();
+    for h in &c.hosts {
+        let Some(d) = &h.device_latency else { continue };
+        let ns = |us: f64| (us * 1000.0) as u64;
+        for (name, block, ours) in [("read", &d.read, &h.read), ("write", &d.write, &h.write)] {
+            let Some(b) = block else { continue };
+            let ours = ours.as_ref().map(|o| (ns(o.p50_us), ns(o.p99_us)));
+            rows.push(row(&format!("{} {name}", h.name), b, ours));
+        }
+    }
+    (!rows.is_empty()).then(|| Table {
+        title: "where the time went, host by host (the block layer of each host's disks; µs)"
+            .into(),
+        rows,
+        notes: Vec::new(),
+    })
+}
+
+/// A row: the block layer's figures and dbio's own p50 and p99 (ns) where known.
+fn row(name: &str, b: &BlockLatency, ours: Option<(u64, u64)>) -> [String; 8] {
     let q = |f: fn(&LatencySummary) -> u64| b.queue_ns.as_ref().map_or("-".into(), |l| us(f(l)));
-    let o = |f: fn(&LatencySummary) -> u64| ours.map_or("-".into(), |s| us(f(&s.latency_ns)));
+    let o = |f: fn((u64, u64)) -> u64| ours.map_or("-".into(), |p| us(f(p)));
     [
         name.to_string(),
         b.requests.to_string(),
         q(|l| l.p50),
         us(b.device_ns.p50),
-        o(|l| l.p50),
+        o(|p| p.0),
         q(|l| l.p99),
         us(b.device_ns.p99),
-        o(|l| l.p99),
+        o(|p| p.1),
     ]
 }
 
