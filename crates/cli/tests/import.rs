@@ -309,6 +309,11 @@ fn foreign_or_mixed_files_are_refused_and_leave_nothing() {
     let dir = scratch();
     std::fs::write(dir.path().join("notes.txt"), "hello\n").unwrap();
     std::fs::write(
+        dir.path().join("empty.iolog"),
+        "fio version 3 iolog\n1 f add\n",
+    )
+    .unwrap();
+    std::fs::write(
         dir.path().join("a.iolog"),
         "fio version 3 iolog\n1 f read 0 4096\n",
     )
@@ -337,6 +342,11 @@ fn foreign_or_mixed_files_are_refused_and_leave_nothing() {
             vec!["missing"],
             "missing: no such file, nor missing.blktrace.0",
         ),
+        (
+            vec!["empty.iolog"],
+            "empty.iolog: no read, write, trim or sync line",
+        ),
+        (vec!["x.blktrace.0"], "no request both issued and completed"),
     ] {
         let mut args = vec!["capture", "--import"];
         args.extend(&files);

@@ -7,6 +7,7 @@
 mod blktrace;
 mod iolog;
 
+use crate::capture::GIVE_UP_NS;
 use crate::format::{Header, Record, TraceDevice, TraceWriter, Trailer, VERSION};
 use crate::pair::Pairing;
 use blktrace::{EventReader, Kind};
@@ -14,7 +15,6 @@ use dbio_model::capture::Imported;
 use iolog::IologReader;
 use std::io::{BufWriter, Read, Write};
 
-use crate::capture::GIVE_UP_NS;
 /// What an import wrote.
 struct Done {
     trailer: Trailer,
@@ -37,6 +37,13 @@ pub fn import_files(inputs: &[String], out: &str) -> Result<String, String> {
     };
     let done = done.inspect_err(|_| drop(std::fs::remove_file(out)))?;
     let t = &done.trailer;
+    if t.requests == 0 {
+        drop(std::fs::remove_file(out));
+        return Err(match kind {
+            None => format!("{}: no request both issued and completed in the files (blktrace keeps them with its default mask, or -a issue -a complete)", inputs.join(" ")),
+            Some(_) => format!("{}: no read, write, trim or sync line", inputs.join(" ")),
+        });
+    }
     let mut said = format!(
         "{} requests on {} devices from {} files of {}",
         t.requests,
