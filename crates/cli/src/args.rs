@@ -141,6 +141,10 @@ pub struct SuiteArgs {
     /// Trace the targets' disks in each step: the kernel's queue and the device's own time.
     #[arg(long)]
     pub device_latency: bool,
+    /// A captured workload's profile (dbio capture --profile): a sixth part runs it on the
+    /// data target at 1x, 2x and 4x its rate.
+    #[arg(long, value_name = "FILE")]
+    pub profile: Option<String>,
     #[command(flatten)]
     pub out: Outputs,
     /// Write the whole assessment as one HTML page (scorecard, every part's charts).

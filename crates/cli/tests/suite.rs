@@ -290,3 +290,79 @@ fn a_size_too_small_for_the_dss_part_is_refused_before_any_part_runs() {
     );
     assert!(!dir.path().join("q1").exists(), "a part ran first");
 }
+
+/// A captured workload as a sixth part: fio's own iolog imported, made a profile, and run by
+/// a quick suite on the simulated device at 1x, 2x and 4x the rate the profile took from it.
+#[test]
+fn a_captured_profile_runs_at_one_two_and_four_times_its_rate() {
+    let test = "a_captured_profile_runs_at_one_two_and_four_times_its_rate";
+    let Some(fio) = require_tool(test, "fio") else {
+        return;
+    };
+    let dir = scratch();
+    let d = dir.path();
+    let out = std::process::Command::new(fio)
+        .current_dir(d)
+        .args([
+            "--name=load",
+            "--filename=f.dat",
+            "--size=16m",
+            "--rw=randread",
+            "--bs=8k",
+        ])
+        .args([
+            "--direct=1",
+            "--ioengine=psync",
+            "--number_ios=600",
+            "--rate_iops=2000",
+        ])
+        .args(["--write_iolog=job.iolog", "--output-format=json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    for args in [
+        &["capture", "--import", "job.iolog", "--out", "t.trace", "-q"][..],
+        &["capture", "--profile", "p.toml", "--from", "t.trace"],
+    ] {
+        let (code, _, err) = dbio_in(d, args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+    }
+    let toml = std::fs::read_to_string(d.join("p.toml")).unwrap();
+    let rate: f64 = toml
+        .lines()
+        .find_map(|l| l.strip_prefix("rate = "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no rate in {toml}"));
+    let args = [
+        "suite",
+        "--quick",
+        "--engine",
+        "sim",
+        "--sim",
+        SIM,
+        "--profile",
+        "p.toml",
+    ];
+    let (code, text, err) = dbio_in(
+        d,
+        &[&args[..], &["--json", "s.json", "--no-store"]].concat(),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.contains("part 6/6: the captured workload"), "{text}");
+    let s: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("s.json")).unwrap()).unwrap();
+    let steps = s["captured"]["steps"].as_array().unwrap();
+    assert_eq!(
+        s["captured"]["values"],
+        serde_json::json!(["1x", "2x", "4x"])
+    );
+    for (step, times) in steps.iter().zip([1.0, 2.0, 4.0]) {
+        assert_eq!(step["job"]["rate"].as_f64(), Some(rate * times), "{step}");
+        assert_eq!(step["job"]["read_pct"], 100, "the profile's reads");
+        let iops = step["read"]["iops"].as_f64().unwrap();
+        assert!(
+            (iops - rate * times).abs() <= rate * times * 0.05,
+            "{iops} at {times}x of {rate}"
+        );
+    }
+}

@@ -30,6 +30,10 @@ pub struct SuiteResult {
     pub tempdb: Option<RunResult>,
     /// `dss` bandwidth against I/O size.
     pub dss: Option<SweepResult>,
+    /// A captured workload (`--profile`, from `dbio capture --profile`) at 1x, 2x and 4x its
+    /// rate: the real mix pushed harder than production.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captured: Option<SweepResult>,
     pub scorecard: Vec<Score>,
     /// True when a part was interrupted or failed.
     pub partial: bool,

@@ -47,6 +47,9 @@ fn dss_bs(quick: bool) -> &'static [u64] {
     }
 }
 
+/// The captured workload's rates, in hundredths of its own.
+const RATE_TIMES: [u64; 3] = [100, 200, 400];
+
 /// The qd steps of the ramp.
 fn ramp_qd(quick: bool) -> Varying {
     let qd = if quick { RAMP_QD.0 } else { RAMP_QD.1 };
@@ -94,9 +97,9 @@ pub enum SuiteError {
 
 /// What a suite tells its caller as it goes.
 pub trait SuiteObserver {
-    /// Part `i` (from 0, of 5) starts, measuring `name`; `left_secs` of measuring are left
+    /// Part `i` (from 0, of `parts`) starts, measuring `name`; `left_secs` of measuring are left
     /// in the suite, this part's included.
-    fn part_start(&mut self, i: usize, name: &str, left_secs: f64);
+    fn part_start(&mut self, i: usize, parts: usize, name: &str, left_secs: f64);
     /// The observer of a sweep part's steps; `after_secs` are planned after the part.
     fn sweep(&mut self, after_secs: f64) -> Box<dyn SweepObserver + '_>;
     /// A run part starts; `after_secs` are planned after it.
@@ -111,6 +114,8 @@ pub trait SuiteObserver {
 pub struct Suite<'a> {
     pub quick: bool,
     pub jobs: &'a Jobs<'a>,
+    /// A captured workload's job (`--profile`): a sixth part runs it at 1x, 2x and 4x its rate.
+    pub captured: Option<&'a JobSpec>,
     pub stop: &'a Arc<AtomicBool>,
 }
 
@@ -140,6 +145,7 @@ pub fn empty_result(
         log: None,
         tempdb: None,
         dss: None,
+        captured: None,
         scorecard: Vec::new(),
         partial: false,
     }
@@ -149,7 +155,7 @@ pub fn empty_result(
 /// is partial, and fills its scorecard.
 pub fn conclude(s: &mut SuiteResult, ended_early: bool) {
     s.partial = ended_early
-        || [&s.oltp_read, &s.log, &s.dss]
+        || [&s.oltp_read, &s.log, &s.dss, &s.captured]
             .iter()
             .any(|x| x.as_ref().is_some_and(|w| w.partial));
     s.scorecard = dbio_analyze::scorecard::scorecard(s);
@@ -157,14 +163,16 @@ pub fn conclude(s: &mut SuiteResult, ended_early: bool) {
 
 impl Suite<'_> {
     /// Steps of every part, for the time left.
-    fn steps(&self) -> [usize; 5] {
-        [
+    fn steps(&self) -> Vec<usize> {
+        let mut v = vec![
             ramp_qd(self.quick).steps.len(),
             1,
             LOG_WRITERS.len(),
             1,
             dss_sizes(self.quick).steps.len(),
-        ]
+        ];
+        v.extend(self.captured.map(|_| RATE_TIMES.len()));
+        v
     }
 
     /// Tells `obs` part `i` starts, with the measuring time left; the seconds planned after it.
@@ -173,7 +181,7 @@ impl Suite<'_> {
         let per_step = secs + ramp;
         let steps = self.steps();
         let left: usize = steps[i..].iter().sum();
-        obs.part_start(i, name, left as f64 * per_step);
+        obs.part_start(i, steps.len(), name, left as f64 * per_step);
         steps[i + 1..].iter().sum::<usize>() as f64 * per_step
     }
 
@@ -222,6 +230,15 @@ impl Suite<'_> {
             &mut s.dss,
             self.sweep(&dss, dss_sizes(self.quick), None, after, exec, obs)?,
         )?;
+        if let Some(job) = self.captured {
+            let name = "the captured workload at 1x, 2x and 4x its rate";
+            let after = self.start(5, name, obs);
+            let rates = Varying::new(RATE_TIMES.iter().map(|&h| Vary::RateTimes(h)).collect());
+            kept(
+                &mut s.captured,
+                self.sweep(job, rates, None, after, exec, obs)?,
+            )?;
+        }
         Ok(())
     }
 

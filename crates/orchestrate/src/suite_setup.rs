@@ -25,6 +25,8 @@ pub struct SuiteWords {
     pub destroy_data: bool,
     /// `--device-latency`: every step traces its disks in the block layer.
     pub device_latency: bool,
+    /// `--profile FILE`: a captured workload's profile, run as a sixth part.
+    pub profile: Option<String>,
     /// `--thresholds FILE`.
     pub thresholds: Option<String>,
 }
@@ -45,6 +47,8 @@ pub enum SuiteWordsError {
     SizeSmall { size: String, largest: String },
     #[error("--size {size}: {why}")]
     Size { size: String, why: String },
+    #[error("--profile {0}: {1}")]
+    Profile(String, SpecError),
 }
 
 /// Everything the parts share: the settings of every part's job and each role's targets.
@@ -56,6 +60,19 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// The validated job of the profile file `path` on the data role's targets.
+    pub fn file_job(&self, path: &str) -> Result<JobSpec, SpecError> {
+        let mut a = self.base.clone();
+        a.profile_file = Some(path.to_string());
+        a.targets = self
+            .targets
+            .iter()
+            .find(|(r, _)| r == "data")
+            .map(|(_, p)| p.clone())
+            .unwrap_or_default();
+        a.check()
+    }
+
     /// The validated job of `profile` on the targets of `role`.
     pub fn job(&self, profile: &str, role: &str) -> Result<JobSpec, SpecError> {
         let mut a = self.base.clone();
@@ -74,6 +91,8 @@ impl Setup {
 pub struct Checked {
     pub setup: Setup,
     pub thresholds: Thresholds,
+    /// The captured workload's job (`--profile`), checked with the rest.
+    pub captured: Option<JobSpec>,
 }
 
 impl SuiteWords {
@@ -126,9 +145,18 @@ impl SuiteWords {
                 }
             }
         }
+        let setup = Setup { base, targets };
+        let captured = (self.profile.as_deref())
+            .map(|p| {
+                setup
+                    .file_job(p)
+                    .map_err(|e| SuiteWordsError::Profile(p.to_string(), e))
+            })
+            .transpose()?;
         Ok(Checked {
-            setup: Setup { base, targets },
+            setup,
             thresholds,
+            captured,
         })
     }
 

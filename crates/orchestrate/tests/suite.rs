@@ -181,7 +181,7 @@ impl SweepObserver for Steps {
 }
 
 impl SuiteObserver for Heard {
-    fn part_start(&mut self, i: usize, _: &str, left_secs: f64) {
+    fn part_start(&mut self, i: usize, _: usize, _: &str, left_secs: f64) {
         self.parts.push((i, left_secs));
     }
     fn sweep(&mut self, _: f64) -> Box<dyn SweepObserver + '_> {
@@ -210,6 +210,7 @@ fn quick_suite(
     let suite = Suite {
         quick: true,
         jobs: &jobs,
+        captured: None,
         stop: &stop,
     };
     let r = suite.run(exec, heard, &mut s).map_err(|e| e.to_string());

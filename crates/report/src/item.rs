@@ -37,6 +37,12 @@ pub fn parts(s: &SuiteResult) -> Vec<Part<'_>> {
     if let Some(x) = &s.dss {
         out.push(Part::Sweep("DSS bandwidth against I/O size", x));
     }
+    if let Some(x) = &s.captured {
+        out.push(Part::Sweep(
+            "the captured workload at 1x, 2x and 4x its rate",
+            x,
+        ));
+    }
     out
 }
 

@@ -59,10 +59,10 @@ pub fn scorecard(s: &SuiteResult) -> String {
     out
 }
 
-/// The heading of part `i` (from 0, of 5) measuring `name`, with the measuring left.
-pub fn part_heading(i: usize, name: &str, left_secs: f64) -> String {
+/// The heading of part `i` (from 0, of `parts`) measuring `name`, with the measuring left.
+pub fn part_heading(i: usize, parts: usize, name: &str, left_secs: f64) -> String {
     format!(
-        "\n== part {}/5: {name} (about {left_secs:.0} s of measuring left in the suite)\n",
+        "\n== part {}/{parts}: {name} (about {left_secs:.0} s of measuring left in the suite)\n",
         i + 1
     )
 }

@@ -200,7 +200,7 @@ pub fn device_of(flag: &str, name: &str, json: &str) -> Result<Device, AdviseErr
     } else if let Ok(s) = serde_json::from_str::<SweepResult>(json) {
         s.steps
     } else if let Ok(s) = serde_json::from_str::<SuiteResult>(json) {
-        let sweeps = [s.oltp_read, s.log, s.dss]
+        let sweeps = [s.oltp_read, s.log, s.dss, s.captured]
             .into_iter()
             .flatten()
             .flat_map(|w| w.steps);

@@ -35,6 +35,7 @@ fn check(a: &SuiteArgs) -> Result<Checked, CliError> {
         sim: a.sim.clone(),
         destroy_data: a.destroy_data,
         device_latency: a.device_latency,
+        profile: a.profile.clone(),
         thresholds: a.thresholds.clone(),
     };
     let quiet = a.out.quiet;
@@ -52,7 +53,11 @@ pub fn run(a: SuiteArgs) -> Result<Exit, Exit> {
     // The outputs are checked among the suite's own flags, in their order.
     let none: [&str; 0] = [];
     let ready = prologue(CMD, &[], &none, &a.store, || check(&a))?;
-    let Checked { setup, thresholds } = ready.work;
+    let Checked {
+        setup,
+        thresholds,
+        captured,
+    } = ready.work;
     let stop = ready.stop.flag();
     let transcript = Transcript::new(a.out.quiet, a.out.json.as_deref());
     let say = |s: &str| transcript.say(s);
@@ -61,6 +66,7 @@ pub fn run(a: SuiteArgs) -> Result<Exit, Exit> {
     let parts = Suite {
         quick: a.quick,
         jobs: &jobs,
+        captured: captured.as_ref(),
         stop: &stop,
     };
     let mut show = Show {
@@ -105,8 +111,8 @@ struct Show<'a> {
 }
 
 impl SuiteObserver for Show<'_> {
-    fn part_start(&mut self, i: usize, name: &str, left_secs: f64) {
-        (self.say)(&dbio_report::suite::part_heading(i, name, left_secs));
+    fn part_start(&mut self, i: usize, parts: usize, name: &str, left_secs: f64) {
+        (self.say)(&dbio_report::suite::part_heading(i, parts, name, left_secs));
     }
 
     fn sweep(&mut self, after_secs: f64) -> Box<dyn SweepObserver + '_> {
