@@ -24,13 +24,14 @@ fn requests(d: &DiskStats) -> (u64, u64) {
 }
 
 /// Checks the reads the kernel saw against `want` 4 KiB reads: dbio's signature probe of
-/// a device reads 128 KiB through the page cache, which readahead may make up to 512 KiB
-/// (up to 16 requests here).
+/// a device reads 128 KiB through the page cache, which readahead may make up to 512 KiB,
+/// and the kernel counts each page-sized bio of it that was merged (up to 128 here; 17
+/// were seen on one kernel, at most 16 on another): the sectors bound is the tight one.
 #[track_caller]
 fn assert_reads(what: &str, d: &DiskStats, want: u64) {
     let (reads, _) = requests(d);
     assert!(
-        (want..=want + 16).contains(&reads),
+        (want..=want + 128).contains(&reads),
         "{what}: the kernel saw {reads} reads, dbio was to do {want}"
     );
     assert!(
