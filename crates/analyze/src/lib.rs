@@ -4,6 +4,7 @@
 
 pub mod advise;
 mod ceiling;
+pub mod collect;
 pub mod compare;
 pub mod error;
 pub mod flags;

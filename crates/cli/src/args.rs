@@ -2,8 +2,10 @@
 
 use clap::{Args, Parser, Subcommand};
 pub use dbio_spec::command_args::{CaptureArgs, CompareArgs, PathArgs, ReduceArgs};
+pub use dbio_spec::history_args::{ExportArgs, HistoryArgs, ProfilesArgs, ReportArgs, ShowArgs};
+use dbio_spec::history_args::{HISTORY_HELP, PROFILES_HELP, REPORT_HELP};
+use dbio_spec::out_args::Outputs;
 pub use dbio_spec::out_args::StoreArgs;
-use dbio_spec::out_args::{HistoryDb, Outputs};
 
 /// dbio: storage benchmark and analyzer for database workloads.
 #[derive(Debug, Parser)]
@@ -70,6 +72,10 @@ pub enum Command {
     /// after a crash, a power cut, a failover or a reboot.
     #[command(after_help = crate::verify_args::VERIFY_HELP)]
     Verify(crate::verify_args::VerifyArgs),
+    /// Sample a database's I/O statistics, its devices and the CPU every interval for hours
+    /// or days into the history; or report a collection's peaks, percentiles and growth.
+    #[command(after_help = dbio_spec::collect_args::COLLECT_HELP)]
+    Collect(Box<dbio_spec::collect_args::CollectArgs>),
     /// Record what the block layer issued to devices (every request, its completion and the
     /// device's latency) into a trace, through tracefs; or summarise a trace.
     #[command(after_help = dbio_spec::command_args::CAPTURE_HELP)]
@@ -156,78 +162,6 @@ pub struct SuiteArgs {
     pub fleet: crate::fleet_args::FleetArgs,
 }
 
-const REPORT_HELP: &str = include_str!("../help/report.txt");
-
-/// Flags of `dbio report`.
-#[derive(Debug, Args)]
-pub struct ReportArgs {
-    /// Runs or sweeps: run ids, labels (their newest run) or JSON result files.
-    #[arg(value_name = "RUN", required = true)]
-    pub runs: Vec<String>,
-    /// Write the HTML page to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<String>,
-    /// Write the Markdown report to FILE, or to stdout with '-'.
-    #[arg(long, value_name = "FILE")]
-    pub md: Option<String>,
-    /// Write one CSV row per direction of every run (and sweep step) to FILE, or stdout with '-'.
-    #[arg(long, value_name = "FILE")]
-    pub csv: Option<String>,
-    /// Write one run's per-second latency histograms as an HdrHistogram interval log (.hlog)
-    /// to FILE, or stdout with '-', for HdrHistogram's log analyzers.
-    #[arg(long, value_name = "FILE")]
-    pub hlog: Option<String>,
-    #[command(flatten)]
-    pub history: HistoryDb,
-}
-
-const HISTORY_HELP: &str = include_str!("../help/history.txt");
-
-/// Flags of `dbio history`.
-#[derive(Debug, Args)]
-pub struct HistoryArgs {
-    /// Only runs whose targets contain this text.
-    #[arg(long, value_name = "TEXT")]
-    pub target: Option<String>,
-    /// Only runs of this profile.
-    #[arg(long, value_name = "NAME")]
-    pub profile: Option<String>,
-    /// Only runs started since a date (2026-11-01), a time (2026-11-01T08:00:00Z) or an age (2h, 7d).
-    #[arg(long, value_name = "WHEN")]
-    pub since: Option<String>,
-    /// Only runs with this label.
-    #[arg(long, value_name = "TEXT")]
-    pub label: Option<String>,
-    /// At most this many rows.
-    #[arg(long, value_name = "N", default_value_t = 50)]
-    pub limit: u32,
-    #[command(flatten)]
-    pub history: HistoryDb,
-}
-
-/// Flags of `dbio show`.
-#[derive(Debug, Args)]
-pub struct ShowArgs {
-    /// A run id, a label (its newest run) or a JSON result file.
-    #[arg(value_name = "RUN")]
-    pub run: String,
-    #[command(flatten)]
-    pub history: HistoryDb,
-}
-
-/// Flags of `dbio export`.
-#[derive(Debug, Args)]
-pub struct ExportArgs {
-    /// A run id, a label (its newest run) or a JSON result file.
-    #[arg(value_name = "RUN")]
-    pub run: String,
-    /// Where the JSON goes: a file, or stdout with '-' (the default).
-    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
-    pub json: Option<String>,
-    #[command(flatten)]
-    pub history: HistoryDb,
-}
-
 const RUN_EXAMPLES: &str = include_str!("../help/run-examples.txt");
 
 /// The run examples with the simulated device's presets filled in.
@@ -256,16 +190,6 @@ pub struct RunArgs {
     pub fleet: crate::fleet_args::FleetArgs,
     #[command(flatten)]
     pub verify: crate::verify_args::RunVerifyArgs,
-}
-
-const PROFILES_HELP: &str = include_str!("../help/profiles.txt");
-
-/// Flags of `dbio profiles`.
-#[derive(Debug, Args)]
-pub struct ProfilesArgs {
-    /// Print the TOML of this built-in profile.
-    #[arg(long, value_name = "NAME")]
-    pub show: Option<String>,
 }
 
 const SWEEP_EXAMPLES: &str = include_str!("../help/sweep-examples.txt");

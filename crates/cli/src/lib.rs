@@ -62,6 +62,7 @@ pub fn main() -> ExitCode {
         args::Command::Db(a) => status(cmd::db::run(a.cmd)),
         args::Command::Verify(a) => status(cmd::verify::run(a)),
         args::Command::Capture(a) => status(cmd::capture::run(a)),
+        args::Command::Collect(a) => status(cmd::collect::run(*a)),
         args::Command::Replay(a) => status(cmd::run::replay(*a)),
         args::Command::Completions(a) => cmd::shell::completions(a).into(),
         args::Command::Man(a) => status(cmd::shell::man(a)),

@@ -55,7 +55,7 @@ fn bash_completes_commands_and_the_values_of_rw() {
     // Not the hidden `clock` a launching dbio uses.
     assert_eq!(
         bash_completes(&bash, &path, &["dbio", "c"]),
-        ["capture", "compare", "completions"]
+        ["capture", "collect", "compare", "completions"]
     );
     // dbio's commands starting with "s", from its README and `dbio --help`.
     assert_eq!(

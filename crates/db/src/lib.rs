@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod clock;
+pub mod collect;
 pub mod diskstats;
 pub mod error;
 pub mod export_text;

@@ -43,4 +43,27 @@ impl Live {
             Live::Diskstats { partitions } => crate::diskstats::live(*partitions),
         }
     }
+
+    /// The server's processes on this host (empty when it runs elsewhere or cannot be told).
+    pub fn server_pids(&mut self) -> Vec<u32> {
+        match self {
+            Live::Postgres { client, .. } => crate::slob::pgsql::server_pids(client),
+            Live::MySql { conn, .. } => crate::slob::maria::server_pids(conn),
+            Live::Diskstats { .. } => Vec::new(),
+        }
+    }
+
+    /// The server's data folder, when it says (PostgreSQL tells it to superusers and
+    /// pg_read_all_settings).
+    pub fn data_dir(&mut self) -> Option<String> {
+        use mysql::prelude::Queryable;
+        match self {
+            Live::Postgres { client, .. } => client
+                .query_one("SELECT current_setting('data_directory')", &[])
+                .ok()
+                .map(|r| r.get(0)),
+            Live::MySql { conn, .. } => conn.query_first("SELECT @@datadir").ok().flatten(),
+            Live::Diskstats { .. } => None,
+        }
+    }
 }

@@ -205,11 +205,12 @@ fn database(
     };
     let r = tx.query_one(
         &format!(
-            "SELECT blks_read, blk_read_time, blk_write_time, {active}
+            "SELECT blks_read, blk_read_time, blk_write_time, {active}, stats_reset::text
              FROM pg_stat_database WHERE datname = current_database()"
         ),
         &[],
     )?;
+    s.counters_since = r.get(4);
     if timing {
         s.read_time_pool = Some(Pool {
             blocks: r.get::<_, i64>(0) as u64,

@@ -48,7 +48,7 @@ FROM pg_statio_user_tables t JOIN pg_class c ON c.oid = t.relid ORDER BY 1, 2;
 SELECT schemaname::text, indexrelname::text, relname::text, coalesce(idx_blks_read, 0),
        pg_relation_size(indexrelid)
 FROM pg_statio_user_indexes ORDER BY 1, 2;
-SELECT blks_read, blk_read_time, blk_write_time, active_time
+SELECT blks_read, blk_read_time, blk_write_time, active_time, stats_reset
 FROM pg_stat_database WHERE datname = current_database();
 SELECT wal_bytes::float8, wal_write, wal_write_time + wal_sync_time,
        (SELECT coalesce(sum(size), 0)::bigint FROM pg_ls_waldir())   -- needs pg_monitor

@@ -27,6 +27,10 @@ pub struct Snapshot {
     pub counting_ms: Option<u64>,
     /// When the server started, as it says; a change means the counters restarted.
     pub server_started: Option<String>,
+    /// When the source's statistics were last reset, as it says (PostgreSQL's
+    /// pg_stat_database.stats_reset); a change means every counter started again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters_since: Option<String>,
     /// True when the counters are already a delta (an AWR section covers its snapshots).
     pub is_delta: bool,
     pub objects: Vec<ObjectIo>,
@@ -64,6 +68,7 @@ impl Snapshot {
             taken_at_ms: None,
             counting_ms: None,
             server_started: None,
+            counters_since: None,
             is_delta: false,
             objects: Vec::new(),
             io_wait: None,
@@ -235,7 +240,7 @@ pub fn delta(before: &Snapshot, after: &Snapshot) -> Result<Counts, DbError> {
 }
 
 /// Gives objects without a read time their share of the pool's, by blocks read.
-fn shared_out(mut objects: Vec<ObjectIo>, pool: Option<Pool>) -> Vec<ObjectIo> {
+pub(crate) fn shared_out(mut objects: Vec<ObjectIo>, pool: Option<Pool>) -> Vec<ObjectIo> {
     if let Some(p) = pool {
         let per_block = if p.blocks > 0 {
             p.ms / p.blocks as f64

@@ -5,6 +5,7 @@
 pub mod advise;
 pub mod capture;
 pub mod cluster;
+pub mod collect;
 pub mod db;
 pub mod device_latency;
 pub mod facts;

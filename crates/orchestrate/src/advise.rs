@@ -28,6 +28,10 @@ pub struct Request {
     pub sizes: Option<String>,
     /// `--files`: the data folder whose files a dbio trace's requests are attributed to.
     pub files: Option<String>,
+    /// `--window`: the part of a collection (`dbio collect`) to place objects by.
+    pub window: Option<String>,
+    /// `--db`: the history holding collections.
+    pub history: Option<String>,
 }
 
 /// Why no advice was given; the status a caller gives it is said on each variant.
@@ -115,6 +119,9 @@ impl Request {
         let latency = latency(plan, self.current.as_deref(), find)?;
         let sizes = self.sizes.as_deref().map(dbio_db::gather::sizes);
         let sizes = sizes.transpose().map_err(AdviceError::Sizes)?;
+        if let Some((name, w)) = self.collection()? {
+            return from_collection(plan, latency, &name, &w, self.history.as_deref());
+        }
         let traced = capture::gathered(&self.source, self.files.as_deref());
         let mut g = match traced.map_err(AdviceError::Gather)? {
             Some(g) => g,
@@ -134,6 +141,54 @@ impl Request {
             interrupted,
         })
     }
+}
+
+impl Request {
+    /// The collection and window to advise from: one name that is no file but a collection
+    /// in the history; None for other sources (where `--window` is refused).
+    fn collection(&self) -> Result<Option<(String, dbio_analyze::collect::Window)>, AdviceError> {
+        let bad = |m: String| AdviceError::Gather(GatherError::Input(m));
+        let name = match self.source.exports.as_slice() {
+            [one] if !std::path::Path::new(one).exists() => one,
+            _ => {
+                return match &self.window {
+                    Some(w) => Err(bad(format!("--window {w}: a window is of a collection (dbio collect); give a collection's name"))),
+                    None => Ok(None),
+                }
+            }
+        };
+        if !collected::exists(name, self.history.as_deref()) {
+            return match &self.window {
+                Some(_) => Err(bad(format!("{name}: no such file, and no collection of that name in the history (dbio collect --report lists nothing under it)"))),
+                None => Ok(None),
+            };
+        }
+        let w =
+            dbio_analyze::collect::parse(self.window.as_deref().unwrap_or("all")).map_err(bad)?;
+        Ok(Some((name.clone(), w)))
+    }
+}
+
+/// The advice of `plan` on window `w` of collection `name`, noting where the whole
+/// collection would choose otherwise.
+fn from_collection(
+    plan: &Plan,
+    latency: Latency,
+    name: &str,
+    w: &dbio_analyze::collect::Window,
+    db: Option<&str>,
+) -> Result<Advice, AdviceError> {
+    let (g, all) = collected::counts(name, w, db).map_err(AdviceError::Gather)?;
+    g.check_io().map_err(AdviceError::Gather)?;
+    let mut result = analyse(plan, latency.clone(), g);
+    if let Some(all) = all {
+        let whole = analyse(plan, latency, all);
+        result.notes.push(collected::differs(&result, &whole));
+    }
+    Ok(Advice::Made {
+        result: Box::new(result),
+        interrupted: false,
+    })
 }
 
 /// The advice of `plan` on the gathered counts `g`, with the latency model `latency`.
@@ -158,5 +213,6 @@ fn counted(g: Gathered) -> Counted {
 }
 
 mod capture;
+mod collected;
 #[cfg(test)]
 mod tests;

@@ -9,6 +9,7 @@
 
 pub mod advise;
 pub mod clock;
+pub mod collect;
 pub mod db;
 pub mod db_sweep;
 pub mod executor;

@@ -7,6 +7,7 @@ pub mod advise_json;
 pub mod awr;
 pub mod capture;
 pub mod cluster;
+pub mod collect;
 pub mod compare;
 pub mod compare_all;
 pub mod csv;

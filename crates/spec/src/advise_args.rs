@@ -9,7 +9,8 @@ pub const ADVISE_HELP: &str = include_str!("../help/advise.txt");
 #[derive(Debug, Args)]
 #[command(mut_arg("quiet", |a| a.help("Print nothing but errors")))]
 pub struct AdviseArgs {
-    /// Exports to read: one (counts since the server started) or two (before, after).
+    /// Exports to read: one (counts since the server started) or two (before, after); or
+    /// the name of a collection in the history (dbio collect).
     #[arg(value_name = "EXPORT")]
     pub exports: Vec<String>,
     /// A live database: postgres://… or mysql://… (mariadb:// too).
@@ -47,6 +48,11 @@ pub struct AdviseArgs {
     /// attribute the trace's requests to files.
     #[arg(long, value_name = "DIR")]
     pub files: Option<String>,
+    /// With a collection's name (dbio collect) as the source: the part to place objects by:
+    /// peak (its busiest hour), peak/30m, p95 (its busiest 5 % of intervals), all, or a span
+    /// such as 2026-12-01T09:00/1h (UTC) [default: all].
+    #[arg(long, value_name = "WINDOW")]
+    pub window: Option<String>,
     /// Object sizes for sources without them (AWR, saved diskstats): a CSV with NAME and BYTES.
     #[arg(long, value_name = "FILE")]
     pub sizes: Option<String>,

@@ -12,9 +12,13 @@ pub mod advise_args;
 pub mod buckets;
 pub mod check;
 #[cfg(feature = "clap")]
+pub mod collect_args;
+#[cfg(feature = "clap")]
 pub mod command_args;
 pub mod data;
 pub mod error;
+#[cfg(feature = "clap")]
+pub mod history_args;
 pub mod input;
 pub mod job;
 pub mod measured;

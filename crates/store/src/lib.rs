@@ -2,10 +2,12 @@
 //! as printed) in a SQLite database, with the headline figures beside it for listing.
 #![forbid(unsafe_code)]
 
+pub mod collections;
 mod error;
 pub mod files;
 pub mod lookup;
 pub mod run_files;
+mod sample_codec;
 mod schema;
 pub mod since;
 mod streamed;

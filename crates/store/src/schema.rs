@@ -8,7 +8,7 @@ use rusqlite::{Connection, ErrorCode};
 use std::path::Path;
 
 /// The schema version this dbio writes.
-pub const CURRENT_VERSION: u32 = 3;
+pub const CURRENT_VERSION: u32 = 4;
 
 /// Marks a SQLite file as a dbio history ("dbio" in ASCII).
 const APPLICATION_ID: i32 = 0x6462_696f;
@@ -40,6 +40,30 @@ const STEPS: &[&str] = &[
     // table changes: the version tells an older dbio, which fails on a blob, to refuse the
     // file by name instead.
     "",
+    // 3 → 4: collections (`dbio collect`): one row each, its samples (compressed, keyed by
+    // the interval's end) and the names of its objects (samples refer to them by number).
+    "CREATE TABLE collections (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        info TEXT NOT NULL,
+        state TEXT NOT NULL,
+        base BLOB,
+        updated_at TEXT NOT NULL
+     );
+     CREATE TABLE collection_objects (
+        collection INTEGER NOT NULL REFERENCES collections (id),
+        idx INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        PRIMARY KEY (collection, idx)
+     );
+     CREATE TABLE collection_samples (
+        collection INTEGER NOT NULL REFERENCES collections (id),
+        t_ms INTEGER NOT NULL,
+        secs REAL NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (collection, t_ms)
+     );",
 ];
 
 /// Checks that `conn` is a dbio history this dbio may use, then migrates it to

@@ -77,6 +77,8 @@ fn request(a: &AdviseArgs) -> Request {
         io_wait_share: a.io_wait_share.clone(),
         sizes: a.sizes.clone(),
         files: a.files.clone(),
+        window: a.window.clone(),
+        history: a.store.db.clone(),
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod advise;
 pub mod capture;
 pub mod clock;
+pub mod collect;
 pub mod compare;
 pub mod db;
 pub mod fleet;

@@ -5,8 +5,8 @@
 mod facts;
 pub mod flags;
 mod keys;
-mod maria;
-mod pgsql;
+pub(crate) mod maria;
+pub(crate) mod pgsql;
 pub mod procfs;
 pub mod report;
 pub mod run;

@@ -71,6 +71,22 @@ pub fn device_of(path: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// (busy, total) jiffies of the host from /proc/stat.
+pub fn host_ticks() -> (u64, u64) {
+    let line = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let v: Vec<u64> = line
+        .lines()
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    let total: u64 = v.iter().take(8).sum();
+    let idle = v.get(3).copied().unwrap_or(0) + v.get(4).copied().unwrap_or(0);
+    (total.saturating_sub(idle), total)
+}
+
 /// A device's counters from /proc/diskstats.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Disk {
@@ -80,7 +96,10 @@ pub struct Disk {
     pub read_ms: u64,
     pub writes: u64,
     pub sectors_written: u64,
+    pub write_ms: u64,
     pub io_ms: u64,
+    /// Time in flight summed over every request, ms (the weighted field).
+    pub queue_ms: u64,
 }
 
 impl Disk {
@@ -100,7 +119,9 @@ impl Disk {
                 read_ms: f(6),
                 writes: f(7),
                 sectors_written: f(9),
+                write_ms: f(10),
                 io_ms: f(12),
+                queue_ms: f(13),
             })
         })
     }
@@ -114,7 +135,9 @@ impl Disk {
             read_ms: after.read_ms.saturating_sub(self.read_ms),
             writes: after.writes.saturating_sub(self.writes),
             sectors_written: after.sectors_written.saturating_sub(self.sectors_written),
+            write_ms: after.write_ms.saturating_sub(self.write_ms),
             io_ms: after.io_ms.saturating_sub(self.io_ms),
+            queue_ms: after.queue_ms.saturating_sub(self.queue_ms),
         }
     }
 }

@@ -128,7 +128,7 @@ impl Rng {
 
 /// Counters at one end of the window.
 fn ends(mon: &mut Conn, url: &str, device: &Option<String>, pids: &[u32]) -> Result<Ends, DbError> {
-    let host = dbio_host_ticks();
+    let host = super::procfs::host_ticks();
     Ok(Ends {
         db: mon.counters(url)?,
         disk: device.as_deref().and_then(Disk::read),
@@ -136,22 +136,6 @@ fn ends(mon: &mut Conn, url: &str, device: &Option<String>, pids: &[u32]) -> Res
         dbio_cpu_s: cpu_s("self").unwrap_or(0.0),
         host,
     })
-}
-
-/// (busy, total) jiffies of the host from /proc/stat.
-fn dbio_host_ticks() -> (u64, u64) {
-    let line = std::fs::read_to_string("/proc/stat").unwrap_or_default();
-    let v: Vec<u64> = line
-        .lines()
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .skip(1)
-        .filter_map(|x| x.parse().ok())
-        .collect();
-    let total: u64 = v.iter().take(8).sum();
-    let idle = v.get(3).copied().unwrap_or(0) + v.get(4).copied().unwrap_or(0);
-    (total.saturating_sub(idle), total)
 }
 
 /// One session: opens its connection, runs operations until told to stop.

@@ -240,6 +240,26 @@ impl PrivatePostgres {
         pids
     }
 
+    /// Restarts the server with pg_ctl's `mode` (fast: a clean shutdown, which keeps the
+    /// statistics; immediate: a crash, which loses them), waiting until it accepts logins.
+    pub fn restart(&self, mode: &str) -> Result<(), DbError> {
+        let mut c = command(&self.bin.join("pg_ctl"), self.owner);
+        c.args([
+            "-D",
+            &self.data(),
+            "-l",
+            &self.path("log"),
+            "-m",
+            mode,
+            "-w",
+            "-t",
+            "60",
+            "restart",
+        ]);
+        run(c, "pg_ctl restart")
+            .map_err(|e| DbError::Private(format!("{e}; log: {}", self.log_tail())))
+    }
+
     /// The data directory.
     pub fn data_dir(&self) -> PathBuf {
         self.dir.join("data")

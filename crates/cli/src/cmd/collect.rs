@@ -1,0 +1,101 @@
+//! `dbio collect`: samples a database, its devices and the CPU every interval into the
+//! history (dbio-orchestrate's loop), or prints a stored collection's report.
+
+use crate::exit::Exit;
+use crate::output::{emit_json, print_out};
+use crate::prologue::{failure, usage};
+use dbio_orchestrate::collect::{begin, collect, report, CollectRequest, Ended, Progress};
+use dbio_spec::collect_args::CollectArgs;
+
+const CMD: &str = "dbio collect";
+
+/// Runs `dbio collect` and returns its exit status.
+pub fn run(a: CollectArgs) -> Result<Exit, Exit> {
+    let db = a.history.db.as_deref();
+    if let Some(name) = &a.report {
+        let store = dbio_store::lookup::open_existing(db)
+            .map_err(usage(CMD))?
+            .ok_or_else(|| usage(CMD)(dbio_store::lookup::no_history(db)))?;
+        return show(&report(&store, name).map_err(usage(CMD))?, &a);
+    }
+    let store = dbio_store::lookup::open(db).map_err(usage(CMD))?;
+    let req = CollectRequest {
+        url: a.url.clone(),
+        device: a.device.clone(),
+        interval: a.interval.clone(),
+        duration: a.duration.clone(),
+        name: a.name.clone(),
+        resume: a.resume.clone(),
+    };
+    let mut b = begin(&req, store).map_err(usage(CMD))?;
+    let name = b.info.name.clone();
+    if !a.quiet {
+        let devices = b.info.devices.join(", ");
+        eprintln!(
+            "{CMD}: collection {name}: {} every {} s, devices: {}; Ctrl-C stops it and keeps every sample",
+            b.info.source,
+            b.info.interval_s,
+            if devices.is_empty() { "none" } else { &devices }
+        );
+    }
+    let bar = (!a.quiet).then(|| crate::progress::bar(None, "{spinner} {msg}"));
+    let mut shown = |p: Progress| {
+        if let Some(bar) = &bar {
+            let db = p.last.db.as_ref().map_or("database not read".into(), |d| {
+                format!("{} objects did I/O", d.objects.len())
+            });
+            bar.set_message(format!(
+                "{name}: {} samples in {:.0} s; last: {db}{}",
+                p.samples,
+                p.elapsed.as_secs_f64(),
+                p.last
+                    .events
+                    .first()
+                    .map_or(String::new(), |e| format!("; {e}"))
+            ));
+        }
+    };
+    let stop = crate::signals::stop_flag();
+    let ended = collect(
+        &mut b.sampler,
+        b.interval,
+        b.duration,
+        &stop,
+        &mut b.keep,
+        &mut shown,
+    );
+    bar.inspect(|bar| bar.finish_and_clear());
+    let (state, exit) = match &ended {
+        Ended::Complete => ("complete".to_string(), Exit::Ok),
+        Ended::Interrupted => ("interrupted".to_string(), Exit::Interrupted),
+        Ended::Failed(why) => (format!("stopped: {why}"), Exit::Failure),
+    };
+    let kept = b.keep.store.set_state(b.keep.writer.id(), &state);
+    if let Ended::Failed(why) = ended {
+        return Err(failure(CMD)(format!(
+            "{why}; the samples before are kept: dbio collect --resume {name}"
+        )));
+    }
+    kept.map_err(failure(CMD))?;
+    if !a.quiet {
+        let r = report(&b.keep.store, &name).map_err(failure(CMD))?;
+        print_out(&dbio_report::collect::text(&r, 10));
+    }
+    Ok(exit)
+}
+
+/// Prints the report, and writes its JSON and CSV where asked (to stdout with '-', instead of
+/// the text).
+fn show(r: &dbio_model::collect::CollectionReport, a: &CollectArgs) -> Result<Exit, Exit> {
+    let json = serde_json::to_string_pretty(r).expect("a report serialises") + "\n";
+    let csv = dbio_report::collect::csv(r);
+    for (flag, path, body) in [("--json", &a.json, &json), ("--csv", &a.csv, &csv)] {
+        if let Some(p) = path {
+            emit_json(p, body).map_err(|e| failure(CMD)(format!("{flag} {p}: {e}")))?;
+        }
+    }
+    if a.json.as_deref() != Some("-") && a.csv.as_deref() != Some("-") {
+        print_out(&dbio_report::collect::text(r, 20));
+    }
+    Ok(Exit::Ok)
+}

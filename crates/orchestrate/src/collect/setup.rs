@@ -1,0 +1,217 @@
+//! A collection begun or resumed: its flags checked, the database connected to, its
+//! devices found, its row in the history made or found; and the history's side of the loop.
+
+use super::{base_of, Keep};
+use dbio_db::collect::Sampler;
+use dbio_model::collect::{CollectionInfo, Sample};
+use dbio_store::collections::Writer;
+use dbio_store::Store;
+use std::time::{Duration, SystemTime};
+
+/// What `dbio collect` was asked, clap-free.
+#[derive(Debug, Clone, Default)]
+pub struct CollectRequest {
+    /// A live database (none: devices and CPU alone).
+    pub url: Option<String>,
+    /// `--device`: auto, or names.
+    pub device: String,
+    pub interval: Option<String>,
+    pub duration: Option<String>,
+    pub name: Option<String>,
+    /// `--resume NAME`.
+    pub resume: Option<String>,
+}
+
+/// A collection ready to run.
+pub struct Begun {
+    pub sampler: Sampler,
+    pub info: CollectionInfo,
+    pub interval: Duration,
+    /// How long to run from now (None: until stopped).
+    pub duration: Option<Duration>,
+    pub keep: Kept,
+}
+
+/// Keeps samples in the history.
+pub struct Kept {
+    pub store: Store,
+    pub writer: Writer,
+}
+
+impl Keep for Kept {
+    fn sample(&mut self, s: &Sample, base: Option<&str>) -> Result<(), String> {
+        self.store
+            .add_sample(&mut self.writer, s, base)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// A length flag read (`--interval 60s`, `--duration 7d`).
+fn length(flag: &str, v: &str) -> Result<Duration, String> {
+    humantime::parse_duration(v)
+        .map_err(|e| format!("{flag} {v}: not a length ({e}); e.g. {flag} 60s, 10m, 7d"))
+}
+
+/// Checks the flags, connects, and makes (or finds, to resume) the collection in `store`.
+pub fn begin(r: &CollectRequest, store: Store) -> Result<Begun, String> {
+    if let Some(name) = &r.resume {
+        return resume(r, name, store);
+    }
+    let interval = length("--interval", r.interval.as_deref().unwrap_or("60s"))?;
+    if interval < Duration::from_secs(1) {
+        return Err(format!(
+            "--interval {}: at least 1s (each sample is a round of queries)",
+            r.interval.as_deref().unwrap_or("")
+        ));
+    }
+    let duration = r
+        .duration
+        .as_deref()
+        .map(|d| length("--duration", d))
+        .transpose()?;
+    if duration.is_some_and(|d| d < interval) {
+        return Err("--duration is shorter than --interval: no sample would be whole; make it at least one interval".into());
+    }
+    if r.url.is_none() && r.device == "auto" {
+        return Err("give --url (a database to sample), --device sda,nvme0n1 (devices and CPU alone) or --resume NAME".into());
+    }
+    let mut sampler =
+        Sampler::start(r.url.as_deref(), Vec::new(), None).map_err(|e| e.to_string())?;
+    let data_dir = sampler.data_dir();
+    let devices = dbio_db::collect::devices(&r.device, data_dir.as_deref())?;
+    let sampler = sampler.with_devices(devices.clone());
+    let now = SystemTime::now();
+    let started_at = crate::fleet::rfc3339(now);
+    let info = CollectionInfo {
+        name: r.name.clone().unwrap_or_else(|| {
+            format!(
+                "collect-{}",
+                started_at
+                    .replace([':', '-'], "")
+                    .trim_end_matches('Z')
+                    .replace('T', "-")
+            )
+        }),
+        system: sampler
+            .base()
+            .map_or("diskstats".into(), |b| b.0.system.clone()),
+        source: r
+            .url
+            .as_deref()
+            .map_or("/proc/diskstats".into(), dbio_db::url::redact),
+        host: hostname(),
+        interval_s: interval.as_secs_f64(),
+        duration_s: duration.map(|d| d.as_secs_f64()),
+        devices,
+        started_at,
+    };
+    let writer = store.create_collection(&info).map_err(|e| e.to_string())?;
+    Ok(Begun {
+        sampler,
+        info,
+        interval,
+        duration,
+        keep: Kept { store, writer },
+    })
+}
+
+/// Goes on with the collection `name`: the same database, devices and interval, from its
+/// last snapshot (so the first sample covers the time it was not running).
+fn resume(r: &CollectRequest, name: &str, store: Store) -> Result<Begun, String> {
+    let c = store
+        .collection(name)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| no_collection(&store, name))?;
+    let info = c.info.clone();
+    let interval = Duration::from_secs_f64(info.interval_s);
+    if let Some(i) = &r.interval {
+        if length("--interval", i)? != interval {
+            return Err(format!("--interval {i}: collection {name} samples every {}; a resumed collection keeps its interval", humantime::format_duration(interval)));
+        }
+    }
+    let url = match (&r.url, info.system.as_str()) {
+        (Some(u), _) if dbio_db::url::redact(u) != info.source => {
+            return Err(format!("--url {}: collection {name} samples {}; give the same database (or none: its URL is used, with the password from PGPASSWORD, ~/.pgpass or the URL)", dbio_db::url::redact(u), info.source));
+        }
+        (Some(u), _) => Some(u.clone()),
+        (None, "diskstats") => None,
+        _ if info.source.contains(":***@") => {
+            return Err(format!("collection {name} samples {}, whose password is not kept: give --url with it again", info.source));
+        }
+        _ => Some(info.source.clone()),
+    };
+    let elapsed = c.last_ms.map_or(0.0, |last| {
+        (last as f64 / 1000.0) - started_secs(&info.started_at).unwrap_or(last as f64 / 1000.0)
+    });
+    let duration = match (&r.duration, info.duration_s) {
+        (Some(d), _) => Some(length("--duration", d)?),
+        (None, Some(total)) if total - elapsed >= info.interval_s => {
+            Some(Duration::from_secs_f64(total - elapsed))
+        }
+        (None, Some(_)) => {
+            return Err(format!(
+            "collection {name} has run its whole duration; give --duration to collect for longer"
+        ))
+        }
+        (None, None) => None,
+    };
+    let base = c.base.as_deref().map(base_of).transpose().map_err(|e| {
+        format!("collection {name}: its last snapshot cannot be read ({e}); start a new collection")
+    })?;
+    let sampler =
+        Sampler::start(url.as_deref(), info.devices.clone(), base).map_err(|e| e.to_string())?;
+    let writer = store.resume_collection(&c).map_err(|e| e.to_string())?;
+    Ok(Begun {
+        sampler,
+        info,
+        interval,
+        duration,
+        keep: Kept { store, writer },
+    })
+}
+
+/// The message for a collection the history does not have, naming those it has.
+pub fn no_collection(store: &Store, name: &str) -> String {
+    match store.collection_names() {
+        Ok(names) if !names.is_empty() => format!(
+            "no collection named {name} in {}; it has: {}",
+            store.path().display(),
+            names
+                .iter()
+                .take(10)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => format!("no collection named {name} in {}", store.path().display()),
+    }
+}
+
+/// Unix seconds of an RFC 3339 time.
+fn started_secs(t: &str) -> Option<f64> {
+    humantime::parse_rfc3339(t)
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .map(|d| d.as_secs_f64())
+}
+
+/// This host's name.
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::base_json;
+    use super::*;
+
+    #[test]
+    fn a_base_round_trips() {
+        let s = dbio_db::snapshot::Snapshot::new("postgresql", "postgres://u@h/db");
+        let (back, t) = base_of(&base_json(&(s.clone(), 42))).unwrap();
+        assert_eq!((back, t), (s, 42));
+    }
+}
