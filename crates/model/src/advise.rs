@@ -81,6 +81,22 @@ impl ObjectIo {
         self.reads + self.writes
     }
 
+    /// Adds `o`'s counts to these (the size stays; a time either side has is kept).
+    pub fn add(&mut self, o: &ObjectIo) {
+        self.reads += o.reads;
+        self.writes += o.writes;
+        self.bytes_read += o.bytes_read;
+        self.bytes_written += o.bytes_written;
+        let f = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, None) => a,
+            (None, b) => b,
+        };
+        self.read_ms = f(self.read_ms, o.read_ms);
+        self.write_ms = f(self.write_ms, o.write_ms);
+        self.stall_ms = f(self.stall_ms, o.stall_ms);
+    }
+
     /// Total stall in ms: the combined figure, else reads plus writes; None without times.
     pub fn stall(&self) -> Option<f64> {
         self.stall_ms.or(match (self.read_ms, self.write_ms) {

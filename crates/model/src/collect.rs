@@ -121,6 +121,75 @@ pub struct DbIo {
     pub objects: Vec<ObjectIo>,
     /// The server's own time waiting on I/O and its active time, ms, when it gives them.
     pub io_wait: Option<(f64, f64)>,
+    /// How long dbio's round of queries took at this sample, ms (its cost to the server).
+    #[serde(default)]
+    pub query_ms: f64,
+}
+
+/// Consecutive samples as one covering all of their time (older days of a collection are
+/// kept so): counts summed, CPU shares averaged by time, events kept in order; the sizes are
+/// the last ones. None for no samples.
+pub fn merged(samples: &[Sample]) -> Option<Sample> {
+    let last = samples.last()?;
+    let secs: f64 = samples.iter().map(|s| s.secs).sum();
+    let mut devices: Vec<DeviceIo> = Vec::new();
+    for d in samples.iter().flat_map(|s| &s.devices) {
+        match devices.iter_mut().find(|x| x.name == d.name) {
+            Some(x) => x.add(d),
+            None => devices.push(d.clone()),
+        }
+    }
+    let share = |f: fn(&Sample) -> Option<f64>| {
+        let known: Vec<(f64, f64)> = samples
+            .iter()
+            .filter_map(|s| f(s).map(|v| (v, s.secs)))
+            .collect();
+        let t: f64 = known.iter().map(|k| k.1).sum();
+        (!known.is_empty() && t > 0.0).then(|| known.iter().map(|k| k.0 * k.1).sum::<f64>() / t)
+    };
+    Some(Sample {
+        t_ms: last.t_ms,
+        secs,
+        devices,
+        host_cpu: share(|s| s.host_cpu),
+        server_cpu: share(|s| s.server_cpu),
+        db: merged_db(samples),
+        events: samples
+            .iter()
+            .flat_map(|s| s.events.iter().cloned())
+            .collect(),
+    })
+}
+
+/// The database parts of consecutive samples summed; None when none was read.
+fn merged_db(samples: &[Sample]) -> Option<DbIo> {
+    let parts: Vec<&DbIo> = samples.iter().filter_map(|s| s.db.as_ref()).collect();
+    if parts.is_empty() {
+        return None;
+    }
+    let mut objects: Vec<ObjectIo> = Vec::new();
+    let mut at = std::collections::HashMap::new();
+    for o in parts.iter().flat_map(|d| &d.objects) {
+        match at.get(&o.name) {
+            Some(&i) => {
+                let sum: &mut ObjectIo = &mut objects[i];
+                sum.add(o);
+                sum.size_bytes = o.size_bytes.or(sum.size_bytes);
+            }
+            None => {
+                at.insert(o.name.clone(), objects.len());
+                objects.push(o.clone());
+            }
+        }
+    }
+    let waits: Vec<(f64, f64)> = parts.iter().filter_map(|d| d.io_wait).collect();
+    Some(DbIo {
+        secs: parts.iter().map(|d| d.secs).sum(),
+        query_ms: parts.iter().map(|d| d.query_ms).sum::<f64>() / parts.len() as f64,
+        objects,
+        io_wait: (!waits.is_empty())
+            .then(|| waits.iter().fold((0.0, 0.0), |a, w| (a.0 + w.0, a.1 + w.1))),
+    })
 }
 
 /// `x` per second over `secs` (0 over no time).
@@ -253,4 +322,6 @@ pub struct Point {
     pub host_cpu: Option<f64>,
     pub server_cpu: Option<f64>,
     pub db_iops: Option<f64>,
+    /// How long dbio's round of queries took, ms.
+    pub query_ms: Option<f64>,
 }

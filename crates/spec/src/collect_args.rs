@@ -35,6 +35,9 @@ pub struct CollectArgs {
     /// With --report: write one CSV row per interval to FILE, or stdout with '-'.
     #[arg(long, value_name = "FILE", requires = "report")]
     pub csv: Option<String>,
+    /// With --report: write the report as one HTML page with charts to FILE.
+    #[arg(long, value_name = "FILE", requires = "report")]
+    pub html: Option<String>,
     /// Print nothing but errors while collecting.
     #[arg(long, short = 'q')]
     pub quiet: bool,

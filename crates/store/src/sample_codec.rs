@@ -25,6 +25,8 @@ struct Stored {
 #[derive(Serialize, Deserialize)]
 struct StoredDb {
     s: f64,
+    #[serde(default)]
+    q: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     w: Option<(f64, f64)>,
     /// [number, reads, writes, bytes read, bytes written, read ms, write ms, stall ms, size]
@@ -45,8 +47,11 @@ type StoredObject = (
 
 /// `s` as stored, its objects numbered by `number` (which may add names to the collection).
 pub fn encode(s: &Sample, mut number: impl FnMut(&ObjectIo) -> u32) -> Vec<u8> {
+    // Times to the µs: more digits are noise, and they do not compress.
+    let us = |v: Option<f64>| v.map(|x| (x * 1000.0).round() / 1000.0);
     let db = s.db.as_ref().map(|d| StoredDb {
         s: d.secs,
+        q: (d.query_ms * 1000.0).round() / 1000.0,
         w: d.io_wait,
         o: d.objects
             .iter()
@@ -57,9 +62,9 @@ pub fn encode(s: &Sample, mut number: impl FnMut(&ObjectIo) -> u32) -> Vec<u8> {
                     o.writes,
                     o.bytes_read,
                     o.bytes_written,
-                    o.read_ms,
-                    o.write_ms,
-                    o.stall_ms,
+                    us(o.read_ms),
+                    us(o.write_ms),
+                    us(o.stall_ms),
                     o.size_bytes,
                 )
             })
@@ -86,6 +91,7 @@ pub fn decode(bytes: &[u8], object: impl Fn(u32) -> Option<ObjectIo>) -> Result<
     let db = match s.db {
         Some(d) => Some(DbIo {
             secs: d.s,
+            query_ms: d.q,
             io_wait: d.w,
             objects: d
                 .o

@@ -41,13 +41,15 @@ const STEPS: &[&str] = &[
     // file by name instead.
     "",
     // 3 → 4: collections (`dbio collect`): one row each, its samples (compressed, keyed by
-    // the interval's end) and the names of its objects (samples refer to them by number).
+    // the interval's end; those before `rolled_until` are 10-minute sums) and the names of
+    // its objects (samples refer to them by number).
     "CREATE TABLE collections (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
         info TEXT NOT NULL,
         state TEXT NOT NULL,
         base BLOB,
+        rolled_until INTEGER NOT NULL DEFAULT 0,
         updated_at TEXT NOT NULL
      );
      CREATE TABLE collection_objects (

@@ -122,6 +122,7 @@ impl Summary {
             host_cpu: s.host_cpu,
             server_cpu: s.server_cpu,
             db_iops,
+            query_ms: s.db.as_ref().map(|d| d.query_ms),
         });
     }
 

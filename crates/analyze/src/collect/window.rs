@@ -171,7 +171,7 @@ impl Sum {
                 sum.size_bytes = o.size_bytes;
             }
             if chosen {
-                add(sum, o);
+                sum.add(o);
             }
         }
     }
@@ -183,21 +183,6 @@ impl Sum {
             .filter_map(|n| self.objects.remove(n))
             .collect()
     }
-}
-
-fn add(sum: &mut ObjectIo, o: &ObjectIo) {
-    sum.reads += o.reads;
-    sum.writes += o.writes;
-    sum.bytes_read += o.bytes_read;
-    sum.bytes_written += o.bytes_written;
-    let f = |a: Option<f64>, b: Option<f64>| match (a, b) {
-        (Some(a), Some(b)) => Some(a + b),
-        (a, None) => a,
-        (None, b) => b,
-    };
-    sum.read_ms = f(sum.read_ms, o.read_ms);
-    sum.write_ms = f(sum.write_ms, o.write_ms);
-    sum.stall_ms = f(sum.stall_ms, o.stall_ms);
 }
 
 #[cfg(test)]

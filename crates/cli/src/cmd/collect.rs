@@ -30,29 +30,12 @@ pub fn run(a: CollectArgs) -> Result<Exit, Exit> {
     let mut b = begin(&req, store).map_err(usage(CMD))?;
     let name = b.info.name.clone();
     if !a.quiet {
-        let devices = b.info.devices.join(", ");
-        eprintln!(
-            "{CMD}: collection {name}: {} every {} s, devices: {}; Ctrl-C stops it and keeps every sample",
-            b.info.source,
-            b.info.interval_s,
-            if devices.is_empty() { "none" } else { &devices }
-        );
+        eprintln!("{CMD}: {}", b.said());
     }
     let bar = (!a.quiet).then(|| crate::progress::bar(None, "{spinner} {msg}"));
     let mut shown = |p: Progress| {
         if let Some(bar) = &bar {
-            let db = p.last.db.as_ref().map_or("database not read".into(), |d| {
-                format!("{} objects did I/O", d.objects.len())
-            });
-            bar.set_message(format!(
-                "{name}: {} samples in {:.0} s; last: {db}{}",
-                p.samples,
-                p.elapsed.as_secs_f64(),
-                p.last
-                    .events
-                    .first()
-                    .map_or(String::new(), |e| format!("; {e}"))
-            ));
+            bar.set_message(p.line(&name));
         }
     };
     let stop = crate::signals::stop_flag();
@@ -89,7 +72,17 @@ pub fn run(a: CollectArgs) -> Result<Exit, Exit> {
 fn show(r: &dbio_model::collect::CollectionReport, a: &CollectArgs) -> Result<Exit, Exit> {
     let json = serde_json::to_string_pretty(r).expect("a report serialises") + "\n";
     let csv = dbio_report::collect::csv(r);
-    for (flag, path, body) in [("--json", &a.json, &json), ("--csv", &a.csv, &csv)] {
+    let html = a
+        .html
+        .as_ref()
+        .map(|_| dbio_report::html::collect::page(r))
+        .unwrap_or_default();
+    let outs = [
+        ("--json", &a.json, &json),
+        ("--csv", &a.csv, &csv),
+        ("--html", &a.html, &html),
+    ];
+    for (flag, path, body) in outs {
         if let Some(p) = path {
             emit_json(p, body).map_err(|e| failure(CMD)(format!("{flag} {p}: {e}")))?;
         }

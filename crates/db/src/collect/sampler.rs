@@ -122,6 +122,7 @@ impl Sampler {
     /// The database's counts since the last snapshot read; None (and an event) when it
     /// cannot be read now.
     fn db(&mut self, now: u64, events: &mut Vec<String>) -> Option<DbIo> {
+        let queried = std::time::Instant::now();
         let snap = match self.read(events) {
             Ok(s) => s,
             Err(why) => {
@@ -135,6 +136,7 @@ impl Sampler {
                 return None;
             }
         };
+        let query_ms = queried.elapsed().as_secs_f64() * 1000.0;
         let (before, at) = match self.base.take() {
             Some(b) => b,
             None => {
@@ -167,6 +169,7 @@ impl Sampler {
         self.base = Some((snap, now));
         Some(DbIo {
             secs: now.saturating_sub(at) as f64 / 1000.0,
+            query_ms,
             objects,
             io_wait: d.io_wait.map(|w| (w.io_ms, w.busy_ms)),
         })

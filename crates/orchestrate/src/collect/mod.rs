@@ -32,6 +32,29 @@ pub struct Progress<'a> {
     pub last: &'a Sample,
 }
 
+impl Progress<'_> {
+    /// The progress line of collection `name`.
+    pub fn line(&self, name: &str) -> String {
+        let db = self
+            .last
+            .db
+            .as_ref()
+            .map_or("database not read".into(), |d| {
+                format!("{} objects did I/O", d.objects.len())
+            });
+        let event = self
+            .last
+            .events
+            .first()
+            .map_or(String::new(), |e| format!("; {e}"));
+        format!(
+            "{name}: {} samples in {:.0} s; last: {db}{event}",
+            self.samples,
+            self.elapsed.as_secs_f64()
+        )
+    }
+}
+
 /// Samples every `interval` for `duration` (None: until stopped), keeping each.
 pub fn collect(
     sampler: &mut Sampler,

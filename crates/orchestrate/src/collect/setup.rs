@@ -32,6 +32,22 @@ pub struct Begun {
     pub keep: Kept,
 }
 
+impl Begun {
+    /// What is collected, in one line, as it starts.
+    pub fn said(&self) -> String {
+        let i = &self.info;
+        let devices = if i.devices.is_empty() {
+            "none".to_string()
+        } else {
+            i.devices.join(", ")
+        };
+        format!(
+            "collection {}: {} every {} s, devices: {devices}; Ctrl-C stops it and keeps every sample",
+            i.name, i.source, i.interval_s
+        )
+    }
+}
+
 /// Keeps samples in the history.
 pub struct Kept {
     pub store: Store,

@@ -5,6 +5,7 @@ pub mod advise;
 pub mod capture;
 pub mod charts;
 mod cluster;
+pub mod collect;
 mod db;
 pub mod svg;
 
