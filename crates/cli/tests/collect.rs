@@ -361,3 +361,75 @@ fn the_peak_window_and_the_whole_collection_place_different_tables() {
         (hot_all, busy_all)
     );
 }
+
+/// MariaDB's reads of one table's file, as performance_schema counts them.
+fn maria_reads(m: &dbio_db::testkit::PrivateMariaDb) -> u64 {
+    use mysql::prelude::Queryable;
+    let n: Option<u64> = m
+        .conn()
+        .query_first("SELECT CAST(SUM(COUNT_READ) AS UNSIGNED) FROM performance_schema.file_summary_by_instance WHERE FILE_NAME LIKE '%/shop/hot.ibd'")
+        .unwrap()
+        .flatten();
+    n.unwrap_or(0)
+}
+
+/// A MariaDB collection: the table's reads summed over the samples are performance_schema's
+/// own, and the server's CPU is there beside the host's.
+#[test]
+fn a_mariadb_collection_counts_what_performance_schema_counts() {
+    use mysql::prelude::Queryable;
+    let Some(m) = or_skip("collect mariadb", dbio_db::testkit::PrivateMariaDb::start()) else {
+        return;
+    };
+    m.conn()
+        .query_drop(
+            "CREATE DATABASE shop; USE shop;
+             CREATE TABLE hot (id INT PRIMARY KEY, pad VARCHAR(1000)) ENGINE=InnoDB;
+             INSERT INTO hot SELECT seq, REPEAT(MD5(seq), 28) FROM seq_1_to_20000;
+             CREATE USER mon@'127.0.0.1' IDENTIFIED BY 'mon-pw-6';
+             GRANT SELECT, PROCESS ON *.* TO mon@'127.0.0.1';",
+        )
+        .unwrap();
+    let dir = scratch();
+    let db = dir.path().join("h.db");
+    let url = m.url_as("mon", "mon-pw-6");
+    let before = maria_reads(&m);
+    let args = [
+        "--url",
+        &url,
+        "--interval",
+        "1s",
+        "--name",
+        "maria",
+        "--quiet",
+    ];
+    let child = start(&db, &args);
+    let mut c = m.conn();
+    for i in 0..3000u64 {
+        let id = 1 + (i * 7919) % 20_000;
+        let _: Option<String> = c
+            .exec_first("SELECT pad FROM shop.hot WHERE id = ?", (id,))
+            .unwrap();
+    }
+    drop(c);
+    let after = maria_reads(&m);
+    assert!(
+        after > before,
+        "the load read nothing from the file: {before} then {after}"
+    );
+    next_sample();
+    let (code, err) = interrupt(child);
+    assert_eq!(code, Some(130), "{err}");
+    let r = report(&db, "maria").unwrap();
+    assert_eq!(
+        object(&r, "shop.hot")["reads"],
+        after - before,
+        "{}",
+        events(&r)
+    );
+    assert!(
+        !r["server_cpu"].is_null(),
+        "the server runs here: its CPU is sampled"
+    );
+    assert!(!serde_json::to_string(&r).unwrap().contains("mon-pw-6"));
+}

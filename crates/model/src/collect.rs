@@ -25,6 +25,9 @@ pub struct CollectionInfo {
     pub devices: Vec<String>,
     /// When the first sample's interval began, RFC 3339 UTC.
     pub started_at: String,
+    /// True when the samples are read from a folder of exports (`source`), not sampled.
+    #[serde(default)]
+    pub from_exports: bool,
 }
 
 /// One interval of a collection: what the devices, the host and the database did in it.

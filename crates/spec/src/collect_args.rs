@@ -23,6 +23,10 @@ pub struct CollectArgs {
     /// The collection's name in the history [default: collect-DATE-TIME].
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+    /// Read a folder of exports saved every interval (SQL Server, Oracle; as `dbio advise`
+    /// reads them) as a collection; --resume NAME later reads the ones added since.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["url", "resume"])]
+    pub exports: Option<String>,
     /// Go on with a stored collection: the same database, devices and interval.
     #[arg(long, value_name = "NAME", conflicts_with = "name")]
     pub resume: Option<String>,

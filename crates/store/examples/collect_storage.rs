@@ -36,6 +36,7 @@ fn main() {
         duration_s: Some((days * 86_400) as f64),
         devices: (0..devices).map(|d| format!("nvme{d}n1")).collect(),
         started_at: "2026-12-01T00:00:00Z".into(),
+        from_exports: false,
     };
     let mut w = store.create_collection(&info).expect("a new collection");
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);

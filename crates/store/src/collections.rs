@@ -239,6 +239,17 @@ impl Store {
         Ok(())
     }
 
+    /// Keeps the snapshot to resume collection `id` from (with no sample to store beside it).
+    pub fn set_base(&self, id: i64, base: &str) -> Result<(), StoreError> {
+        self.retry(|| {
+            self.conn.execute(
+                "UPDATE collections SET base = ?2 WHERE id = ?1",
+                params![id, base],
+            )
+        })
+        .map(|_| ())
+    }
+
     /// Marks how collection `id` stands: collecting, complete, interrupted, or why it stopped.
     pub fn set_state(&self, id: i64, state: &str) -> Result<(), StoreError> {
         self.retry(|| {
@@ -337,6 +348,7 @@ mod tests {
             duration_s: None,
             devices: vec!["sda".into()],
             started_at: "2026-12-01T00:00:00Z".into(),
+            from_exports: false,
         }
     }
 

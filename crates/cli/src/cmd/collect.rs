@@ -4,7 +4,9 @@
 use crate::exit::Exit;
 use crate::output::{emit_json, print_out};
 use crate::prologue::{failure, usage};
-use dbio_orchestrate::collect::{begin, collect, report, CollectRequest, Ended, Progress};
+use dbio_orchestrate::collect::{
+    begin, collect, read_exports, report, CollectRequest, Ended, Progress,
+};
 use dbio_spec::collect_args::CollectArgs;
 
 const CMD: &str = "dbio collect";
@@ -26,7 +28,12 @@ pub fn run(a: CollectArgs) -> Result<Exit, Exit> {
         duration: a.duration.clone(),
         name: a.name.clone(),
         resume: a.resume.clone(),
+        exports: a.exports.clone(),
     };
+    if let Some((name, n)) = read_exports(&req, &store).map_err(usage(CMD))? {
+        eprintln!("{CMD}: collection {name}: {n} samples read from the exports");
+        return show(&report(&store, &name).map_err(failure(CMD))?, &a);
+    }
     let mut b = begin(&req, store).map_err(usage(CMD))?;
     let name = b.info.name.clone();
     if !a.quiet {

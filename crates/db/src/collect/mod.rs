@@ -2,10 +2,14 @@
 //! every interval, across restarts, resets and lost connections.
 
 mod across;
+pub mod exports;
 mod sampler;
 
 pub use across::{delta_across, Across};
 pub use sampler::Sampler;
+
+/// The last snapshot a collection read and when (unix ms): where it goes on from.
+pub type Base = (crate::snapshot::Snapshot, u64);
 
 /// The devices named by `--device` (comma-separated, with or without /dev/), each checked
 /// against /proc/diskstats; `auto` is the disk holding `data_dir` (the database's data

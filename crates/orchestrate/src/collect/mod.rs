@@ -126,4 +126,4 @@ mod report;
 mod setup;
 
 pub use report::{report, window_counts};
-pub use setup::{begin, no_collection, Begun, CollectRequest, Kept};
+pub use setup::{begin, no_collection, read_exports, Begun, CollectRequest, Kept};

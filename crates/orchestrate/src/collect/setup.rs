@@ -20,6 +20,8 @@ pub struct CollectRequest {
     pub name: Option<String>,
     /// `--resume NAME`.
     pub resume: Option<String>,
+    /// `--exports DIR`: a folder of repeated exports (SQL Server, Oracle) read as samples.
+    pub exports: Option<String>,
 }
 
 /// A collection ready to run.
@@ -99,15 +101,7 @@ pub fn begin(r: &CollectRequest, store: Store) -> Result<Begun, String> {
     let now = SystemTime::now();
     let started_at = crate::fleet::rfc3339(now);
     let info = CollectionInfo {
-        name: r.name.clone().unwrap_or_else(|| {
-            format!(
-                "collect-{}",
-                started_at
-                    .replace([':', '-'], "")
-                    .trim_end_matches('Z')
-                    .replace('T', "-")
-            )
-        }),
+        name: r.name.clone().unwrap_or_else(|| default_name(&started_at)),
         system: sampler
             .base()
             .map_or("diskstats".into(), |b| b.0.system.clone()),
@@ -120,6 +114,7 @@ pub fn begin(r: &CollectRequest, store: Store) -> Result<Begun, String> {
         duration_s: duration.map(|d| d.as_secs_f64()),
         devices,
         started_at,
+        from_exports: false,
     };
     let writer = store.create_collection(&info).map_err(|e| e.to_string())?;
     Ok(Begun {
@@ -129,6 +124,79 @@ pub fn begin(r: &CollectRequest, store: Store) -> Result<Begun, String> {
         duration,
         keep: Kept { store, writer },
     })
+}
+
+/// A folder of exports read into a new collection (`--exports DIR`), or the exports added
+/// to the folder since a collection of them was last read (`--resume NAME`): the collection's
+/// name and the samples stored. None when the request is neither.
+pub fn read_exports(r: &CollectRequest, store: &Store) -> Result<Option<(String, usize)>, String> {
+    let err = |e: dbio_store::StoreError| e.to_string();
+    let (info, old) = match (&r.exports, &r.resume) {
+        (Some(dir), _) => {
+            if r.url.is_some() || r.interval.is_some() || r.duration.is_some() || r.device != "auto"
+            {
+                return Err("--exports reads a folder of saved exports: --url, --device, --interval and --duration are for sampling a live database; give one or the other".into());
+            }
+            let now = crate::fleet::rfc3339(SystemTime::now());
+            let info = CollectionInfo {
+                name: r.name.clone().unwrap_or_else(|| default_name(&now)),
+                system: "exports".into(),
+                source: dir.clone(),
+                host: hostname(),
+                interval_s: 0.0,
+                duration_s: None,
+                devices: Vec::new(),
+                started_at: now,
+                from_exports: true,
+            };
+            (info, None)
+        }
+        (None, Some(name)) => match store.collection(name).map_err(err)? {
+            Some(c) if c.info.from_exports => (c.info.clone(), Some(c)),
+            _ => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    // Every file is read before anything is stored: a folder with a file that is no export
+    // leaves the history as it was.
+    let base = old
+        .as_ref()
+        .and_then(|c| c.base.as_deref())
+        .map(base_of)
+        .transpose()?;
+    let after = base
+        .as_ref()
+        .map(|b| b.1)
+        .or(old.as_ref().and_then(|c| c.last_ms));
+    let after = after.unwrap_or(0);
+    let (samples, last) = dbio_db::collect::exports::series(&info.source, after, base)?;
+    let mut writer = match &old {
+        Some(c) => store.resume_collection(c).map_err(err)?,
+        None => store.create_collection(&info).map_err(err)?,
+    };
+    let base = last.as_ref().map(super::base_json);
+    for (i, s) in samples.iter().enumerate() {
+        let b = (i + 1 == samples.len())
+            .then_some(base.as_deref())
+            .flatten();
+        store.add_sample(&mut writer, s, b).map_err(err)?;
+    }
+    if let (true, Some(b)) = (samples.is_empty(), &base) {
+        store.set_base(writer.id(), b).map_err(err)?;
+    }
+    store.set_state(writer.id(), "complete").map_err(err)?;
+    Ok(Some((info.name, samples.len())))
+}
+
+/// A collection's name when none is given: collect-YYYYMMDD-HHMMSS of its start.
+fn default_name(started_at: &str) -> String {
+    format!(
+        "collect-{}",
+        started_at
+            .replace([':', '-'], "")
+            .trim_end_matches('Z')
+            .replace('T', "-")
+    )
 }
 
 /// Goes on with the collection `name`: the same database, devices and interval, from its

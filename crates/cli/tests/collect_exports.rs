@@ -1,0 +1,125 @@
+//! `dbio collect --exports DIR`: a folder of SQL Server exports saved every interval (as a
+//! scheduled job writes them) read as a collection: each export after the first is one
+//! sample, across a restart of the server; `--resume` reads the exports added since; a folder
+//! holding a file that is no export stores nothing.
+
+mod common;
+
+use common::{dbio_command, scratch};
+use serde_json::Value;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+const HEAD: &str = "database_name,database_id,file_id,name,physical_name,type_desc,size_on_disk_bytes,num_of_reads,num_of_bytes_read,io_stall_read_ms,num_of_writes,num_of_bytes_written,io_stall_write_ms,io_stall,sample_ms";
+
+/// An export whose data file has read `data` times and index `idx` times, `ms` after the
+/// server's start, written at `at` seconds after a fixed time.
+fn export(dir: &Path, name: &str, data: u64, idx: u64, ms: u64, at: u64) {
+    let rows = [
+        format!("shop,5,1,shop_data,D:\\data\\shop.mdf,ROWS,10737418240,{data},{},{},1000,8192000,100,{},{ms}", data * 8192, data * 5, data * 5 + 100),
+        format!("shop,5,3,shop_idx,D:\\data\\shop_idx.ndf,ROWS,2147483648,{idx},{},{},10,81920,1,{},{ms}", idx * 8192, idx * 7, idx * 7 + 1),
+    ];
+    let path = dir.join(name);
+    std::fs::write(&path, format!("{HEAD}\n{}\n", rows.join("\n"))).unwrap();
+    let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_796_083_200 + at);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+fn collect(db: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = dbio_command()
+        .arg("collect")
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn reads(db: &Path, object: &str) -> (u64, String) {
+    let out = dbio_command()
+        .args(["collect", "--report", "sql", "--json", "-", "--db"])
+        .arg(db)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let o = r["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == object)
+        .unwrap();
+    (o["reads"].as_u64().unwrap(), r["events"].to_string())
+}
+
+#[test]
+fn a_folder_of_exports_is_a_collection_across_a_restart_and_goes_on() {
+    let dir = scratch();
+    let (folder, db) = (dir.path().join("exports"), dir.path().join("h.db"));
+    std::fs::create_dir(&folder).unwrap();
+    let f = folder.to_str().unwrap();
+    // A file that is no export: refused, nothing stored.
+    std::fs::write(folder.join("notes.txt"), "collected by the 09:00 job\n").unwrap();
+    export(&folder, "a.csv", 100_000, 50_000, 1_000_000, 0);
+    let (code, err) = collect(&db, &["--exports", f, "--name", "sql"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("notes.txt"), "{err}");
+    let (code, err) = collect(&db, &["--report", "sql"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no collection named sql"), "{err}");
+    std::fs::remove_file(folder.join("notes.txt")).unwrap();
+    // Every minute an export; the server restarts between the second and the third.
+    export(&folder, "b.csv", 160_000, 90_000, 1_060_000, 60);
+    export(&folder, "c.csv", 5_000, 2_000, 30_000, 120);
+    export(&folder, "d.csv", 9_000, 2_500, 90_000, 180);
+    let (code, err) = collect(&db, &["--exports", f, "--name", "sql"]);
+    assert_eq!(code, Some(0), "{err}");
+    // By hand: 60,000 in the first minute, 5,000 since the restart, then 4,000.
+    let (data, events) = reads(&db, "shop.shop_data");
+    assert_eq!(data, 60_000 + 5_000 + 4_000);
+    assert!(
+        events.contains("restarted") && events.contains("c.csv"),
+        "{events}"
+    );
+    assert_eq!(reads(&db, "shop.shop_idx").0, 40_000 + 2_000 + 500);
+    // A later export, read by --resume: the minute since the last one.
+    export(&folder, "e.csv", 12_000, 2_600, 150_000, 240);
+    let (code, err) = collect(&db, &["--resume", "sql"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(reads(&db, "shop.shop_data").0, 69_000 + 3_000);
+    // Placed by the whole folder, the data file's reads are the exports' own.
+    let out = dbio_command()
+        .args(["advise", "sql", "--window", "all", "--json", "-", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let o = v["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "shop.shop_data")
+        .unwrap();
+    assert_eq!(o["reads"], 72_000);
+    assert_eq!(v["source"]["interval_secs"], 240.0);
+}
