@@ -15,9 +15,12 @@ pub fn stored_in(a: &dbio_spec::out_args::StoreArgs) -> Option<String> {
 
 /// The history results go to, unless `--no-store` (None then). A `--label` that `dbio show`
 /// could not find again (empty, or digits that read as a run id) is refused first.
+/// A team store whose server cannot be reached is a warning: the work goes on unstored.
 pub fn store_unless(a: &dbio_spec::out_args::StoreArgs) -> Result<Option<Store>, CliError> {
-    dbio_store::lookup::store_unless(a.db.as_deref(), a.label.as_deref(), a.no_store)
-        .map_err(CliError::from)
+    let (store, warning) =
+        dbio_store::lookup::store_unless(a.db.as_deref(), a.label.as_deref(), a.no_store)?;
+    warning.inspect(|w| eprintln!("dbio: warning: {w}"));
+    Ok(store)
 }
 
 /// Stores `entry` and says where on stderr (unless quiet); a failure to store is a warning:

@@ -216,5 +216,5 @@ fn a_stored_sweep_exports_the_bytes_of_its_json_file() {
         .query_row("PRAGMA user_version", [], |r| r.get::<_, u32>(0))
         .unwrap();
     assert_eq!(version, dbio_store::CURRENT_VERSION);
-    assert_eq!(version, 3);
+    assert_eq!(version, 4);
 }

@@ -49,6 +49,13 @@ pub struct HistoryArgs {
     /// At most this many rows.
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub limit: u32,
+    /// Copy every result and collection of this history into DB (a file, or a team store:
+    /// postgres://…), creating it if need be.
+    #[arg(long, value_name = "DB", conflicts_with = "import_from")]
+    pub export_to: Option<String>,
+    /// Copy every result and collection of DB (a file or postgres://…) into this history.
+    #[arg(long, value_name = "DB")]
+    pub import_from: Option<String>,
     #[command(flatten)]
     pub history: HistoryDb,
 }

@@ -22,7 +22,8 @@ pub struct StoreArgs {
     /// Name this result in the history (`dbio show LABEL` finds the newest with it).
     #[arg(long, value_name = "TEXT")]
     pub label: Option<String>,
-    /// The history database (default: $XDG_DATA_HOME/dbio/history.db, else
+    /// The history: a file, or a team store postgres://… (default: DBIO_DB, else
+    /// $XDG_DATA_HOME/dbio/history.db, else
     /// ~/.local/share/dbio/history.db).
     #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
     pub db: Option<String>,
@@ -34,7 +35,8 @@ pub struct StoreArgs {
 /// The history a command reads stored results from: `--db`.
 #[derive(Debug, Clone, Args)]
 pub struct HistoryDb {
-    /// The history database (default: $XDG_DATA_HOME/dbio/history.db).
+    /// The history: a file, or a team store postgres://… (default: DBIO_DB, else
+    /// $XDG_DATA_HOME/dbio/history.db).
     #[arg(long, value_name = "PATH")]
     pub db: Option<String>,
 }

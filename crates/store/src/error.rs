@@ -20,6 +20,8 @@ pub enum StoreError {
     },
     /// Any other database error.
     Sql { path: PathBuf, why: String },
+    /// The PostgreSQL server of a team store cannot be reached or refused the login.
+    Unreachable { path: PathBuf, why: String },
 }
 
 impl std::fmt::Display for StoreError {
@@ -37,6 +39,11 @@ impl std::fmt::Display for StoreError {
                 path.display()
             ),
             StoreError::Sql { path, why } => write!(f, "history {}: {why}", path.display()),
+            StoreError::Unreachable { path, why } => write!(
+                f,
+                "history {}: the store's server cannot be used ({why})",
+                path.display()
+            ),
         }
     }
 }

@@ -3,9 +3,12 @@
 #![forbid(unsafe_code)]
 
 pub mod collections;
+pub mod copy;
+mod entry;
 mod error;
 pub mod files;
 pub mod lookup;
+pub mod pg;
 pub mod run_files;
 mod sample_codec;
 mod schema;
@@ -18,63 +21,22 @@ use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub use entry::{Entry, Filter, NewEntry};
 pub use error::StoreError;
 pub use schema::CURRENT_VERSION;
 
-/// What is stored for one result.
-#[derive(Debug, Clone, Default)]
-pub struct NewEntry {
-    /// "run" or "sweep".
-    pub kind: String,
-    /// Start of the measured window, RFC 3339 UTC.
-    pub started_at: String,
-    pub label: Option<String>,
-    pub profile: String,
-    /// Targets joined by ", " (or the simulated device).
-    pub targets: String,
-    pub host: String,
-    pub iops: f64,
-    pub mb_s: f64,
-    pub p99_us: f64,
-    /// The result's JSON exactly as written with `--json` (of an advice on more than 1000
-    /// objects, its first 1000 of each list, with a note saying so).
-    pub json: String,
-    /// The summary exactly as printed.
-    pub summary: String,
-}
-
-/// One stored result as `dbio history` lists it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
-    pub id: i64,
-    pub kind: String,
-    pub started_at: String,
-    pub label: Option<String>,
-    pub profile: String,
-    pub targets: String,
-    pub host: String,
-    pub iops: f64,
-    pub mb_s: f64,
-    pub p99_us: f64,
-}
-
-/// Which entries `dbio history` lists; every set field must match.
-#[derive(Debug, Clone, Default)]
-pub struct Filter {
-    /// Substring of the targets.
-    pub target: Option<String>,
-    pub profile: Option<String>,
-    /// RFC 3339 time (or a prefix of one, e.g. a date): entries started at or after it.
-    pub since: Option<String>,
-    pub label: Option<String>,
-    /// At most this many, newest first.
-    pub limit: Option<u32>,
-}
-
-/// An open history database.
+/// An open history: a SQLite file, or a team's PostgreSQL server.
 pub struct Store {
-    conn: Connection,
+    db: Db,
+    /// The file, or the server's URL without its password.
     path: PathBuf,
+}
+
+/// Where the history lives.
+enum Db {
+    Lite(Connection),
+    /// The server and its URL (with the password, for messages to scrub).
+    Pg(Box<std::cell::RefCell<postgres::Client>>, String),
 }
 
 /// How long a writer waits for another process holding the database.
@@ -107,12 +69,36 @@ impl Store {
         let conn = Connection::open(path).map_err(|e| io(e.to_string()))?;
         conn.busy_timeout(BUSY_WAIT)
             .map_err(|e| io(e.to_string()))?;
-        let store = Store {
-            conn,
+        schema::migrate(&conn, path)?;
+        Ok(Store {
+            db: Db::Lite(conn),
             path: path.to_path_buf(),
-        };
-        schema::migrate(&store.conn, path)?;
-        Ok(store)
+        })
+    }
+
+    /// Opens the team store at `url` (postgres://…), creating dbio's schema there when
+    /// `create` (else None when the server holds none yet: nothing stored).
+    pub fn open_url(url: &str, create: bool) -> Result<Option<Store>, StoreError> {
+        Ok(pg::open(url, create)?.map(|c| Store {
+            db: Db::Pg(Box::new(std::cell::RefCell::new(c)), url.to_string()),
+            path: pg::shown(url),
+        }))
+    }
+
+    /// The SQLite connection (every caller has handled a PostgreSQL store before).
+    fn lite(&self) -> &Connection {
+        match &self.db {
+            Db::Lite(c) => c,
+            Db::Pg(..) => unreachable!("a PostgreSQL store is handled before"),
+        }
+    }
+
+    /// The PostgreSQL server and its URL, when the store is one.
+    fn pg(&self) -> Option<(std::cell::RefMut<'_, postgres::Client>, &str)> {
+        match &self.db {
+            Db::Pg(c, url) => Some((c.borrow_mut(), url)),
+            Db::Lite(_) => None,
+        }
     }
 
     /// Where this history lives.
@@ -120,7 +106,7 @@ impl Store {
         &self.path
     }
 
-    fn sql(&self, e: rusqlite::Error) -> StoreError {
+    pub(crate) fn sql(&self, e: rusqlite::Error) -> StoreError {
         StoreError::Sql {
             path: self.path.clone(),
             why: e.to_string(),
@@ -130,9 +116,12 @@ impl Store {
     /// Stores one result and returns its id. Another process writing at the same moment
     /// makes this wait (and retry), never fail.
     pub fn add(&self, e: &NewEntry) -> Result<i64, StoreError> {
+        if let Some((mut c, url)) = self.pg() {
+            return pg::runs::add(&mut c, url, e);
+        }
         let mut tries = 0;
         loop {
-            let r = self.conn.execute(
+            let r = self.lite().execute(
                 "INSERT INTO runs (kind, started_at, stored_at, label, profile, targets, host, iops, mb_s, p99_us, json, summary)
                  VALUES (?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 params![
@@ -141,7 +130,7 @@ impl Store {
                 ],
             );
             match r {
-                Ok(_) => return Ok(self.conn.last_insert_rowid()),
+                Ok(_) => return Ok(self.lite().last_insert_rowid()),
                 Err(err) if is_busy(&err) && tries < 20 => {
                     tries += 1;
                     std::thread::sleep(Duration::from_millis(50 * tries));
@@ -153,8 +142,11 @@ impl Store {
 
     /// The entries matching `f`, newest first.
     pub fn list(&self, f: &Filter) -> Result<Vec<Entry>, StoreError> {
+        if let Some((mut c, url)) = self.pg() {
+            return pg::runs::list(&mut c, url, f);
+        }
         let mut stmt = self
-            .conn
+            .lite()
             .prepare(
                 "SELECT id, kind, started_at, label, profile, targets, CAST(host AS TEXT), iops, mb_s, p99_us FROM runs
                  WHERE (?1 IS NULL OR instr(targets, ?1) > 0)
@@ -195,8 +187,11 @@ impl Store {
     /// A text column of entry `id`; a JSON written as a stream is kept as a blob of the
     /// same bytes, and read back the same.
     fn text(&self, column: &str, id: i64) -> Result<Option<String>, StoreError> {
+        if let Some((mut c, url)) = self.pg() {
+            return pg::runs::text(&mut c, url, column, id);
+        }
         let bytes = self
-            .conn
+            .lite()
             .query_row(
                 &format!("SELECT {column} FROM runs WHERE id = ?1"),
                 [id],
@@ -228,7 +223,10 @@ impl Store {
 
     /// The id of the newest entry labelled `label`.
     pub fn newest_with_label(&self, label: &str) -> Result<Option<i64>, StoreError> {
-        self.conn
+        if let Some((mut c, url)) = self.pg() {
+            return pg::runs::newest_with_label(&mut c, url, label);
+        }
+        self.lite()
             .query_row("SELECT max(id) FROM runs WHERE label = ?1", [label], |r| {
                 r.get(0)
             })
@@ -237,8 +235,11 @@ impl Store {
 
     /// Up to `n` existing ids closest to `id`, ascending (for "no run N; nearby: …").
     pub fn ids_near(&self, id: i64, n: u32) -> Result<Vec<i64>, StoreError> {
+        if let Some((mut c, url)) = self.pg() {
+            return pg::runs::ids_near(&mut c, url, id, n);
+        }
         let mut stmt = self
-            .conn
+            .lite()
             .prepare("SELECT id FROM runs ORDER BY abs(id - ?1), id LIMIT ?2")
             .map_err(|e| self.sql(e))?;
         let mut ids: Vec<i64> = stmt

@@ -48,23 +48,38 @@ pub enum LookupError {
     NotRun { flag: String, name: String },
 }
 
-/// The file of the history at `--db`, or the default one.
+/// The history `--db` names, else `DBIO_DB`'s (a team's PostgreSQL store: postgres://…),
+/// else none (the default file).
+fn named(db: Option<&str>) -> Option<String> {
+    db.map(str::to_string)
+        .or_else(|| std::env::var("DBIO_DB").ok().filter(|v| !v.is_empty()))
+}
+
+/// The file of the history at `--db` (or `DBIO_DB`), or the default one.
 fn path_of(db: Option<&str>) -> Result<PathBuf, LookupError> {
-    match db {
+    match named(db) {
         Some(p) => Ok(PathBuf::from(p)),
         None => Store::default_path().ok_or(LookupError::NoPlace),
     }
 }
 
-/// Opens the history at `--db`, or the default one, creating it if need be. The message
-/// names the file.
+/// Opens the history at `--db` (or `DBIO_DB`), or the default one, creating it (its file,
+/// or its schema in a PostgreSQL store) if need be. The message names the history.
 pub fn open(db: Option<&str>) -> Result<Store, LookupError> {
-    Ok(Store::open(&path_of(db)?)?)
+    match named(db) {
+        Some(url) if crate::pg::is_url(&url) => {
+            Ok(Store::open_url(&url, true)?.expect("a store opened to create is there"))
+        }
+        _ => Ok(Store::open(&path_of(db)?)?),
+    }
 }
 
 /// Opens the history to read from it: None when there is none yet (nothing stored), so a
 /// mistyped --db is not created as an empty history.
 pub fn open_existing(db: Option<&str>) -> Result<Option<Store>, LookupError> {
+    if let Some(url) = named(db).filter(|u| crate::pg::is_url(u)) {
+        return Ok(Store::open_url(&url, false)?);
+    }
     let path = path_of(db)?;
     if !path.exists() {
         return Ok(None);
@@ -74,7 +89,10 @@ pub fn open_existing(db: Option<&str>) -> Result<Option<Store>, LookupError> {
 
 /// The message for a history that does not exist.
 pub fn no_history(db: Option<&str>) -> String {
-    match db {
+    match named(db).map(|p| dbio_db::url::redact(&p)) {
+        Some(p) if crate::pg::is_url(&p) => {
+            format!("--db {p}: no dbio history on that server yet (nothing has been stored there)")
+        }
         Some(p) => format!(
             "--db {p}: no history there (nothing has been stored at that path); check the path"
         ),
@@ -85,10 +103,14 @@ pub fn no_history(db: Option<&str>) -> String {
     }
 }
 
-/// The file of the history that `db` (a `--db` value, or the default) names, when there is one.
+/// The file of the history that `db` (a `--db` value, `DBIO_DB`, or the default) names, when
+/// there is one (a PostgreSQL store is no file).
 pub fn db_file(db: Option<&str>) -> Option<String> {
-    db.map(str::to_string)
-        .or_else(|| Store::default_path().map(|p| p.display().to_string()))
+    match named(db) {
+        Some(url) if crate::pg::is_url(&url) => None,
+        Some(p) => Some(p),
+        None => Store::default_path().map(|p| p.display().to_string()),
+    }
 }
 
 /// What a command that reads stored results reads: the runs named by a JSON file (ids and
@@ -108,12 +130,14 @@ pub fn stored_in(db: Option<&str>, no_store: bool) -> Option<String> {
 }
 
 /// The history results go to, unless `no_store` (None then). A `label` that `dbio show`
-/// could not find again (empty, or digits that read as a run id) is refused first.
+/// could not find again (empty, or digits that read as a run id) is refused first. A team
+/// store whose server cannot be reached gives None and the warning to say: the work goes on,
+/// unstored.
 pub fn store_unless(
     db: Option<&str>,
     label: Option<&str>,
     no_store: bool,
-) -> Result<Option<Store>, LookupError> {
+) -> Result<(Option<Store>, Option<String>), LookupError> {
     if let Some(l) = label {
         if l.trim().is_empty() {
             return Err(LookupError::EmptyLabel);
@@ -122,7 +146,52 @@ pub fn store_unless(
             return Err(LookupError::NumericLabel(l.into()));
         }
     }
-    (!no_store).then(|| open(db)).transpose()
+    match (!no_store).then(|| open(db)).transpose() {
+        Err(LookupError::Store(e @ StoreError::Unreachable { .. })) => Ok((
+            None,
+            Some(format!(
+                "{e}; this result is not stored (still printed, and written where asked)"
+            )),
+        )),
+        r => r.map(|s| (s, None)),
+    }
+}
+
+/// Copies the history `from` names (`--db`, `DBIO_DB` or the default) into `to` (a file or
+/// postgres://…, created if need be), or `to`'s into `from`'s with `import`; what was done,
+/// in one line.
+pub fn copy(db: Option<&str>, other: &str, import: bool) -> Result<String, LookupError> {
+    let this = || {
+        open_existing(db)?.ok_or_else(|| LookupError::NoSuchName {
+            name: "this history".into(),
+            why: no_history(db),
+        })
+    };
+    let (from, to) = if import {
+        let from = open_existing(Some(other))?.ok_or_else(|| LookupError::NoSuchName {
+            name: dbio_db::url::redact(other),
+            why: no_history(Some(other)),
+        })?;
+        (from, open(db)?)
+    } else {
+        (this()?, open(Some(other))?)
+    };
+    let done = from.copy_into(&to)?;
+    let skipped = if done.skipped.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; already there, left as they were: {}",
+            done.skipped.join(", ")
+        )
+    };
+    Ok(format!(
+        "copied {} results and {} collections from {} into {}{skipped}",
+        done.results,
+        done.collections,
+        from.path().display(),
+        to.path().display()
+    ))
 }
 
 /// A stored result, found by what the user named.

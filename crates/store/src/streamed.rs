@@ -32,6 +32,9 @@ impl Store {
         e: &NewEntry,
         write: impl Fn(&mut dyn Write) -> io::Result<()>,
     ) -> Result<i64, StoreError> {
+        if let Some((mut c, url)) = self.pg() {
+            return crate::pg::runs::add_streamed(&mut c, url, e, &write);
+        }
         let mut count = Count(0);
         write(&mut count).map_err(|err| self.unwritten(&err))?;
         let mut tries = 0;
@@ -56,7 +59,7 @@ impl Store {
         len: u64,
         write: &dyn Fn(&mut dyn Write) -> io::Result<()>,
     ) -> Result<i64, Failed> {
-        let tx = self.conn.unchecked_transaction()?;
+        let tx = self.lite().unchecked_transaction()?;
         // The columns after `json` in a row (summary, host) are zeroed blobs too: SQLite makes
         // a zeroed blob in memory unless every column after it is one.
         let size = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);

@@ -4,9 +4,7 @@
 use crate::exit::Exit;
 use crate::output::{emit_json, print_out};
 use crate::prologue::{failure, usage};
-use dbio_orchestrate::collect::{
-    begin, collect, read_exports, report, CollectRequest, Ended, Progress,
-};
+use dbio_orchestrate::collect::{begin, read_exports, report, CollectRequest, Ended, Progress};
 use dbio_spec::collect_args::CollectArgs;
 
 const CMD: &str = "dbio collect";
@@ -45,28 +43,13 @@ pub fn run(a: CollectArgs) -> Result<Exit, Exit> {
             bar.set_message(p.line(&name));
         }
     };
-    let stop = crate::signals::stop_flag();
-    let ended = collect(
-        &mut b.sampler,
-        b.interval,
-        b.duration,
-        &stop,
-        &mut b.keep,
-        &mut shown,
-    );
+    let ended = b.run(&crate::signals::stop_flag(), &mut shown);
     bar.inspect(|bar| bar.finish_and_clear());
-    let (state, exit) = match &ended {
-        Ended::Complete => ("complete".to_string(), Exit::Ok),
-        Ended::Interrupted => ("interrupted".to_string(), Exit::Interrupted),
-        Ended::Failed(why) => (format!("stopped: {why}"), Exit::Failure),
+    let exit = match ended {
+        Ended::Complete => Exit::Ok,
+        Ended::Interrupted => Exit::Interrupted,
+        Ended::Failed(why) => return Err(failure(CMD)(why)),
     };
-    let kept = b.keep.store.set_state(b.keep.writer.id(), &state);
-    if let Ended::Failed(why) = ended {
-        return Err(failure(CMD)(format!(
-            "{why}; the samples before are kept: dbio collect --resume {name}"
-        )));
-    }
-    kept.map_err(failure(CMD))?;
     if !a.quiet {
         let r = report(&b.keep.store, &name).map_err(failure(CMD))?;
         print_out(&dbio_report::collect::text(&r, 10));

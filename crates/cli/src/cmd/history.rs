@@ -13,6 +13,12 @@ use dbio_store::since::since;
 /// Runs `dbio history`.
 pub fn history(a: HistoryArgs) -> Result<Exit, Exit> {
     const CMD: &str = "dbio history";
+    if let Some(other) = a.export_to.as_ref().or(a.import_from.as_ref()) {
+        let done =
+            dbio_store::lookup::copy(a.history.db.as_deref(), other, a.import_from.is_some());
+        eprintln!("{CMD}: {}", done.map_err(usage(CMD))?);
+        return Ok(Exit::Ok);
+    }
     let filter = Filter {
         target: a.target,
         profile: a.profile,

@@ -1,11 +1,12 @@
 //! A collection begun or resumed: its flags checked, the database connected to, its
 //! devices found, its row in the history made or found; and the history's side of the loop.
 
-use super::{base_of, Keep};
+use super::{base_of, Ended, Keep, Progress};
 use dbio_db::collect::Sampler;
 use dbio_model::collect::{CollectionInfo, Sample};
 use dbio_store::collections::Writer;
 use dbio_store::Store;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, SystemTime};
 
 /// What `dbio collect` was asked, clap-free.
@@ -35,6 +36,33 @@ pub struct Begun {
 }
 
 impl Begun {
+    /// Runs the collection to its end (or a stop), and marks in the history how it ended;
+    /// a failure says that the samples before it are kept and how to go on.
+    pub fn run(&mut self, stop: &AtomicBool, shown: &mut dyn FnMut(Progress)) -> Ended {
+        let ended = super::collect(
+            &mut self.sampler,
+            self.interval,
+            self.duration,
+            stop,
+            &mut self.keep,
+            shown,
+        );
+        let state = match &ended {
+            Ended::Complete => "complete".to_string(),
+            Ended::Interrupted => "interrupted".to_string(),
+            Ended::Failed(why) => format!("stopped: {why}"),
+        };
+        let kept = self.keep.store.set_state(self.keep.writer.id(), &state);
+        match (ended, kept) {
+            (Ended::Failed(why), _) => Ended::Failed(format!(
+                "{why}; the samples before are kept: dbio collect --resume {}",
+                self.info.name
+            )),
+            (_, Err(e)) => Ended::Failed(e.to_string()),
+            (ended, Ok(())) => ended,
+        }
+    }
+
     /// What is collected, in one line, as it starts.
     pub fn said(&self) -> String {
         let i = &self.info;
