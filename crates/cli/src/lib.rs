@@ -7,11 +7,11 @@
 mod advise_wait;
 mod args;
 mod cmd;
-mod db_args;
+use dbio_spec::db_args;
 mod deliver;
 mod error;
 mod exit;
-mod fleet_args;
+use dbio_spec::fleet_args;
 mod formats;
 #[doc(hidden)]
 pub mod fuzz;
@@ -23,7 +23,7 @@ mod raw;
 mod signals;
 mod tool_args;
 mod tool_formats;
-mod verify_args;
+use dbio_spec::verify_args;
 
 use clap::Parser;
 use dbio_spec::translate::tool::Tool;

@@ -42,6 +42,19 @@ pub struct CollectArgs {
     /// With --report: write the report as one HTML page with charts to FILE.
     #[arg(long, value_name = "FILE", requires = "report")]
     pub html: Option<String>,
+    /// Collect on these hosts at once through OpenSSH (your ~/.ssh/config, keys and agent
+    /// apply), each into a collection NAME@HOST: host,user@host:port,...
+    #[arg(long, value_name = "HOSTS", value_delimiter = ',')]
+    pub hosts: Vec<String>,
+    /// The dbio to run on the hosts [default: dbio, on the remote PATH].
+    #[arg(long, value_name = "PATH", requires = "hosts")]
+    pub remote_dbio: Option<String>,
+    /// An ssh config file to use instead of ~/.ssh/config (ssh -F).
+    #[arg(long, value_name = "FILE", requires = "hosts")]
+    pub ssh_config: Option<String>,
+    /// Samples as JSON lines on stdout for a launching dbio, stopping when stdin closes.
+    #[arg(long, hide = true)]
+    pub emit: bool,
     /// Print nothing but errors while collecting.
     #[arg(long, short = 'q')]
     pub quiet: bool,

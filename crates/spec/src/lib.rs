@@ -16,7 +16,11 @@ pub mod collect_args;
 #[cfg(feature = "clap")]
 pub mod command_args;
 pub mod data;
+#[cfg(feature = "clap")]
+pub mod db_args;
 pub mod error;
+#[cfg(feature = "clap")]
+pub mod fleet_args;
 #[cfg(feature = "clap")]
 pub mod history_args;
 pub mod input;
@@ -42,6 +46,8 @@ pub mod translate;
 pub mod vary;
 pub mod vary_flag;
 pub mod verify;
+#[cfg(feature = "clap")]
+pub mod verify_args;
 
 pub use error::SpecError;
 pub use raw::RawJob;

@@ -93,10 +93,19 @@ impl Store {
         }
     }
 
-    /// The PostgreSQL server and its URL, when the store is one.
+    /// The PostgreSQL server and its URL, when the store is one; a connection the server
+    /// closed (it restarted) is opened again first.
     fn pg(&self) -> Option<(std::cell::RefMut<'_, postgres::Client>, &str)> {
         match &self.db {
-            Db::Pg(c, url) => Some((c.borrow_mut(), url)),
+            Db::Pg(c, url) => {
+                let mut client = c.borrow_mut();
+                if client.is_closed() {
+                    if let Ok(Some(fresh)) = pg::open(url, false) {
+                        *client = fresh;
+                    }
+                }
+                Some((client, url))
+            }
             Db::Lite(_) => None,
         }
     }

@@ -4,8 +4,11 @@
 use crate::exit::Exit;
 use crate::output::{emit_json, print_out};
 use crate::prologue::{failure, usage};
-use dbio_orchestrate::collect::{begin, read_exports, report, CollectRequest, Ended, Progress};
+use dbio_orchestrate::collect::{
+    begin, collect_on_hosts, read_exports, report, CollectRequest, Ended, Fleet, Progress,
+};
 use dbio_spec::collect_args::CollectArgs;
+use std::sync::atomic::AtomicBool;
 
 const CMD: &str = "dbio collect";
 
@@ -18,7 +21,6 @@ pub fn run(a: CollectArgs) -> Result<Exit, Exit> {
             .ok_or_else(|| usage(CMD)(dbio_store::lookup::no_history(db)))?;
         return show(&report(&store, name).map_err(usage(CMD))?, &a);
     }
-    let store = dbio_store::lookup::open(db).map_err(usage(CMD))?;
     let req = CollectRequest {
         url: a.url.clone(),
         device: a.device.clone(),
@@ -28,11 +30,19 @@ pub fn run(a: CollectArgs) -> Result<Exit, Exit> {
         resume: a.resume.clone(),
         exports: a.exports.clone(),
     };
+    let stop = crate::signals::stop_flag();
+    if a.emit {
+        return ended(dbio_orchestrate::collect::emit(&req, stop));
+    }
+    if !a.hosts.is_empty() {
+        return hosts(&req, &a, &stop);
+    }
+    let store = dbio_store::lookup::open(db).map_err(usage(CMD))?;
     if let Some((name, n)) = read_exports(&req, &store).map_err(usage(CMD))? {
         eprintln!("{CMD}: collection {name}: {n} samples read from the exports");
         return show(&report(&store, &name).map_err(failure(CMD))?, &a);
     }
-    let mut b = begin(&req, store).map_err(usage(CMD))?;
+    let mut b = begin(&req, Some(store)).map_err(usage(CMD))?;
     let name = b.info.name.clone();
     if !a.quiet {
         eprintln!("{CMD}: {}", b.said());
@@ -43,18 +53,51 @@ pub fn run(a: CollectArgs) -> Result<Exit, Exit> {
             bar.set_message(p.line(&name));
         }
     };
-    let ended = b.run(&crate::signals::stop_flag(), &mut shown);
+    let done = b.run(&stop, &mut shown);
     bar.inspect(|bar| bar.finish_and_clear());
-    let exit = match ended {
-        Ended::Complete => Exit::Ok,
-        Ended::Interrupted => Exit::Interrupted,
-        Ended::Failed(why) => return Err(failure(CMD)(why)),
-    };
+    let exit = ended(done)?;
     if !a.quiet {
-        let r = report(&b.keep.store, &name).map_err(failure(CMD))?;
+        let store = b.keep.store().expect("samples went to the history");
+        let r = report(store, &name).map_err(failure(CMD))?;
         print_out(&dbio_report::collect::text(&r, 10));
     }
     Ok(exit)
+}
+
+/// The exit status of a collection that ended so.
+fn ended(e: Ended) -> Result<Exit, Exit> {
+    match e {
+        Ended::Complete => Ok(Exit::Ok),
+        Ended::Interrupted => Ok(Exit::Interrupted),
+        Ended::Failed(why) => Err(failure(CMD)(why)),
+    }
+}
+
+/// `--hosts`: a collection on each host, stored here as NAME@HOST; a line per host on how
+/// it ended, status 1 when one failed.
+fn hosts(req: &CollectRequest, a: &CollectArgs, stop: &AtomicBool) -> Result<Exit, Exit> {
+    let fleet = Fleet {
+        hosts: a.hosts.clone(),
+        remote_dbio: a.remote_dbio.clone(),
+        ssh_config: a.ssh_config.clone(),
+        db: a.history.db.clone(),
+    };
+    let bar = (!a.quiet).then(|| crate::progress::bar(None, "{spinner} {msg}"));
+    let mut shown = |line: &str| bar.iter().for_each(|b| b.set_message(line.to_string()));
+    let done = collect_on_hosts(req, &fleet, stop, &mut shown).map_err(usage(CMD))?;
+    bar.inspect(|b| b.finish_and_clear());
+    for h in &done {
+        let c = h.collection.as_deref().unwrap_or("no collection");
+        match &h.ended {
+            Ok(state) => eprintln!("{CMD}: {}: {c} {state}", h.host),
+            Err(why) => eprintln!("{CMD}: {}: {c}: {why}", h.host),
+        }
+    }
+    Ok(match done.iter().any(|h| h.ended.is_err()) {
+        true => Exit::Failure,
+        false if stop.load(std::sync::atomic::Ordering::Relaxed) => Exit::Interrupted,
+        false => Exit::Ok,
+    })
 }
 
 /// Prints the report, and writes its JSON and CSV where asked (to stdout with '-', instead of

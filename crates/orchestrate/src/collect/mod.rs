@@ -108,6 +108,17 @@ fn wait_until(at: Instant, stop: &AtomicBool) -> bool {
     }
 }
 
+/// The remote side of `--hosts`: the collection `r` asks for, its samples written to
+/// standard output for the launching dbio; it stops as on Ctrl-C when the session's input
+/// closes.
+pub fn emit(r: &CollectRequest, stop: std::sync::Arc<AtomicBool>) -> Ended {
+    crate::fleet::remote::stop_on_eof(std::io::stdin(), stop.clone());
+    match begin(r, None) {
+        Ok(mut b) => b.run(&stop, &mut |_| {}),
+        Err(e) => Ended::Failed(e),
+    }
+}
+
 /// The snapshot to resume from and its time, as stored.
 pub fn base_json(b: &(Snapshot, u64)) -> String {
     serde_json::json!({ "t_ms": b.1, "snapshot": b.0 }).to_string()
@@ -122,8 +133,11 @@ pub fn base_of(json: &str) -> Result<(Snapshot, u64), String> {
     Ok((s, t))
 }
 
+mod hosts;
 mod report;
 mod setup;
+
+pub use hosts::{collect_on_hosts, Fleet, HostEnded};
 
 pub use report::{report, window_counts};
 pub use setup::{begin, no_collection, read_exports, Begun, CollectRequest, Kept};

@@ -52,13 +52,13 @@ impl Begun {
             Ended::Interrupted => "interrupted".to_string(),
             Ended::Failed(why) => format!("stopped: {why}"),
         };
-        let kept = self.keep.store.set_state(self.keep.writer.id(), &state);
+        let kept = self.keep.end(&state);
         match (ended, kept) {
             (Ended::Failed(why), _) => Ended::Failed(format!(
                 "{why}; the samples before are kept: dbio collect --resume {}",
                 self.info.name
             )),
-            (_, Err(e)) => Ended::Failed(e.to_string()),
+            (_, Err(e)) => Ended::Failed(e),
             (ended, Ok(())) => ended,
         }
     }
@@ -78,18 +78,56 @@ impl Begun {
     }
 }
 
-/// Keeps samples in the history.
-pub struct Kept {
-    pub store: Store,
-    pub writer: Writer,
+/// Where samples go: the history, or (on a host a launching dbio reads over ssh) standard
+/// output as JSON lines: `{"info": …}` first, `{"sample": …}` each, `{"end": STATE}` last.
+pub enum Kept {
+    Store { store: Store, writer: Writer },
+    Emit,
 }
 
 impl Keep for Kept {
+    /// A sample that cannot be stored is tried once more a second later (a team store's
+    /// server that restarted is connected to again), then the collection stops.
     fn sample(&mut self, s: &Sample, base: Option<&str>) -> Result<(), String> {
-        self.store
-            .add_sample(&mut self.writer, s, base)
-            .map_err(|e| e.to_string())
+        let (store, writer) = match self {
+            Kept::Store { store, writer } => (store, writer),
+            Kept::Emit => return emit(&serde_json::json!({ "sample": s })),
+        };
+        if store.add_sample(writer, s, base).is_ok() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_secs(1));
+        store.add_sample(writer, s, base).map_err(|e| e.to_string())
     }
+}
+
+impl Kept {
+    /// Marks how the collection ended.
+    fn end(&self, state: &str) -> Result<(), String> {
+        match self {
+            Kept::Store { store, writer } => store
+                .set_state(writer.id(), state)
+                .map_err(|e| e.to_string()),
+            Kept::Emit => emit(&serde_json::json!({ "end": state })),
+        }
+    }
+
+    /// The history, when the samples go there.
+    pub fn store(&self) -> Option<&Store> {
+        match self {
+            Kept::Store { store, .. } => Some(store),
+            Kept::Emit => None,
+        }
+    }
+}
+
+/// One JSON line on standard output, flushed (the launcher reads it as it comes).
+fn emit(v: &serde_json::Value) -> Result<(), String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{v}")
+        .and_then(|_| out.flush())
+        .map_err(|e| format!("the launching dbio is gone ({e})"))
 }
 
 /// A length flag read (`--interval 60s`, `--duration 7d`).
@@ -98,9 +136,11 @@ fn length(flag: &str, v: &str) -> Result<Duration, String> {
         .map_err(|e| format!("{flag} {v}: not a length ({e}); e.g. {flag} 60s, 10m, 7d"))
 }
 
-/// Checks the flags, connects, and makes (or finds, to resume) the collection in `store`.
-pub fn begin(r: &CollectRequest, store: Store) -> Result<Begun, String> {
+/// Checks the flags, connects, and makes (or finds, to resume) the collection in `store`;
+/// without a store the samples go to standard output, for a launching dbio.
+pub fn begin(r: &CollectRequest, store: Option<Store>) -> Result<Begun, String> {
     if let Some(name) = &r.resume {
+        let store = store.ok_or("a collection on several hosts cannot be resumed")?;
         return resume(r, name, store);
     }
     let interval = length("--interval", r.interval.as_deref().unwrap_or("60s"))?;
@@ -144,13 +184,22 @@ pub fn begin(r: &CollectRequest, store: Store) -> Result<Begun, String> {
         started_at,
         from_exports: false,
     };
-    let writer = store.create_collection(&info).map_err(|e| e.to_string())?;
+    let keep = match store {
+        Some(store) => {
+            let writer = store.create_collection(&info).map_err(|e| e.to_string())?;
+            Kept::Store { store, writer }
+        }
+        None => {
+            emit(&serde_json::json!({ "info": info }))?;
+            Kept::Emit
+        }
+    };
     Ok(Begun {
         sampler,
         info,
         interval,
         duration,
-        keep: Kept { store, writer },
+        keep,
     })
 }
 
@@ -217,7 +266,7 @@ pub fn read_exports(r: &CollectRequest, store: &Store) -> Result<Option<(String,
 }
 
 /// A collection's name when none is given: collect-YYYYMMDD-HHMMSS of its start.
-fn default_name(started_at: &str) -> String {
+pub(crate) fn default_name(started_at: &str) -> String {
     format!(
         "collect-{}",
         started_at
@@ -278,7 +327,7 @@ fn resume(r: &CollectRequest, name: &str, store: Store) -> Result<Begun, String>
         info,
         interval,
         duration,
-        keep: Kept { store, writer },
+        keep: Kept::Store { store, writer },
     })
 }
 

@@ -1,8 +1,8 @@
 //! Write verification flags: `dbio run --verify [--verify-journal FILE]` and
 //! `dbio verify --journal FILE` (what they refuse: `dbio_spec::verify`).
 
+use crate::out_args::Outputs;
 use clap::Args;
-use dbio_spec::out_args::Outputs;
 
 /// The verify flags of `dbio run`.
 #[derive(Debug, Clone, Default, Args)]

@@ -1,7 +1,7 @@
 //! Flags of a run across hosts (`--hosts`, `--start-at`) and of `dbio merge`.
 
+use crate::out_args::{Outputs, StoreArgs};
 use clap::Args;
-use dbio_spec::out_args::{Outputs, StoreArgs};
 
 /// Where else a run goes: other hosts, a common start.
 #[derive(Debug, Clone, Args, Default)]

@@ -1,7 +1,7 @@
 //! Flags of `dbio db`: setup, run, sweep and drop of dbio's schema in a real database.
 
+use crate::out_args::{Outputs, StoreArgs};
 use clap::{Args, Subcommand};
-use dbio_spec::out_args::{Outputs, StoreArgs};
 
 pub const DB_HELP: &str = include_str!("../help/db.txt");
 
