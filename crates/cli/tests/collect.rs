@@ -183,6 +183,12 @@ fn a_collection_keeps_every_read_across_a_lost_connection_a_reset_a_restart_and_
     next_sample();
     pg.restart("fast").unwrap();
     load(&pg, "t", 1000, 200);
+    next_sample();
+    // The server gone for a while: samples without the database, then one covering the gap.
+    pg.stop_or_start(false).unwrap();
+    std::thread::sleep(Duration::from_millis(3500));
+    pg.stop_or_start(true).unwrap();
+    load(&pg, "t", 1000, 150);
     let at_stop = reads(&pg, "t");
     next_sample();
     let (code, err) = interrupt(child);

@@ -101,6 +101,33 @@ fn a_folder_of_exports_is_a_collection_across_a_restart_and_goes_on() {
     let (code, err) = collect(&db, &["--resume", "sql"]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(reads(&db, "shop.shop_data").0, 69_000 + 3_000);
+    // Listed by `dbio history`, shown by `dbio show`, written as Markdown.
+    let shown = |args: &[&str]| {
+        let out = dbio_command()
+            .args(args)
+            .arg("--db")
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let listed = shown(&["history"]);
+    assert!(
+        listed.contains("collections") && listed.contains("sql ") && listed.contains("exports"),
+        "{listed}"
+    );
+    assert!(shown(&["show", "sql"]).starts_with("collection sql: exports"));
+    let md = shown(&["collect", "--report", "sql", "--md", "-"]);
+    assert!(
+        md.starts_with("# Collection sql") && md.contains("| shop.shop_data | data | 72000 |"),
+        "{md}"
+    );
     // Placed by the whole folder, the data file's reads are the exports' own.
     let out = dbio_command()
         .args(["advise", "sql", "--window", "all", "--json", "-", "--db"])

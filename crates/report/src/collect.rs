@@ -172,3 +172,111 @@ pub fn csv(r: &CollectionReport) -> String {
     }
     out
 }
+
+/// One Markdown table row of a figure.
+fn md_row(out: &mut String, what: &str, s: &Spread, scale: f64, digits: usize) {
+    let peak = s.peak_hour.as_ref().map_or("-".to_string(), |p| {
+        format!(
+            "{} to {} ({:.digits$})",
+            time(p.start_ms),
+            &time(p.end_ms)[11..],
+            p.mean * scale
+        )
+    });
+    let _ = writeln!(
+        out,
+        "| {what} | {:.digits$} | {:.digits$} | {:.digits$} | {peak} |",
+        s.mean * scale,
+        s.p95 * scale,
+        s.max * scale
+    );
+}
+
+/// The report as Markdown: the figures' table, the bound intervals, the busiest `top`
+/// objects (0: all), the database's growth and the events.
+pub fn markdown(r: &CollectionReport, top: usize) -> String {
+    let i = &r.info;
+    let mut out = format!(
+        "# Collection {}\n\n{} `{}` on {}, every {} s: {} to {}, {} samples, {}.\n\n",
+        i.name,
+        i.system,
+        i.source,
+        i.host,
+        i.interval_s,
+        time(r.first_ms),
+        time(r.last_ms),
+        r.samples,
+        r.state
+    );
+    out.push_str("| figure | mean | p95 | max | peak hour (mean) |\n|---|--:|--:|--:|---|\n");
+    for d in &r.devices {
+        md_row(&mut out, &format!("{} IOPS", d.name), &d.iops, 1.0, 0);
+        md_row(&mut out, &format!("{} MB/s", d.name), &d.mb_s, 1.0, 1);
+        md_row(
+            &mut out,
+            &format!("{} latency ms", d.name),
+            &d.latency_ms,
+            1.0,
+            2,
+        );
+        md_row(
+            &mut out,
+            &format!("{} queue depth", d.name),
+            &d.queue_depth,
+            1.0,
+            2,
+        );
+        md_row(&mut out, &format!("{} busy %", d.name), &d.busy, 100.0, 1);
+    }
+    let others = [
+        ("host CPU %", &r.host_cpu, 100.0, 1),
+        ("server CPU (CPUs)", &r.server_cpu, 1.0, 2),
+        ("database I/O per s", &r.db_iops, 1.0, 0),
+    ];
+    for (what, s, scale, digits) in others {
+        if let Some(s) = s {
+            md_row(&mut out, what, s, scale, digits);
+        }
+    }
+    let b = &r.bound;
+    let _ = writeln!(
+        out,
+        "\nIntervals bound by CPU (host >= 80 %): {}; by I/O (a device busy >= 80 %): {}; both: {}; neither: {}.\n",
+        b.cpu, b.io, b.both, b.neither
+    );
+    if !r.objects.is_empty() {
+        out.push_str("| object | kind | reads | writes | busiest interval | I/O per s | size and growth |\n|---|---|--:|--:|---|--:|---|\n");
+        let n = if top == 0 {
+            r.objects.len()
+        } else {
+            top.min(r.objects.len())
+        };
+        for o in &r.objects[..n] {
+            let size = o.growth.as_ref().map_or("-".to_string(), growth);
+            let busiest = if o.busiest_ms > 0 {
+                time(o.busiest_ms)
+            } else {
+                "-".into()
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {busiest} | {:.1} | {size} |",
+                o.name,
+                o.kind.name(),
+                o.reads,
+                o.writes,
+                o.busiest_iops
+            );
+        }
+    }
+    if let Some(g) = &r.capacity {
+        let _ = writeln!(out, "\nDatabase size: {}.", growth(g));
+    }
+    if !r.events.is_empty() {
+        out.push_str("\nEvents:\n\n");
+        for e in &r.events {
+            let _ = writeln!(out, "- {}: {}", time(e.t_ms), e.what);
+        }
+    }
+    out
+}

@@ -30,6 +30,25 @@ pub fn table(rows: Vec<Entry>) -> String {
     out
 }
 
+/// The collections of `store`, newest first, a line each (empty when it has none).
+pub fn collections(store: &dbio_store::Store) -> Result<String, dbio_store::StoreError> {
+    let mut out = String::new();
+    for name in store.collection_names()? {
+        let Some(c) = store.collection(&name)? else {
+            continue;
+        };
+        if out.is_empty() {
+            out.push_str("\ncollections (dbio collect --report NAME):\n");
+        }
+        let _ = writeln!(
+            out,
+            "  {:<28}  {:<10}  {:>7} samples  from {}  {}  {}",
+            c.info.name, c.info.system, c.samples, c.info.started_at, c.state, c.info.source
+        );
+    }
+    Ok(out)
+}
+
 /// The summary of a run or sweep result's JSON, rendered anew (a result file keeps no
 /// printed summary): each sweep step's after its value. None when it is neither.
 pub fn summary_of_json(json: &str) -> Option<String> {

@@ -39,6 +39,9 @@ pub struct CollectArgs {
     /// With --report: write one CSV row per interval to FILE, or stdout with '-'.
     #[arg(long, value_name = "FILE", requires = "report")]
     pub csv: Option<String>,
+    /// With --report: write the report as Markdown to FILE, or stdout with '-'.
+    #[arg(long, value_name = "FILE", requires = "report")]
+    pub md: Option<String>,
     /// With --report: write the report as one HTML page with charts to FILE.
     #[arg(long, value_name = "FILE", requires = "report")]
     pub html: Option<String>,

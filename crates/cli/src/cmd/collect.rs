@@ -110,17 +110,25 @@ fn show(r: &dbio_model::collect::CollectionReport, a: &CollectArgs) -> Result<Ex
         .as_ref()
         .map(|_| dbio_report::html::collect::page(r))
         .unwrap_or_default();
+    let md =
+        a.md.as_ref()
+            .map(|_| dbio_report::collect::markdown(r, 20))
+            .unwrap_or_default();
     let outs = [
         ("--json", &a.json, &json),
         ("--csv", &a.csv, &csv),
         ("--html", &a.html, &html),
+        ("--md", &a.md, &md),
     ];
     for (flag, path, body) in outs {
         if let Some(p) = path {
             emit_json(p, body).map_err(|e| failure(CMD)(format!("{flag} {p}: {e}")))?;
         }
     }
-    if a.json.as_deref() != Some("-") && a.csv.as_deref() != Some("-") {
+    if ![&a.json, &a.csv, &a.md]
+        .iter()
+        .any(|o| o.as_deref() == Some("-"))
+    {
         print_out(&dbio_report::collect::text(r, 20));
     }
     Ok(Exit::Ok)

@@ -6,6 +6,7 @@ use crate::exit::Exit;
 use crate::history::{find, no_history, open_existing};
 use crate::output::{emit_json, print_out};
 use crate::prologue::{failure, usage};
+use dbio_orchestrate::collect::report;
 use dbio_store::Filter;
 
 use dbio_store::since::since;
@@ -41,20 +42,33 @@ pub fn history(a: HistoryArgs) -> Result<Exit, Exit> {
         Err(m) => return Err(usage(CMD)(m)),
     };
     let rows = store.list(&filter).map_err(failure(CMD))?;
+    let collections = dbio_report::history::collections(&store).map_err(failure(CMD))?;
     if rows.is_empty() {
         eprintln!(
             "dbio history: no stored runs match (history {})",
             store.path().display()
         );
-        return Ok(Exit::Ok);
+    } else {
+        print_out(&dbio_report::history::table(rows));
     }
-    print_out(&dbio_report::history::table(rows));
+    print_out(&collections);
     Ok(Exit::Ok)
 }
 
 /// Runs `dbio show`: the summary as printed at the time (rendered anew for a JSON file).
 pub fn show(a: ShowArgs) -> Result<Exit, Exit> {
-    let found = find(a.history.db.as_deref(), &a.run).map_err(usage("dbio show"))?;
+    let db = a.history.db.as_deref();
+    let found = match find(db, &a.run) {
+        Ok(f) => f,
+        // A collection's name shows its report.
+        Err(e) => match open_existing(db).ok().flatten().map(|s| report(&s, &a.run)) {
+            Some(Ok(r)) => {
+                print_out(&dbio_report::collect::text(&r, 20));
+                return Ok(Exit::Ok);
+            }
+            _ => return Err(usage("dbio show")(e)),
+        },
+    };
     if let Some(s) = found.summary {
         print_out(&s);
         return Ok(Exit::Ok);

@@ -1,7 +1,8 @@
 //! One collection's sampling: every call takes the database's statistics, the devices'
 //! /proc/diskstats counters and the CPU's, and gives what happened since the last call. A
 //! lost connection is opened again at once; when that fails the sample has no database part
-//! and the next one read covers the gap, which is said.
+//! (later attempts wait 1 s, 2 s, 4 s … up to 5 minutes) and the next one read covers the
+//! gap, which is said.
 
 use super::across::delta_across;
 use crate::live::Live;
@@ -23,6 +24,10 @@ pub struct Sampler {
     t_ms: u64,
     /// Since when (unix ms) the database could not be read, and why.
     lost: Option<(u64, String)>,
+    /// Failed attempts to connect in a row, and when (unix ms) the next may be made: the
+    /// wait doubles from 1 s up to 5 minutes, so a server that is gone costs a sample no
+    /// connection timeout at each interval.
+    retry: (u32, u64),
     /// The next database sample lists every object, idle ones too (the first one taken
     /// since the start or a resume, which gives every object's size).
     full: bool,
@@ -54,6 +59,7 @@ impl Sampler {
             host: host_ticks(),
             t_ms: crate::now_ms(),
             lost: None,
+            retry: (0, 0),
             full: true,
         })
     }
@@ -63,6 +69,12 @@ impl Sampler {
         self.disks = devices.iter().map(|d| Disk::read(d)).collect();
         self.devices = devices;
         self
+    }
+
+    /// Lets the next sample try to connect whatever the wait (the last sample of a
+    /// collection stopped by Ctrl-C, whose counts would otherwise be lost).
+    pub fn retry_now(&mut self) {
+        self.retry.1 = 0;
     }
 
     /// The last snapshot read and when, to resume from.
@@ -123,7 +135,7 @@ impl Sampler {
     /// cannot be read now.
     fn db(&mut self, now: u64, events: &mut Vec<String>) -> Option<DbIo> {
         let queried = std::time::Instant::now();
-        let snap = match self.read(events) {
+        let snap = match self.read(now, events) {
             Ok(s) => s,
             Err(why) => {
                 match &self.lost {
@@ -177,23 +189,38 @@ impl Sampler {
 
     /// A snapshot, through the open connection or a new one when that one fails (a server
     /// that restarted, a session ended by an administrator); the error of the last try.
-    fn read(&mut self, events: &mut Vec<String>) -> Result<Snapshot, String> {
+    fn read(&mut self, now: u64, events: &mut Vec<String>) -> Result<Snapshot, String> {
         if let Some(l) = &mut self.live {
             match l.snapshot() {
                 Ok(s) => return Ok(s),
                 Err(e) => {
-                    events.push(format!(
-                        "the connection was lost ({e}); a new one was opened at once"
-                    ));
+                    events.push(format!("the connection was lost ({e})"));
                     self.live = None;
+                    self.retry = (0, 0);
                 }
             }
         }
+        if now < self.retry.1 {
+            return Err(format!(
+                "not tried again for {:.0} s after {} failed attempts",
+                (self.retry.1 - now) as f64 / 1000.0,
+                self.retry.0
+            ));
+        }
         let url = self.url.as_deref().expect("a database to read");
-        let mut l = Live::connect(url).map_err(|e| e.to_string())?;
-        let s = l.snapshot().map_err(|e| e.to_string())?;
-        self.live = Some(l);
-        Ok(s)
+        let opened = Live::connect(url).and_then(|mut l| l.snapshot().map(|s| (l, s)));
+        match opened {
+            Ok((l, s)) => {
+                (self.live, self.retry) = (Some(l), (0, 0));
+                Ok(s)
+            }
+            Err(e) => {
+                let failures = self.retry.0 + 1;
+                let wait = (1000u64 << (failures - 1).min(9)).min(300_000);
+                self.retry = (failures, now + wait);
+                Err(e.to_string())
+            }
+        }
     }
 }
 

@@ -260,6 +260,17 @@ impl PrivatePostgres {
             .map_err(|e| DbError::Private(format!("{e}; log: {}", self.log_tail())))
     }
 
+    /// Stops the server cleanly (it keeps its statistics), or starts it again after.
+    pub fn stop_or_start(&self, start: bool) -> Result<(), DbError> {
+        let mut c = command(&self.bin.join("pg_ctl"), self.owner);
+        let log = self.path("log");
+        match start {
+            true => c.args(["-D", &self.data(), "-l", &log, "-w", "-t", "60", "start"]),
+            false => c.args(["-D", &self.data(), "-m", "fast", "-w", "-t", "60", "stop"]),
+        };
+        run(c, "pg_ctl").map_err(|e| DbError::Private(format!("{e}; log: {}", self.log_tail())))
+    }
+
     /// The data directory.
     pub fn data_dir(&self) -> PathBuf {
         self.dir.join("data")

@@ -70,6 +70,9 @@ pub fn collect(
         let next = interval * (n as u32 + 1);
         let end = duration.map_or(next, |d| next.min(d));
         let stopped = wait_until(start + end, stop);
+        if stopped || duration.is_some_and(|d| end >= d) {
+            sampler.retry_now();
+        }
         let mut s = sampler.sample();
         if stopped {
             s.events
