@@ -18,23 +18,46 @@ fn bytes(b: f64) -> String {
     }
 }
 
-/// One row of figures: mean, 95th percentile, maximum and the peak hour.
-fn row(out: &mut String, what: &str, s: &Spread, scale: f64, digits: usize) {
-    let peak = s.peak_hour.as_ref().map_or(String::new(), |p| {
+/// The peak hour of a figure, in words.
+fn peak(s: &Spread, scale: f64, digits: usize) -> String {
+    s.peak_hour.as_ref().map_or("-".to_string(), |p| {
         format!(
             "{} to {} ({:.digits$})",
             time(p.start_ms),
             &time(p.end_ms)[11..],
             p.mean * scale
         )
-    });
-    let _ = writeln!(
-        out,
-        "  {what:<22} {:>10.digits$} {:>10.digits$} {:>10.digits$}   {peak}",
-        s.mean * scale,
-        s.p95 * scale,
-        s.max * scale
-    );
+    })
+}
+
+/// A figure as the reports show it: its name, its spread, the scale and the digits.
+type Figure<'a> = (String, &'a Spread, f64, usize);
+
+/// Every figure of the report in order: each device's five, then the CPUs' and the
+/// database's I/O.
+fn figures(r: &CollectionReport) -> Vec<Figure<'_>> {
+    let mut v = Vec::new();
+    for d in &r.devices {
+        let five = [
+            ("IOPS", &d.iops, 1.0, 0),
+            ("MB/s", &d.mb_s, 1.0, 1),
+            ("latency ms", &d.latency_ms, 1.0, 2),
+            ("queue depth", &d.queue_depth, 1.0, 2),
+            ("busy %", &d.busy, 100.0, 1),
+        ];
+        v.extend(five.map(|(what, s, k, n)| (format!("{} {what}", d.name), s, k, n)));
+    }
+    let others = [
+        ("host CPU %", &r.host_cpu, 100.0, 1),
+        ("server CPU (CPUs)", &r.server_cpu, 1.0, 2),
+        ("database I/O per s", &r.db_iops, 1.0, 0),
+    ];
+    for (what, s, k, n) in others {
+        if let Some(s) = s {
+            v.push((what.to_string(), s, k, n));
+        }
+    }
+    v
 }
 
 fn growth(g: &Growth) -> String {
@@ -65,25 +88,18 @@ pub fn text(r: &CollectionReport, top: usize) -> String {
     );
     let _ = writeln!(
         out,
-        "  {:<22} {:>10} {:>10} {:>10}   peak hour (mean)",
+        "  {:<22} {:>10} {:>10} {:>10}   peak hour (mean; all of it when shorter)",
         "", "mean", "p95", "max"
     );
-    for d in &r.devices {
-        let _ = writeln!(out, "  {}", d.name);
-        row(&mut out, "  IOPS", &d.iops, 1.0, 0);
-        row(&mut out, "  MB/s", &d.mb_s, 1.0, 1);
-        row(&mut out, "  latency ms", &d.latency_ms, 1.0, 2);
-        row(&mut out, "  queue depth", &d.queue_depth, 1.0, 2);
-        row(&mut out, "  busy %", &d.busy, 100.0, 1);
-    }
-    if let Some(s) = &r.host_cpu {
-        row(&mut out, "host CPU %", s, 100.0, 1);
-    }
-    if let Some(s) = &r.server_cpu {
-        row(&mut out, "server CPU (CPUs)", s, 1.0, 2);
-    }
-    if let Some(s) = &r.db_iops {
-        row(&mut out, "database I/O per s", s, 1.0, 0);
+    for (what, f, k, n) in figures(r) {
+        let _ = writeln!(
+            out,
+            "  {what:<22} {:>10.n$} {:>10.n$} {:>10.n$}   {}",
+            f.mean * k,
+            f.p95 * k,
+            f.max * k,
+            peak(f, k, n)
+        );
     }
     let b = &r.bound;
     let _ = writeln!(
@@ -173,25 +189,6 @@ pub fn csv(r: &CollectionReport) -> String {
     out
 }
 
-/// One Markdown table row of a figure.
-fn md_row(out: &mut String, what: &str, s: &Spread, scale: f64, digits: usize) {
-    let peak = s.peak_hour.as_ref().map_or("-".to_string(), |p| {
-        format!(
-            "{} to {} ({:.digits$})",
-            time(p.start_ms),
-            &time(p.end_ms)[11..],
-            p.mean * scale
-        )
-    });
-    let _ = writeln!(
-        out,
-        "| {what} | {:.digits$} | {:.digits$} | {:.digits$} | {peak} |",
-        s.mean * scale,
-        s.p95 * scale,
-        s.max * scale
-    );
-}
-
 /// The report as Markdown: the figures' table, the bound intervals, the busiest `top`
 /// objects (0: all), the database's growth and the events.
 pub fn markdown(r: &CollectionReport, top: usize) -> String {
@@ -208,35 +205,16 @@ pub fn markdown(r: &CollectionReport, top: usize) -> String {
         r.samples,
         r.state
     );
-    out.push_str("| figure | mean | p95 | max | peak hour (mean) |\n|---|--:|--:|--:|---|\n");
-    for d in &r.devices {
-        md_row(&mut out, &format!("{} IOPS", d.name), &d.iops, 1.0, 0);
-        md_row(&mut out, &format!("{} MB/s", d.name), &d.mb_s, 1.0, 1);
-        md_row(
-            &mut out,
-            &format!("{} latency ms", d.name),
-            &d.latency_ms,
-            1.0,
-            2,
+    out.push_str("| figure | mean | p95 | max | peak hour (mean; all of it when shorter) |\n|---|--:|--:|--:|---|\n");
+    for (what, f, k, n) in figures(r) {
+        let _ = writeln!(
+            out,
+            "| {what} | {:.n$} | {:.n$} | {:.n$} | {} |",
+            f.mean * k,
+            f.p95 * k,
+            f.max * k,
+            peak(f, k, n)
         );
-        md_row(
-            &mut out,
-            &format!("{} queue depth", d.name),
-            &d.queue_depth,
-            1.0,
-            2,
-        );
-        md_row(&mut out, &format!("{} busy %", d.name), &d.busy, 100.0, 1);
-    }
-    let others = [
-        ("host CPU %", &r.host_cpu, 100.0, 1),
-        ("server CPU (CPUs)", &r.server_cpu, 1.0, 2),
-        ("database I/O per s", &r.db_iops, 1.0, 0),
-    ];
-    for (what, s, scale, digits) in others {
-        if let Some(s) = s {
-            md_row(&mut out, what, s, scale, digits);
-        }
     }
     let b = &r.bound;
     let _ = writeln!(
