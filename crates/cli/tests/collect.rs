@@ -439,3 +439,61 @@ fn a_mariadb_collection_counts_what_performance_schema_counts() {
     );
     assert!(!serde_json::to_string(&r).unwrap().contains("mon-pw-6"));
 }
+
+/// A collection whose dbio is killed keeps every sample taken; its report says it stopped
+/// (not "collecting") and how to go on, and --resume goes on.
+#[test]
+fn a_killed_collection_keeps_its_samples_and_says_it_stopped() {
+    let dir = scratch();
+    let db = dir.path().join("h.db");
+    let disk = std::fs::read_dir("/sys/block")
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !["loop", "ram", "zram"].iter().any(|p| n.starts_with(p)))
+        .min()
+        .expect("a disk");
+    let args = [
+        "--device",
+        &disk,
+        "--interval",
+        "1s",
+        "--name",
+        "killed",
+        "--quiet",
+    ];
+    let mut child = start(&db, &args);
+    next_sample();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let r = report(&db, "killed").unwrap();
+    let n = r["samples"].as_u64().unwrap();
+    assert!(n >= 2, "{r}");
+    let state = r["state"].as_str().unwrap();
+    assert!(
+        state.starts_with("stopped: its dbio (pid ") && state.contains("--resume killed"),
+        "{state}"
+    );
+    let out = dbio_command()
+        .args([
+            "collect",
+            "--resume",
+            "killed",
+            "--duration",
+            "2s",
+            "-q",
+            "--db",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = report(&db, "killed").unwrap();
+    assert_eq!(r["state"], "complete");
+    assert_eq!(r["samples"].as_u64().unwrap(), n + 2);
+}

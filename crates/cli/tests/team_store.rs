@@ -74,6 +74,29 @@ fn a_team_store_in_postgresql_keeps_what_the_file_keeps() {
     let (code, out, _) = dbio_db(&url, &["export", "p-first"]);
     assert_eq!(code, Some(0));
     assert_eq!(out, std::fs::read_to_string(&json).unwrap());
+    // A sweep's JSON goes to the server as a stream (COPY): exported byte for byte.
+    let sweep = dir.path().join("s.json");
+    let (code, _, err) = dbio_db(
+        &url,
+        &[
+            "sweep",
+            "--vary",
+            "qd=1,2",
+            "--engine",
+            "sim",
+            "--ops",
+            "1000",
+            "-q",
+            "--label",
+            "p-sweep",
+            "--json",
+            sweep.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, _) = dbio_db(&url, &["export", "p-sweep"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out, std::fs::read_to_string(&sweep).unwrap());
     // Eight processes at once, through DBIO_DB: every result kept.
     let children: Vec<_> = (0..8)
         .map(|i| {
@@ -87,11 +110,10 @@ fn a_team_store_in_postgresql_keeps_what_the_file_keeps() {
         let c = c.unwrap();
         assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
     }
-    let want: Vec<String> = (0..8)
-        .map(|i| format!("p-{i}"))
-        .chain(["p-first".into()])
-        .collect();
-    assert_eq!(labels(&url), want);
+    let mut want: Vec<String> = (0..8).map(|i| format!("p-{i}")).collect();
+    want.extend(["p-first".into(), "p-sweep".into()]);
+    let (_, listed, _) = dbio_db(&url, &["history"]);
+    assert_eq!(labels(&url), want, "{listed}");
     assert_all_at_once(&url);
     refusals(&pg, dir.path());
     moved_both_ways(&url, dir.path());

@@ -168,7 +168,10 @@ fn store_lines(
                 serde_json::from_value(info.clone()).map_err(|e| e.to_string())?;
             info.name = format!("{name}@{}", host.name);
             info.host = host.name.clone();
-            writer = Some(store.create_collection(&info).map_err(|e| e.to_string())?);
+            let w = store.create_collection(&info).map_err(|e| e.to_string())?;
+            let state = super::setup::collecting();
+            store.set_state(w.id(), &state).map_err(|e| e.to_string())?;
+            writer = Some(w);
             collection = Some(info.name);
         } else if let (Some(s), Some(w)) = (v.get("sample"), writer.as_mut()) {
             let s: Sample = serde_json::from_value(s.clone()).map_err(|e| e.to_string())?;

@@ -32,7 +32,8 @@ pub fn report(store: &Store, name: &str) -> Result<CollectionReport, String> {
     store
         .each_sample(c.id, |s| sum.add(&s))
         .map_err(|e| e.to_string())?;
-    Ok(sum.finish(c.info, c.state, HOUR_MS))
+    let state = super::setup::shown_state(&c.state, name);
+    Ok(sum.finish(c.info, state, HOUR_MS))
 }
 
 /// The objects' counts of collection `name` over window `w` (and, unless `w` is the whole

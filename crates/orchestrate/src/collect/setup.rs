@@ -187,6 +187,9 @@ pub fn begin(r: &CollectRequest, store: Option<Store>) -> Result<Begun, String> 
     let keep = match store {
         Some(store) => {
             let writer = store.create_collection(&info).map_err(|e| e.to_string())?;
+            store
+                .set_state(writer.id(), &collecting())
+                .map_err(|e| e.to_string())?;
             Kept::Store { store, writer }
         }
         None => {
@@ -265,6 +268,34 @@ pub fn read_exports(r: &CollectRequest, store: &Store) -> Result<Option<(String,
     Ok(Some((info.name, samples.len())))
 }
 
+/// The state of a collection this process is writing: it names the process, so that a
+/// report can tell one whose dbio was killed (see [`shown_state`]).
+pub(crate) fn collecting() -> String {
+    format!("collecting (pid {} on {})", std::process::id(), hostname())
+}
+
+/// How a collection stands as a report says it: one marked as being collected by a dbio
+/// of this host that is gone (killed, or the host rebooted) has stopped, and says how to go
+/// on; other states as they are.
+pub fn shown_state(state: &str, name: &str) -> String {
+    let gone = state
+        .strip_prefix("collecting (pid ")
+        .and_then(|r| r.strip_suffix(')'))
+        .and_then(|r| r.split_once(" on "))
+        .filter(|(_, host)| *host == hostname())
+        .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        .filter(|pid| {
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            comm.trim() != "dbio"
+        });
+    match gone {
+        Some(pid) => format!(
+            "stopped: its dbio (pid {pid}) is gone, killed or rebooted; every sample before is kept: dbio collect --resume {name} goes on"
+        ),
+        None => state.to_string(),
+    }
+}
+
 /// A collection's name when none is given: collect-YYYYMMDD-HHMMSS of its start.
 pub(crate) fn default_name(started_at: &str) -> String {
     format!(
@@ -322,6 +353,9 @@ fn resume(r: &CollectRequest, name: &str, store: Store) -> Result<Begun, String>
     let sampler =
         Sampler::start(url.as_deref(), info.devices.clone(), base).map_err(|e| e.to_string())?;
     let writer = store.resume_collection(&c).map_err(|e| e.to_string())?;
+    store
+        .set_state(writer.id(), &collecting())
+        .map_err(|e| e.to_string())?;
     Ok(Begun {
         sampler,
         info,
@@ -358,7 +392,7 @@ fn started_secs(t: &str) -> Option<f64> {
 }
 
 /// This host's name.
-fn hostname() -> String {
+pub(crate) fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|h| h.trim().to_string())
         .unwrap_or_else(|_| "unknown".into())
