@@ -40,7 +40,8 @@ impl Progress<'_> {
             .db
             .as_ref()
             .map_or("database not read".into(), |d| {
-                format!("{} objects did I/O", d.objects.len())
+                let busy = d.objects.iter().filter(|o| o.ios() > 0).count();
+                format!("{busy} objects did I/O")
             });
         let event = self
             .last
