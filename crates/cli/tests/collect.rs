@@ -497,3 +497,51 @@ fn a_killed_collection_keeps_its_samples_and_says_it_stopped() {
     assert_eq!(r["state"], "complete");
     assert_eq!(r["samples"].as_u64().unwrap(), n + 2);
 }
+
+/// What a host of `--hosts` runs: the URL read from its input (never on a command line), its
+/// samples written as JSON lines for the launcher, the last one saying how it ended.
+#[test]
+fn a_host_reads_its_url_from_its_input_and_writes_its_samples_as_lines() {
+    use std::io::{BufRead, Write};
+    let Some(pg) = or_skip("collect emit", PrivatePostgres::start()) else {
+        return;
+    };
+    let mut child = dbio_command()
+        .args([
+            "collect",
+            "--emit",
+            "--url",
+            "-",
+            "--interval",
+            "1s",
+            "--duration",
+            "2s",
+        ])
+        .args(["--name", "e", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    writeln!(input, "{}", pg.url("postgres")).unwrap();
+    let out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect();
+    drop(input);
+    assert!(child.wait().unwrap().success());
+    let text = serde_json::to_string(&lines).unwrap();
+    assert!(
+        !text.contains(dbio_db::testkit::pg_admin_password()),
+        "{text}"
+    );
+    assert_eq!(
+        lines[0]["info"]["source"],
+        dbio_db::url::redact(&pg.url("postgres"))
+    );
+    let samples = lines.iter().filter(|l| !l["sample"].is_null()).count();
+    assert_eq!(samples, 2, "{text}");
+    assert_eq!(lines.last().unwrap()["end"], "complete");
+}

@@ -43,7 +43,12 @@ pub fn collections(store: &dbio_store::Store) -> Result<String, dbio_store::Stor
         let _ = writeln!(
             out,
             "  {:<28}  {:<10}  {:>7} samples  from {}  {}  {}",
-            c.info.name, c.info.system, c.samples, c.info.started_at, c.state, c.info.source
+            c.info.name,
+            c.info.system,
+            c.samples,
+            c.info.started_at,
+            dbio_store::collections::shown_state(&c.state, &c.info.name),
+            c.info.source
         );
     }
     Ok(out)

@@ -64,7 +64,12 @@ pub fn collect_on_hosts(
         let mut child = command(&setup, host, &args)
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", setup.ssh))?;
-        inputs.push(child.stdin.take());
+        let mut input = child.stdin.take();
+        if let (Some(url), Some(i)) = (&r.url, input.as_mut()) {
+            // The URL (and its password) goes through the session, not the command line.
+            let _ = std::io::Write::write_all(i, format!("{url}\n").as_bytes());
+        }
+        inputs.push(input);
         let (host, setup, db, name) = (host.clone(), setup.clone(), f.db.clone(), name.clone());
         let count = count.clone();
         threads.push(std::thread::spawn(move || {
@@ -95,11 +100,10 @@ fn remote_args(r: &CollectRequest, name: &str) -> Vec<String> {
         .map(String::from)
         .to_vec();
     a.extend(["--device".into(), r.device.clone()]);
-    for (flag, v) in [
-        ("--url", &r.url),
-        ("--interval", &r.interval),
-        ("--duration", &r.duration),
-    ] {
+    if r.url.is_some() {
+        a.extend(["--url".into(), "-".into()]);
+    }
+    for (flag, v) in [("--interval", &r.interval), ("--duration", &r.duration)] {
         if let Some(v) = v {
             a.extend([flag.to_string(), v.clone()]);
         }
@@ -169,7 +173,7 @@ fn store_lines(
             info.name = format!("{name}@{}", host.name);
             info.host = host.name.clone();
             let w = store.create_collection(&info).map_err(|e| e.to_string())?;
-            let state = super::setup::collecting();
+            let state = dbio_store::collections::collecting();
             store.set_state(w.id(), &state).map_err(|e| e.to_string())?;
             writer = Some(w);
             collection = Some(info.name);

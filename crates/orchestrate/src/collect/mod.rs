@@ -116,8 +116,17 @@ fn wait_until(at: Instant, stop: &AtomicBool) -> bool {
 /// standard output for the launching dbio; it stops as on Ctrl-C when the session's input
 /// closes.
 pub fn emit(r: &CollectRequest, stop: std::sync::Arc<AtomicBool>) -> Ended {
+    let mut r = r.clone();
+    // `--url -`: the URL is the input's first line (a password never on a command line).
+    if r.url.as_deref() == Some("-") {
+        let mut line = String::new();
+        if std::io::BufRead::read_line(&mut std::io::stdin().lock(), &mut line).is_err() {
+            return Ended::Failed("--url -: no URL on standard input".into());
+        }
+        r.url = Some(line.trim().to_string());
+    }
     crate::fleet::remote::stop_on_eof(std::io::stdin(), stop.clone());
-    match begin(r, None) {
+    match begin(&r, None) {
         Ok(mut b) => b.run(&stop, &mut |_| {}),
         Err(e) => Ended::Failed(e),
     }

@@ -32,7 +32,7 @@ pub fn report(store: &Store, name: &str) -> Result<CollectionReport, String> {
     store
         .each_sample(c.id, |s| sum.add(&s))
         .map_err(|e| e.to_string())?;
-    let state = super::setup::shown_state(&c.state, name);
+    let state = dbio_store::collections::shown_state(&c.state, name);
     Ok(sum.finish(c.info, state, HOUR_MS))
 }
 

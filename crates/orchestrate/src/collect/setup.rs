@@ -177,7 +177,7 @@ pub fn begin(r: &CollectRequest, store: Option<Store>) -> Result<Begun, String> 
             .url
             .as_deref()
             .map_or("/proc/diskstats".into(), dbio_db::url::redact),
-        host: hostname(),
+        host: dbio_store::collections::hostname(),
         interval_s: interval.as_secs_f64(),
         duration_s: duration.map(|d| d.as_secs_f64()),
         devices,
@@ -188,7 +188,7 @@ pub fn begin(r: &CollectRequest, store: Option<Store>) -> Result<Begun, String> 
         Some(store) => {
             let writer = store.create_collection(&info).map_err(|e| e.to_string())?;
             store
-                .set_state(writer.id(), &collecting())
+                .set_state(writer.id(), &dbio_store::collections::collecting())
                 .map_err(|e| e.to_string())?;
             Kept::Store { store, writer }
         }
@@ -222,7 +222,7 @@ pub fn read_exports(r: &CollectRequest, store: &Store) -> Result<Option<(String,
                 name: r.name.clone().unwrap_or_else(|| default_name(&now)),
                 system: "exports".into(),
                 source: dir.clone(),
-                host: hostname(),
+                host: dbio_store::collections::hostname(),
                 interval_s: 0.0,
                 duration_s: None,
                 devices: Vec::new(),
@@ -266,34 +266,6 @@ pub fn read_exports(r: &CollectRequest, store: &Store) -> Result<Option<(String,
     }
     store.set_state(writer.id(), "complete").map_err(err)?;
     Ok(Some((info.name, samples.len())))
-}
-
-/// The state of a collection this process is writing: it names the process, so that a
-/// report can tell one whose dbio was killed (see [`shown_state`]).
-pub(crate) fn collecting() -> String {
-    format!("collecting (pid {} on {})", std::process::id(), hostname())
-}
-
-/// How a collection stands as a report says it: one marked as being collected by a dbio
-/// of this host that is gone (killed, or the host rebooted) has stopped, and says how to go
-/// on; other states as they are.
-pub fn shown_state(state: &str, name: &str) -> String {
-    let gone = state
-        .strip_prefix("collecting (pid ")
-        .and_then(|r| r.strip_suffix(')'))
-        .and_then(|r| r.split_once(" on "))
-        .filter(|(_, host)| *host == hostname())
-        .and_then(|(pid, _)| pid.parse::<u32>().ok())
-        .filter(|pid| {
-            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-            comm.trim() != "dbio"
-        });
-    match gone {
-        Some(pid) => format!(
-            "stopped: its dbio (pid {pid}) is gone, killed or rebooted; every sample before is kept: dbio collect --resume {name} goes on"
-        ),
-        None => state.to_string(),
-    }
 }
 
 /// A collection's name when none is given: collect-YYYYMMDD-HHMMSS of its start.
@@ -354,7 +326,7 @@ fn resume(r: &CollectRequest, name: &str, store: Store) -> Result<Begun, String>
         Sampler::start(url.as_deref(), info.devices.clone(), base).map_err(|e| e.to_string())?;
     let writer = store.resume_collection(&c).map_err(|e| e.to_string())?;
     store
-        .set_state(writer.id(), &collecting())
+        .set_state(writer.id(), &dbio_store::collections::collecting())
         .map_err(|e| e.to_string())?;
     Ok(Begun {
         sampler,
@@ -389,13 +361,6 @@ fn started_secs(t: &str) -> Option<f64> {
         .duration_since(std::time::UNIX_EPOCH)
         .ok()
         .map(|d| d.as_secs_f64())
-}
-
-/// This host's name.
-pub(crate) fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .unwrap_or_else(|_| "unknown".into())
 }
 
 #[cfg(test)]

@@ -224,6 +224,41 @@ impl Store {
     }
 }
 
+/// The state of a collection this process is writing: it names the process, so that a
+/// report can tell one whose dbio was killed (see [`shown_state`]).
+pub fn collecting() -> String {
+    format!("collecting (pid {} on {})", std::process::id(), hostname())
+}
+
+/// How a collection stands as a report says it: one marked as being collected by a dbio
+/// of this host that is gone (killed, or the host rebooted) has stopped, and says how to go
+/// on; other states as they are.
+pub fn shown_state(state: &str, name: &str) -> String {
+    let gone = state
+        .strip_prefix("collecting (pid ")
+        .and_then(|r| r.strip_suffix(')'))
+        .and_then(|r| r.split_once(" on "))
+        .filter(|(_, host)| *host == hostname())
+        .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        .filter(|pid| {
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            comm.trim() != "dbio"
+        });
+    match gone {
+        Some(pid) => format!(
+            "stopped: its dbio (pid {pid}) is gone, killed or rebooted; every sample before is kept: dbio collect --resume {name} goes on"
+        ),
+        None => state.to_string(),
+    }
+}
+
+/// This host's name.
+pub fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "unknown".into())
+}
+
 /// The kind stored by its name.
 fn kind_of(name: &str) -> ObjectKind {
     match name {
