@@ -150,3 +150,91 @@ fn a_folder_of_exports_is_a_collection_across_a_restart_and_goes_on() {
     assert_eq!(o["reads"], 72_000);
     assert_eq!(v["source"]["interval_secs"], 240.0);
 }
+
+/// A whole disk of this machine (read only: its /proc/diskstats counters).
+fn a_disk() -> String {
+    std::fs::read_dir("/sys/block")
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !["loop", "ram", "zram"].iter().any(|p| n.starts_with(p)))
+        .min()
+        .expect("a disk")
+}
+
+/// Bad flags are refused in one line naming the flag (status 2); a second dbio resuming a
+/// collection that is being collected is refused.
+#[test]
+fn bad_collect_flags_are_refused_in_one_line() {
+    let dir = scratch();
+    let db = dir.path().join("h.db");
+    let disk = a_disk();
+    let cases: &[(&[&str], &str)] = &[
+        (&[], "give --url"),
+        (
+            &["--device", "nosuch-dev"],
+            "--device nosuch-dev: not in /proc/diskstats",
+        ),
+        (
+            &["--device", &disk, "--interval", "0s"],
+            "--interval 0s: at least 1s",
+        ),
+        (
+            &["--device", &disk, "--interval", "ten"],
+            "--interval ten: not a length",
+        ),
+        (
+            &["--device", &disk, "--interval", "2s", "--duration", "1s"],
+            "shorter than --interval",
+        ),
+        (
+            &["--device", &disk, "--name", ""],
+            "--name \"\": give a name",
+        ),
+        (&["--device", &disk, "--name", "a@b"], "without '@'"),
+        (&["--url", "ftp://x/y"], "ftp://x/y"),
+        (&["--resume", "nosuch"], "no collection named nosuch"),
+        (
+            &["--exports", "/nonexistent-dbio-dir"],
+            "--exports /nonexistent-dbio-dir",
+        ),
+        (&["--report", "nosuch"], "no collection named nosuch"),
+    ];
+    for (args, said) in cases {
+        let (code, err) = collect(&db, args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(said) && err.trim().lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+    let running = dbio_command()
+        .args([
+            "collect",
+            "--device",
+            &disk,
+            "--interval",
+            "1s",
+            "--name",
+            "busy",
+            "-q",
+            "--db",
+        ])
+        .arg(&db)
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while collect(&db, &["--report", "busy"]).0 != Some(0) {
+        assert!(std::time::Instant::now() < deadline, "no sample after 30 s");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let (code, err) = collect(&db, &["--resume", "busy"]);
+    std::process::Command::new("kill")
+        .args(["-INT", &running.id().to_string()])
+        .status()
+        .unwrap();
+    let end = running.wait_with_output().unwrap();
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("is being collected now"), "{err}");
+    assert_eq!(end.status.code(), Some(130));
+}

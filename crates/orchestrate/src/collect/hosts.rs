@@ -3,7 +3,7 @@
 //! lines; this dbio stores each host's as a collection of its own (NAME@HOST) as they arrive.
 //! Ctrl-C closes every session's input, and each host keeps its part interval and ends.
 
-use super::setup::{default_name, CollectRequest};
+use super::setup::{named, CollectRequest};
 use crate::fleet::hosts::{parse_hosts, Host};
 use crate::fleet::ssh::{command, dbio_not_found, SshSetup};
 use dbio_model::collect::{CollectionInfo, Sample};
@@ -47,10 +47,7 @@ pub fn collect_on_hosts(
     // Every host's store opens before any host starts: a history that cannot be used stops
     // the whole collection first.
     dbio_store::lookup::open(f.db.as_deref()).map_err(|e| e.to_string())?;
-    let name = r
-        .name
-        .clone()
-        .unwrap_or_else(|| default_name(&crate::fleet::rfc3339(SystemTime::now())));
+    let name = named(r.name.as_deref(), &crate::fleet::rfc3339(SystemTime::now()))?;
     let setup = SshSetup {
         ssh: std::env::var("DBIO_SSH").unwrap_or_else(|_| "ssh".into()),
         config: f.ssh_config.clone(),

@@ -169,7 +169,7 @@ pub fn begin(r: &CollectRequest, store: Option<Store>) -> Result<Begun, String> 
     let now = SystemTime::now();
     let started_at = crate::fleet::rfc3339(now);
     let info = CollectionInfo {
-        name: r.name.clone().unwrap_or_else(|| default_name(&started_at)),
+        name: named(r.name.as_deref(), &started_at)?,
         system: sampler
             .base()
             .map_or("diskstats".into(), |b| b.0.system.clone()),
@@ -219,7 +219,7 @@ pub fn read_exports(r: &CollectRequest, store: &Store) -> Result<Option<(String,
             }
             let now = crate::fleet::rfc3339(SystemTime::now());
             let info = CollectionInfo {
-                name: r.name.clone().unwrap_or_else(|| default_name(&now)),
+                name: named(r.name.as_deref(), &now)?,
                 system: "exports".into(),
                 source: dir.clone(),
                 host: dbio_store::collections::hostname(),
@@ -268,8 +268,26 @@ pub fn read_exports(r: &CollectRequest, store: &Store) -> Result<Option<(String,
     Ok(Some((info.name, samples.len())))
 }
 
+/// The collection's name: `--name` checked (printable, at most 200 characters, no '@',
+/// which names a host's collection), else a default from the start.
+pub(crate) fn named(name: Option<&str>, started_at: &str) -> Result<String, String> {
+    let Some(n) = name else {
+        return Ok(default_name(started_at));
+    };
+    let bad = n.trim().is_empty()
+        || n.chars().count() > 200
+        || n.contains('@')
+        || n.chars().any(char::is_control);
+    if bad {
+        return Err(format!(
+            "--name {n:?}: give a name of 1 to 200 printable characters without '@' (HOST is added after '@' with --hosts), e.g. --name shop-week"
+        ));
+    }
+    Ok(n.to_string())
+}
+
 /// A collection's name when none is given: collect-YYYYMMDD-HHMMSS of its start.
-pub(crate) fn default_name(started_at: &str) -> String {
+fn default_name(started_at: &str) -> String {
     format!(
         "collect-{}",
         started_at
@@ -287,6 +305,14 @@ fn resume(r: &CollectRequest, name: &str, store: Store) -> Result<Begun, String>
         .map_err(|e| e.to_string())?
         .ok_or_else(|| no_collection(&store, name))?;
     let info = c.info.clone();
+    if c.state.starts_with("collecting (pid ")
+        && dbio_store::collections::shown_state(&c.state, name) == c.state
+    {
+        return Err(format!(
+            "collection {name} is being collected now ({}); two dbio writing one collection would mix their samples: stop that one first",
+            c.state
+        ));
+    }
     let interval = Duration::from_secs_f64(info.interval_s);
     if let Some(i) = &r.interval {
         if length("--interval", i)? != interval {
