@@ -238,3 +238,58 @@ fn bad_collect_flags_are_refused_in_one_line() {
     assert!(err.contains("is being collected now"), "{err}");
     assert_eq!(end.status.code(), Some(130));
 }
+
+/// An Oracle V$FILESTAT export of one data file read `reads` times, `secs` after a start at
+/// `started`, written at `at` seconds after a fixed time.
+fn oracle(dir: &Path, name: &str, reads: u64, secs: u64, started: &str, at: u64) {
+    let head = "FILE_TYPE,FILE#,TABLESPACE_NAME,NAME,BYTES,BLOCK_SIZE,PHYRDS,PHYWRTS,PHYBLKRD,PHYBLKWRT,READTIM,WRITETIM,SINGLEBLKRDS,SINGLEBLKRDTIM,SECONDS_SINCE_STARTUP,STARTUP_TIME";
+    let row = format!("DATA,5,CUSTOMER,/u02/oradata/TPCE/customer1.dbf,9091153920,8192,{reads},100,{reads},100,{},10,{reads},{},{secs},{started}", reads / 2, reads / 2);
+    let path = dir.join(name);
+    std::fs::write(&path, format!("{head}\n{row}\n")).unwrap();
+    let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_796_083_200 + at);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+/// Oracle's exports are a collection as SQL Server's are, across an instance restart.
+#[test]
+fn a_folder_of_oracle_exports_is_a_collection_across_a_restart() {
+    let dir = scratch();
+    let (folder, db) = (dir.path().join("ora"), dir.path().join("h.db"));
+    std::fs::create_dir(&folder).unwrap();
+    oracle(&folder, "1.csv", 700_000, 98_000, "2009-11-02 08:00:00", 0);
+    oracle(
+        &folder,
+        "2.csv",
+        760_000,
+        98_600,
+        "2009-11-02 08:00:00",
+        600,
+    );
+    oracle(&folder, "3.csv", 20_000, 300, "2009-11-03 07:55:00", 1200);
+    let (code, err) = collect(
+        &db,
+        &["--exports", folder.to_str().unwrap(), "--name", "ora"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let out = dbio_command()
+        .args(["collect", "--report", "ora", "--json", "-", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let o = r["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"].as_str().unwrap().contains("customer1.dbf"))
+        .unwrap();
+    // By hand: 60,000 reads in the first ten minutes, 20,000 since the restart.
+    assert_eq!(o["reads"], 80_000, "{r}");
+    assert!(r["events"].to_string().contains("restarted"), "{r}");
+    assert_eq!(r["info"]["source"], folder.to_str().unwrap());
+}
