@@ -446,13 +446,7 @@ fn a_mariadb_collection_counts_what_performance_schema_counts() {
 fn a_killed_collection_keeps_its_samples_and_says_it_stopped() {
     let dir = scratch();
     let db = dir.path().join("h.db");
-    let disk = std::fs::read_dir("/sys/block")
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !["loop", "ram", "zram"].iter().any(|p| n.starts_with(p)))
-        .min()
-        .expect("a disk");
+    let disk = common::a_disk();
     let args = [
         "--device",
         &disk,

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{dbio_command, scratch};
+use common::{a_disk, dbio_command, scratch};
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -149,17 +149,6 @@ fn a_folder_of_exports_is_a_collection_across_a_restart_and_goes_on() {
         .unwrap();
     assert_eq!(o["reads"], 72_000);
     assert_eq!(v["source"]["interval_secs"], 240.0);
-}
-
-/// A whole disk of this machine (read only: its /proc/diskstats counters).
-fn a_disk() -> String {
-    std::fs::read_dir("/sys/block")
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !["loop", "ram", "zram"].iter().any(|p| n.starts_with(p)))
-        .min()
-        .expect("a disk")
 }
 
 /// Bad flags are refused in one line naming the flag (status 2); a second dbio resuming a

@@ -5,24 +5,8 @@
 mod common;
 mod netns;
 
-use common::{dbio_command, skip, DBIO};
+use common::{a_disk, dbio_command, skip, DBIO};
 use serde_json::Value;
-
-/// A whole disk of this machine (read only: its /proc/diskstats counters).
-fn a_disk() -> String {
-    let mut disks: Vec<String> = std::fs::read_dir("/sys/block")
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| {
-            !["loop", "ram", "zram", "dm-"]
-                .iter()
-                .any(|p| n.starts_with(p))
-        })
-        .collect();
-    disks.sort();
-    disks.into_iter().next().expect("a disk")
-}
 
 #[test]
 fn each_host_collects_into_its_own_collection_and_a_dead_one_fails_alone() {

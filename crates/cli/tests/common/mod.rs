@@ -608,3 +608,18 @@ pub fn strace_ios(dir: &Path, prefix: &str, file: &str) -> Vec<Vec<Io>> {
     }
     threads
 }
+
+/// A whole disk of this machine, to read its /proc/diskstats counters (never written).
+pub fn a_disk() -> String {
+    std::fs::read_dir("/sys/block")
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            !["loop", "ram", "zram", "dm-"]
+                .iter()
+                .any(|p| n.starts_with(p))
+        })
+        .min()
+        .expect("a disk")
+}
