@@ -73,6 +73,20 @@ fn each_host_collects_into_its_own_collection_and_a_dead_one_fails_alone() {
         assert_eq!(v["devices"][0]["name"], disk.as_str());
         assert!(v["host_cpu"]["mean"].as_f64().is_some());
     }
+    // A host's collection is not resumed here, where its database and devices are others.
+    let out = dbio_command()
+        .args([
+            "collect",
+            "--resume",
+            &format!("fleet@{}", hosts[0]),
+            "--db",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("resume it there"), "{err}");
     // Ctrl-C here closes every host's session: each keeps its part interval and ends.
     let child = dbio_command()
         .args([

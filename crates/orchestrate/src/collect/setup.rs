@@ -305,6 +305,13 @@ fn resume(r: &CollectRequest, name: &str, store: Store) -> Result<Begun, String>
         .map_err(|e| e.to_string())?
         .ok_or_else(|| no_collection(&store, name))?;
     let info = c.info.clone();
+    let here = dbio_store::collections::hostname();
+    if info.host != here && !info.from_exports {
+        return Err(format!(
+            "collection {name} was collected on {} (its database and devices as that host sees them), not on {here}: resume it there",
+            info.host
+        ));
+    }
     if c.state.starts_with("collecting (pid ")
         && dbio_store::collections::shown_state(&c.state, name) == c.state
     {
