@@ -123,6 +123,14 @@ fn a_folder_of_exports_is_a_collection_across_a_restart_and_goes_on() {
         "{listed}"
     );
     assert!(shown(&["show", "sql"]).starts_with("collection sql: exports"));
+    let csv = shown(&["collect", "--report", "sql", "--csv", "-"]);
+    let rows: Vec<&str> = csv.lines().collect();
+    assert!(
+        rows[0].ends_with(",db_iops,bound") && rows.len() == 5,
+        "{} rows: {csv:?}",
+        rows.len()
+    );
+    assert!(rows[1..].iter().all(|r| r.ends_with(",neither")), "{csv}");
     let md = shown(&["collect", "--report", "sql", "--md", "-"]);
     assert!(
         md.starts_with("# Collection sql") && md.contains("| shop.shop_data | data | 72000 |"),

@@ -327,4 +327,7 @@ pub struct Point {
     pub db_iops: Option<f64>,
     /// How long dbio's round of queries took, ms.
     pub query_ms: Option<f64>,
+    /// What bound the interval: cpu (host CPU at or over 80 %), io (a device busy at or over
+    /// 80 %), both, or neither.
+    pub bound: String,
 }

@@ -164,8 +164,8 @@ fn objects(out: &mut String, r: &CollectionReport, top: usize) {
     }
 }
 
-/// One CSV row per interval: its end, length, each device's five figures, the CPUs and the
-/// database's I/O per second.
+/// One CSV row per interval: its end, length, each device's five figures, the CPUs, the
+/// database's I/O per second and what bound the interval (cpu, io, both, neither).
 pub fn csv(r: &CollectionReport) -> String {
     let mut head = vec!["end".to_string(), "secs".to_string()];
     for d in &r.devices {
@@ -173,7 +173,7 @@ pub fn csv(r: &CollectionReport) -> String {
             head.push(format!("{}_{f}", d.name));
         }
     }
-    head.extend(["host_cpu", "server_cpu", "db_iops"].map(String::from));
+    head.extend(["host_cpu", "server_cpu", "db_iops", "bound"].map(String::from));
     let mut out = head.join(",") + "\n";
     let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.4}"));
     for p in &r.series {
@@ -182,7 +182,12 @@ pub fn csv(r: &CollectionReport) -> String {
             let d = p.devices.get(i).copied().unwrap_or_default();
             row.extend(d.iter().map(|v| format!("{v:.4}")));
         }
-        row.extend([opt(p.host_cpu), opt(p.server_cpu), opt(p.db_iops)]);
+        row.extend([
+            opt(p.host_cpu),
+            opt(p.server_cpu),
+            opt(p.db_iops),
+            p.bound.clone(),
+        ]);
         out.push_str(&row.join(","));
         out.push('\n');
     }

@@ -108,12 +108,14 @@ impl Summary {
             ];
         }
         let io_bound = devices.iter().any(|d| d[4] >= BOUND);
-        match (s.host_cpu.is_some_and(|c| c >= BOUND), io_bound) {
-            (true, true) => self.bound.both += 1,
-            (true, false) => self.bound.cpu += 1,
-            (false, true) => self.bound.io += 1,
-            (false, false) => self.bound.neither += 1,
-        }
+        let bound = match (s.host_cpu.is_some_and(|c| c >= BOUND), io_bound) {
+            (true, true) => (&mut self.bound.both, "both"),
+            (true, false) => (&mut self.bound.cpu, "cpu"),
+            (false, true) => (&mut self.bound.io, "io"),
+            (false, false) => (&mut self.bound.neither, "neither"),
+        };
+        *bound.0 += 1;
+        let bound = bound.1.to_string();
         let db_iops = s.db.as_ref().map(|db| self.objects_of(s.t_ms, db));
         self.points.push(Point {
             t_ms: s.t_ms,
@@ -123,6 +125,7 @@ impl Summary {
             server_cpu: s.server_cpu,
             db_iops,
             query_ms: s.db.as_ref().map(|d| d.query_ms),
+            bound,
         });
     }
 
@@ -246,4 +249,59 @@ fn growth(first: Option<u64>, last: Option<u64>, fit: &Fit) -> Option<Growth> {
         bytes_per_day: slope,
         r2,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dbio_model::collect::DeviceIo;
+
+    fn sample(i: u64, cpu: f64, busy_ms: u64) -> Sample {
+        Sample {
+            t_ms: i * 60_000,
+            secs: 60.0,
+            devices: vec![DeviceIo {
+                name: "sda".into(),
+                reads: 600,
+                busy_ms,
+                ..Default::default()
+            }],
+            host_cpu: Some(cpu),
+            server_cpu: None,
+            db: None,
+            events: Vec::new(),
+        }
+    }
+
+    /// Seed 002's question, interval by interval: bound by the CPU, by I/O, by both, or
+    /// neither, from the host's CPU and the busiest device (80 % of the interval).
+    #[test]
+    fn each_interval_says_what_bound_it() {
+        let mut s = Summary::default();
+        for (i, (cpu, busy)) in [(0.9, 6_000), (0.1, 57_000), (0.85, 48_000), (0.5, 30_000)]
+            .into_iter()
+            .enumerate()
+        {
+            s.add(&sample(i as u64 + 1, cpu, busy));
+        }
+        let info = CollectionInfo {
+            name: "c".into(),
+            system: "diskstats".into(),
+            source: "/proc/diskstats".into(),
+            host: "h".into(),
+            interval_s: 60.0,
+            duration_s: None,
+            devices: vec!["sda".into()],
+            started_at: "2026-12-01T00:00:00Z".into(),
+            from_exports: false,
+        };
+        let r = s.finish(info, "complete".into(), 3_600_000);
+        let bound: Vec<&str> = r.series.iter().map(|p| p.bound.as_str()).collect();
+        assert_eq!(bound, ["cpu", "io", "both", "neither"]);
+        assert_eq!(
+            (r.bound.cpu, r.bound.io, r.bound.both, r.bound.neither),
+            (1, 1, 1, 1)
+        );
+        assert_eq!(r.devices[0].iops.mean, 10.0);
+    }
 }
