@@ -11,7 +11,6 @@ use dbio_db::testkit::Ext4Loop;
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 /// fio's count of `rw` I/Os of `bs` on `file`, O_DIRECT, `n` of them.
 fn fio_on(fio: &Path, file: &Path, rw: &str, bs: &str, n: u64) -> u64 {
@@ -60,7 +59,7 @@ fn a_capture_s_requests_land_on_the_files_fio_used() {
     }
     let dir = scratch();
     let dev = format!("/dev/{}", fs.name());
-    let cap = dbio_command()
+    let mut cap = dbio_command()
         .current_dir(dir.path())
         .args([
             "capture",
@@ -76,7 +75,7 @@ fn a_capture_s_requests_land_on_the_files_fio_used() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
+    common::capture::recording(&dir.path().join("t.trace"), &mut cap);
     let hot = fio_on(&fio, &mnt.join(files[0].0), "randread", "4k", 600);
     let warm = fio_on(&fio, &mnt.join(files[1].0), "randread", "4k", 150);
     let log = fio_on(&fio, &mnt.join(files[2].0), "write", "8k", 100);

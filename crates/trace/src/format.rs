@@ -104,11 +104,15 @@ pub struct TraceWriter<W: Write> {
 }
 
 impl<W: Write> TraceWriter<W> {
+    /// A trace written to `out`, its header written (and flushed) first.
     pub fn new(mut out: W, header: &Header) -> std::io::Result<Self> {
         let json = serde_json::to_vec(header)?;
         out.write_all(MAGIC)?;
         out.write_all(&(json.len() as u32).to_le_bytes())?;
         out.write_all(&json)?;
+        // The header reaches the file at once: a trace that has it is recording (a script,
+        // or a test, may start its load then).
+        out.flush()?;
         Ok(TraceWriter {
             out,
             last_ns: header.start_ns,

@@ -5,10 +5,10 @@ use super::{dbio_command, LoopDev};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
-/// `dbio capture --device DEV --out t.trace -q ARGS` started in `dir`, given `wait` to set
-/// up its tracing before the load begins.
+/// `dbio capture --device DEV --out t.trace -q ARGS` started in `dir`, returned once it is
+/// recording (its trace has its header, written once the tracing is on) and `wait` ms more.
 pub fn start_capture(dir: &std::path::Path, dev: &LoopDev, args: &[&str], wait: u64) -> Child {
-    let cap = dbio_command()
+    let mut cap = dbio_command()
         .current_dir(dir)
         .args(["capture", "--device", &dev.dev, "--out", "t.trace", "-q"])
         .args(args)
@@ -16,8 +16,25 @@ pub fn start_capture(dir: &std::path::Path, dev: &LoopDev, args: &[&str], wait: 
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    recording(&dir.join("t.trace"), &mut cap);
     std::thread::sleep(Duration::from_millis(wait));
     cap
+}
+
+/// Waits (at most a minute) until the trace at `path` has its header: its capture is
+/// recording. Panics when `cap` ends first or the minute runs out.
+pub fn recording(path: &std::path::Path, cap: &mut Child) {
+    let end = std::time::Instant::now() + Duration::from_secs(60);
+    while std::fs::metadata(path).map_or(0, |m| m.len()) <= 12 {
+        if let Ok(Some(s)) = cap.try_wait() {
+            panic!("the capture ended before recording: {s}");
+        }
+        assert!(
+            std::time::Instant::now() < end,
+            "the capture is not recording after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// fio with `args` on the loop device, O_DIRECT through io_uring, to its end.
