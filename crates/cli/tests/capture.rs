@@ -6,17 +6,16 @@
 #![forbid(unsafe_code)]
 
 mod common;
-use common::capture::{export, fio_on, start_capture};
+use common::capture::{capture_during, export, fio_on, start_capture};
 use common::*;
 use serde_json::Value;
 use std::process::Command;
-use std::time::Duration;
 
 const MIB: usize = 1 << 20;
 
-/// A loop device of 64 MiB of random bytes for `test` (None after a skip).
+/// A loop device of 64 MiB of random bytes in memory for `test` (None after a skip).
 fn device(test: &str) -> Option<LoopDev> {
-    LoopDev::attach(test, &pseudo_random(64 * MIB, 7))
+    LoopDev::attach_in_memory(test, &pseudo_random(64 * MIB, 7))
 }
 
 fn summary(dir: &std::path::Path, trace: &str) -> (Option<i32>, Value, String) {
@@ -42,34 +41,33 @@ fn a_capture_counts_what_the_device_s_own_counters_count() {
     let Some(dev) = device(test) else { return };
     let dir = scratch();
     let before = DiskStats::of(&dev.name);
-    let cap = start_capture(
-        dir.path(),
-        &dev,
-        &["--duration", "3s", "--json", "s.json"],
-        700,
-    );
-    // 8 KiB random reads and writes, 70/30, 2,560 of them, then fio stops.
-    let load = fio_on(
-        &fio,
-        &dev,
-        &[
-            "--rw=randrw",
-            "--rwmixread=70",
-            "--bs=8k",
-            "--iodepth=8",
-            "--io_size=20m",
-            "--randrepeat=0",
-        ],
-    );
+    // 8 KiB random reads and writes, 70/30, 2,560 of them, then fio stops and so does the
+    // capture (Ctrl-C).
+    let (load, out) = capture_during(dir.path(), &dev.dev, &["--json", "s.json"], || {
+        fio_on(
+            &fio,
+            &dev,
+            &[
+                "--rw=randrw",
+                "--rwmixread=70",
+                "--bs=8k",
+                "--iodepth=8",
+                "--io_size=20m",
+                "--randrepeat=0",
+            ],
+        )
+    });
     assert!(load.status.success(), "{load:?}");
-    let out = cap.wait_with_output().unwrap();
     let after = DiskStats::of(&dev.name).since(before);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(out.status.code(), Some(130), "{err}");
     let s: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap()).unwrap();
     assert_valid(&schema("capture-summary.v1.json"), "capture summary", &s);
-    assert_eq!(s["complete"], true);
+    assert_eq!(
+        (&s["complete"], &s["interrupted"]),
+        (&true.into(), &true.into())
+    );
     assert_eq!(s["lost_events"], 0);
     let d = &s["devices"][0];
     assert_eq!(d["name"], dev.name.as_str());
@@ -161,25 +159,20 @@ fn ctrl_c_ends_a_capture_with_a_whole_trace() {
     let test = "ctrl_c_ends_a_capture_with_a_whole_trace";
     let Some(dev) = device(test) else { return };
     let dir = scratch();
-    let cap = start_capture(dir.path(), &dev, &[], 500);
     // Reads the capture sees: 64 of 4 KiB, O_DIRECT.
-    let dd = Command::new("dd")
-        .args([
-            &format!("if={}", dev.dev),
-            "of=/dev/null",
-            "bs=4k",
-            "count=64",
-        ])
-        .arg("iflag=direct")
-        .output()
-        .unwrap();
+    let (dd, out) = capture_during(dir.path(), &dev.dev, &[], || {
+        Command::new("dd")
+            .args([
+                &format!("if={}", dev.dev),
+                "of=/dev/null",
+                "bs=4k",
+                "count=64",
+            ])
+            .arg("iflag=direct")
+            .output()
+            .unwrap()
+    });
     assert!(dd.status.success());
-    std::thread::sleep(Duration::from_millis(300));
-    let kill = Command::new("kill")
-        .args(["-INT", &cap.id().to_string()])
-        .status();
-    assert!(kill.unwrap().success());
-    let out = cap.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{out:?}");
     let (code, s, err) = summary(dir.path(), "t.trace");
     assert_eq!(code, Some(0), "{err}");
@@ -188,6 +181,25 @@ fn ctrl_c_ends_a_capture_with_a_whole_trace() {
         (true.into(), true.into())
     );
     assert_eq!(s["devices"][0]["read"]["ios"], 64, "{s}");
+}
+
+/// `--duration` ends a capture by itself: status 0, a whole trace that says it was not
+/// interrupted, and a span of exactly the duration asked.
+#[test]
+fn a_capture_ends_by_itself_after_its_duration() {
+    let test = "a_capture_ends_by_itself_after_its_duration";
+    let Some(dev) = device(test) else { return };
+    let dir = scratch();
+    let cap = start_capture(dir.path(), &dev.dev, &["--duration", "1s"]);
+    let out = cap.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let (code, s, err) = summary(dir.path(), "t.trace");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        (&s["complete"], &s["interrupted"]),
+        (&true.into(), &false.into())
+    );
+    assert_eq!(s["seconds"], 1.0, "{s}");
 }
 
 #[test]
@@ -260,14 +272,14 @@ fn a_full_disk_keeps_the_trace_written_before_it() {
         skip(test, "cannot mount a small tmpfs (needs root)");
         return;
     }
-    let cap = start_capture(&small, &dev, &["--duration", "4s"], 500);
     // Some 20,000 requests: far more than 64 KiB of trace holds.
-    let load = fio_on(
-        &fio,
-        &dev,
-        &["--rw=randread", "--bs=4k", "--iodepth=8", "--io_size=80m"],
-    );
-    let out = cap.wait_with_output().unwrap();
+    let (load, out) = capture_during(&small, &dev.dev, &[], || {
+        fio_on(
+            &fio,
+            &dev,
+            &["--rw=randread", "--bs=4k", "--iodepth=8", "--io_size=80m"],
+        )
+    });
     let (code, s, err) = summary(&small, "t.trace");
     let _ = Command::new("umount").arg(&small).status();
     assert!(load.status.success(), "{load:?}");
@@ -291,20 +303,21 @@ fn fio_replays_an_exported_trace_request_for_request() {
     };
     let Some(dev) = device(test) else { return };
     let dir = scratch();
-    let cap = start_capture(dir.path(), &dev, &["--duration", "2s"], 500);
-    let load = fio_on(
-        &fio,
-        &dev,
-        &[
-            "--rw=randrw",
-            "--rwmixread=60",
-            "--bs=8k",
-            "--iodepth=4",
-            "--io_size=4m",
-        ],
-    );
+    let (load, out) = capture_during(dir.path(), &dev.dev, &[], || {
+        fio_on(
+            &fio,
+            &dev,
+            &[
+                "--rw=randrw",
+                "--rwmixread=60",
+                "--bs=8k",
+                "--iodepth=4",
+                "--io_size=4m",
+            ],
+        )
+    });
     assert!(load.status.success(), "{load:?}");
-    assert!(cap.wait_with_output().unwrap().status.success());
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
     let (code, err) = export(dir.path());
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("512 requests as fio's iolog v3"), "{err}");

@@ -6,11 +6,12 @@
 #![forbid(unsafe_code)]
 
 mod common;
+use common::capture::capture_during;
 use common::*;
 use dbio_db::testkit::Ext4Loop;
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// fio's count of `rw` I/Os of `bs` on `file`, O_DIRECT, `n` of them.
 fn fio_on(fio: &Path, file: &Path, rw: &str, bs: &str, n: u64) -> u64 {
@@ -59,32 +60,18 @@ fn a_capture_s_requests_land_on_the_files_fio_used() {
     }
     let dir = scratch();
     let dev = format!("/dev/{}", fs.name());
-    let mut cap = dbio_command()
-        .current_dir(dir.path())
-        .args([
-            "capture",
-            "--device",
-            &dev,
-            "--duration",
-            "4s",
-            "--out",
-            "t.trace",
-            "-q",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    common::capture::recording(&dir.path().join("t.trace"), &mut cap);
-    let hot = fio_on(&fio, &mnt.join(files[0].0), "randread", "4k", 600);
-    let warm = fio_on(&fio, &mnt.join(files[1].0), "randread", "4k", 150);
-    let log = fio_on(&fio, &mnt.join(files[2].0), "write", "8k", 100);
-    let out = cap.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // The capture holds the three loads whole: it ends (Ctrl-C) once they are done.
+    let ((hot, warm, log), out) = capture_during(dir.path(), &dev, &[], || {
+        let hot = fio_on(&fio, &mnt.join(files[0].0), "randread", "4k", 600);
+        let warm = fio_on(&fio, &mnt.join(files[1].0), "randread", "4k", 150);
+        (
+            hot,
+            warm,
+            fio_on(&fio, &mnt.join(files[2].0), "write", "8k", 100),
+        )
+    });
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
     let m = mnt.to_str().unwrap();
     let (code, json, err) = dbio_in(
         dir.path(),

@@ -17,18 +17,26 @@ pub struct Tracefs {
 impl Tracefs {
     /// The mounted tracefs, or tracefs mounted at /sys/kernel/tracing.
     pub fn open() -> Result<Tracefs, TraceError> {
-        for root in ["/sys/kernel/tracing", "/sys/kernel/debug/tracing"] {
-            if Path::new(root).join("instances").is_dir() {
-                return Ok(Tracefs { root: root.into() });
-            }
+        let mounted = || {
+            ["/sys/kernel/tracing", "/sys/kernel/debug/tracing"]
+                .into_iter()
+                .find(|root| Path::new(root).join("instances").is_dir())
+                .map(|root| Tracefs { root: root.into() })
+        };
+        if let Some(fs) = mounted() {
+            return Ok(fs);
         }
         let root = PathBuf::from("/sys/kernel/tracing");
         let out = Command::new("mount")
             .args(["-t", "tracefs", "nodev"])
             .arg(&root)
             .output();
+        // A second dbio starting at the same moment may have mounted it first: its mount
+        // serves (this one's was refused as "already mounted").
+        if let Some(fs) = mounted() {
+            return Ok(fs);
+        }
         match out {
-            Ok(o) if o.status.success() && root.join("instances").is_dir() => Ok(Tracefs { root }),
             Ok(o) => Err(TraceError::NoTracefs(
                 String::from_utf8_lossy(&o.stderr).trim().to_string(),
             )),

@@ -6,19 +6,37 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 /// `dbio capture --device DEV --out t.trace -q ARGS` started in `dir`, returned once it is
-/// recording (its trace has its header, written once the tracing is on) and `wait` ms more.
-pub fn start_capture(dir: &std::path::Path, dev: &LoopDev, args: &[&str], wait: u64) -> Child {
+/// recording (its trace has its header, written once the tracing is on).
+pub fn start_capture(dir: &std::path::Path, dev: &str, args: &[&str]) -> Child {
     let mut cap = dbio_command()
         .current_dir(dir)
-        .args(["capture", "--device", &dev.dev, "--out", "t.trace", "-q"])
+        .args(["capture", "--device", dev, "--out", "t.trace", "-q"])
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     recording(&dir.join("t.trace"), &mut cap);
-    std::thread::sleep(Duration::from_millis(wait));
     cap
+}
+
+/// A capture of device `dev` (a path) into `dir`/t.trace (with `args`) around the whole of `load`: once it
+/// records, the load runs to its end and the capture is ended by Ctrl-C (SIGINT), so it
+/// holds every request of the load however long a busy machine made it. What the load
+/// gave and the capture's output.
+pub fn capture_during<T>(
+    dir: &std::path::Path,
+    dev: &str,
+    args: &[&str],
+    load: impl FnOnce() -> T,
+) -> (T, Output) {
+    let cap = start_capture(dir, dev, args);
+    let loaded = load();
+    let kill = Command::new("kill")
+        .args(["-INT", &cap.id().to_string()])
+        .status();
+    assert!(kill.is_ok_and(|s| s.success()), "Ctrl-C to the capture");
+    (loaded, cap.wait_with_output().unwrap())
 }
 
 /// Waits (at most a minute) until the trace at `path` has its header: its capture is

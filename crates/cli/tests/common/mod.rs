@@ -342,7 +342,30 @@ impl LoopDev {
     /// naming `test` and the loop device, which fails the test in CI) when none can be had.
     #[track_caller]
     pub fn attach(test: &str, contents: &[u8]) -> Option<LoopDev> {
-        let dir = scratch();
+        Self::attach_over(test, contents, scratch())
+    }
+
+    /// As [`LoopDev::attach`], over a file in /dev/shm: a device served by the CPU, whose
+    /// speed the virtual disk's load does not set (for tests that time a load against it).
+    #[track_caller]
+    pub fn attach_in_memory(test: &str, contents: &[u8]) -> Option<LoopDev> {
+        let dir = tempfile::Builder::new()
+            .prefix("dbio-it-")
+            .tempdir_in("/dev/shm");
+        match dir {
+            Ok(dir) => Self::attach_over(test, contents, dir),
+            Err(e) => {
+                skip(
+                    test,
+                    &format!("no folder in /dev/shm for a loop device: {e}"),
+                );
+                None
+            }
+        }
+    }
+
+    #[track_caller]
+    fn attach_over(test: &str, contents: &[u8], dir: tempfile::TempDir) -> Option<LoopDev> {
         let backing = dir.path().join("disk.img");
         std::fs::write(&backing, contents).expect("write the loop device's backing file");
         let out = Command::new("losetup")
