@@ -122,6 +122,10 @@ fn a_folder_of_exports_is_a_collection_across_a_restart_and_goes_on() {
         listed.contains("collections") && listed.contains("sql ") && listed.contains("exports"),
         "{listed}"
     );
+    // The filters: collections have no label; --since keeps those with a sample since.
+    assert!(!shown(&["history", "--label", "x"]).contains("collections"));
+    assert!(shown(&["history", "--since", "2000-01-01"]).contains("sql "));
+    assert!(!shown(&["history", "--since", "2999-01-01"]).contains("collections"));
     assert!(shown(&["show", "sql"]).starts_with("collection sql: exports"));
     let csv = shown(&["collect", "--report", "sql", "--csv", "-"]);
     let rows: Vec<&str> = csv.lines().collect();
@@ -166,12 +170,9 @@ fn bad_collect_flags_are_refused_in_one_line() {
     let dir = scratch();
     let db = dir.path().join("h.db");
     let disk = a_disk();
+    // The first six are refused before the history is opened: none is made.
     let cases: &[(&[&str], &str)] = &[
         (&[], "give --url"),
-        (
-            &["--device", "nosuch-dev"],
-            "--device nosuch-dev: not in /proc/diskstats",
-        ),
         (
             &["--device", &disk, "--interval", "0s"],
             "--interval 0s: at least 1s",
@@ -189,6 +190,10 @@ fn bad_collect_flags_are_refused_in_one_line() {
             "--name \"\": give a name",
         ),
         (&["--device", &disk, "--name", "a@b"], "without '@'"),
+        (
+            &["--device", "nosuch-dev"],
+            "--device nosuch-dev: not in /proc/diskstats",
+        ),
         (&["--url", "ftp://x/y"], "ftp://x/y"),
         (&["--resume", "nosuch"], "no collection named nosuch"),
         (
@@ -197,13 +202,14 @@ fn bad_collect_flags_are_refused_in_one_line() {
         ),
         (&["--report", "nosuch"], "no collection named nosuch"),
     ];
-    for (args, said) in cases {
+    for (i, (args, said)) in cases.iter().enumerate() {
         let (code, err) = collect(&db, args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
         assert!(
             err.contains(said) && err.trim().lines().count() == 1,
             "{args:?}: {err}"
         );
+        assert!(i >= 6 || !db.exists(), "{args:?} made the history");
     }
     let running = dbio_command()
         .args([

@@ -1,11 +1,12 @@
 //! `dbio collect --hosts`: a collection on each of three hosts at once (network namespaces of
 //! the test's own, each running OpenSSH's sshd), each host's samples stored here as NAME@HOST
-//! as they arrive; a host whose sshd is gone fails alone, named, while the others complete.
+//! as they arrive; a host whose sshd is gone fails alone, named, while the others complete;
+//! the fleet's report sums the hosts interval by interval.
 
 mod common;
 mod netns;
 
-use common::{a_disk, dbio_command, skip, DBIO};
+use common::{dbio_command, skip, LoopDev, DBIO};
 use serde_json::Value;
 
 #[test]
@@ -21,7 +22,25 @@ fn each_host_collects_into_its_own_collection_and_a_dead_one_fails_alone() {
     f.stop_sshd(2);
     let hosts = f.addrs();
     let db = f.dir.path().join("h.db");
-    let disk = a_disk();
+    // A device the hosts see busy: reads go on while they collect (the namespaces share
+    // the kernel, and so its /proc/diskstats).
+    let Some(lo) = LoopDev::attach_in_memory(test, &vec![1u8; 8 << 20]) else {
+        return;
+    };
+    let reading = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let reader = {
+        let (dev, on) = (lo.dev.clone(), reading.clone());
+        std::thread::spawn(move || {
+            while on.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = std::process::Command::new("dd")
+                    .args([&format!("if={dev}"), "of=/dev/null", "bs=4k", "count=64"])
+                    .arg("iflag=direct")
+                    .output();
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        })
+    };
+    let disk = lo.name.clone();
     let out = dbio_command()
         .args([
             "collect",
@@ -46,33 +65,64 @@ fn each_host_collects_into_its_own_collection_and_a_dead_one_fails_alone() {
         .arg(&db)
         .output()
         .unwrap();
+    reading.store(false, std::sync::atomic::Ordering::Relaxed);
+    reader.join().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("dbio collect --report fleet"), "{err}");
     assert!(
         err.contains(&format!("{}: no collection", hosts[2])),
         "{err}"
     );
+    let mut each = Vec::new();
     for h in &hosts[..2] {
         assert!(err.contains(&format!("{h}: fleet@{h} complete")), "{err}");
-        let r = dbio_command()
-            .args([
-                "collect",
-                "--report",
-                &format!("fleet@{h}"),
-                "--json",
-                "-",
-                "--db",
-            ])
-            .arg(&db)
-            .output()
-            .unwrap();
-        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-        let v: Value = serde_json::from_slice(&r.stdout).unwrap();
+        let v = report(&db, &format!("fleet@{h}"));
         assert_eq!(v["samples"], 3, "{v}");
         assert_eq!(v["info"]["host"], h.as_str());
         assert_eq!(v["devices"][0]["name"], disk.as_str());
         assert!(v["host_cpu"]["mean"].as_f64().is_some());
+        assert!(moved(&v, 0) > 0.0, "the reads went on: {v}");
+        each.push(v);
     }
+    // The fleet's report: the hosts' devices, and "all hosts" their sum, moved what each
+    // host's own report says.
+    let all = report(&db, "fleet");
+    assert_eq!(all["info"]["host"], format!("{}, {}", hosts[0], hosts[1]));
+    assert_eq!(all["state"], "complete");
+    let names: Vec<&str> = (all["devices"].as_array().unwrap().iter())
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    let each_name = hosts[..2].iter().map(|h| format!("{h}:{disk}"));
+    assert_eq!(
+        names,
+        [vec!["all hosts".to_string()], each_name.collect()].concat(),
+        "{all}"
+    );
+    let (a, b) = (moved(&each[0], 0), moved(&each[1], 0));
+    assert!((moved(&all, 1) - a).abs() < 0.5, "{a}: {all}");
+    assert!((moved(&all, 2) - b).abs() < 0.5, "{b}: {all}");
+    assert!((moved(&all, 0) - (a + b)).abs() < 0.5, "{a} + {b}: {all}");
+    assert!(all["host_cpu"]["mean"].as_f64().is_some(), "{all}");
+    let listed = dbio_command()
+        .args(["history", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        listed.contains("the 2 hosts' collections fleet@HOST summed (--report fleet)"),
+        "{listed}"
+    );
+    // dbio advise places one database's objects: a fleet's name is refused, naming a host's.
+    let out = dbio_command()
+        .args(["advise", "fleet", "--window", "all", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("fleet@{}", hosts[0])), "{err}");
     // A host's collection is not resumed here, where its database and devices are others.
     let out = dbio_command()
         .args([
@@ -128,4 +178,21 @@ fn each_host_collects_into_its_own_collection_and_a_dead_one_fails_alone() {
             "{err}"
         );
     }
+}
+
+/// `dbio collect --report NAME --json -` on history `db`.
+fn report(db: &std::path::Path, name: &str) -> Value {
+    let r = dbio_command()
+        .args(["collect", "--report", name, "--json", "-", "--db"])
+        .arg(db)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    serde_json::from_slice(&r.stdout).unwrap()
+}
+
+/// Requests device `i` of a report moved over the collection: its mean IOPS (weighted by the
+/// intervals' lengths) times the seconds sampled.
+fn moved(r: &Value, i: usize) -> f64 {
+    r["devices"][i]["iops"]["mean"].as_f64().unwrap() * r["sampled_s"].as_f64().unwrap()
 }

@@ -30,15 +30,40 @@ pub fn table(rows: Vec<Entry>) -> String {
     out
 }
 
-/// The collections of `store`, newest first, a line each (empty when it has none).
-pub fn collections(store: &dbio_store::Store) -> Result<String, dbio_store::StoreError> {
+/// The collections of `store` that `filter` lets through, newest first, a line each, and a
+/// line for each fleet's (NAME@HOST) sum; empty when none.
+pub fn collections(
+    store: &dbio_store::Store,
+    filter: &dbio_store::Filter,
+) -> Result<String, dbio_store::StoreError> {
+    // Collections have no target, profile or label: a filter on those lists none of them.
+    if filter.target.is_some() || filter.profile.is_some() || filter.label.is_some() {
+        return Ok(String::new());
+    }
     let mut out = String::new();
+    let mut fleets: Vec<(String, usize)> = Vec::new();
     for name in store.collection_names()? {
         let Some(c) = store.collection(&name)? else {
             continue;
         };
+        // --since: those with a sample since (a week's collection still going is recent).
+        let last = c.last_ms.map_or(c.info.started_at.clone(), |ms| {
+            humantime::format_rfc3339_seconds(
+                std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms),
+            )
+            .to_string()
+        });
+        if filter.since.as_deref().is_some_and(|s| last.as_str() < s) {
+            continue;
+        }
         if out.is_empty() {
             out.push_str("\ncollections (dbio collect --report NAME):\n");
+        }
+        if let Some((fleet, _)) = name.rsplit_once('@') {
+            match fleets.iter_mut().find(|f| f.0 == fleet) {
+                Some(f) => f.1 += 1,
+                None => fleets.push((fleet.to_string(), 1)),
+            }
         }
         let _ = writeln!(
             out,
@@ -49,6 +74,15 @@ pub fn collections(store: &dbio_store::Store) -> Result<String, dbio_store::Stor
             c.info.started_at,
             dbio_store::collections::shown_state(&c.state, &c.info.name),
             c.info.source
+        );
+    }
+    for (fleet, n) in fleets {
+        if store.collection(&fleet)?.is_some() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "  {fleet:<28}  the {n} hosts' collections {fleet}@HOST summed (--report {fleet})"
         );
     }
     Ok(out)

@@ -12,6 +12,15 @@ use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Read, Write};
 
 pub const MAGIC: &[u8; 8] = b"DBIOTRC1";
+
+/// Whether the file at `path` begins as a dbio trace does (its first 8 bytes).
+pub fn is_trace(path: &std::path::Path) -> bool {
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok()
+        && &magic == MAGIC
+}
 pub const VERSION: u32 = 1;
 /// The tag byte of the end marker (no record's tag has every bit set).
 const END: u8 = 0xff;

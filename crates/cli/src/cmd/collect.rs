@@ -5,7 +5,7 @@ use crate::exit::Exit;
 use crate::output::{emit_json, print_out};
 use crate::prologue::{failure, usage};
 use dbio_orchestrate::collect::{
-    begin, collect_on_hosts, read_exports, report, CollectRequest, Ended, Fleet, Progress,
+    begin, check, collect_on_hosts, read_exports, report, CollectRequest, Ended, Fleet, Progress,
 };
 use dbio_spec::collect_args::CollectArgs;
 use std::sync::atomic::AtomicBool;
@@ -30,6 +30,7 @@ pub fn run(a: CollectArgs) -> Result<Exit, Exit> {
         resume: a.resume.clone(),
         exports: a.exports.clone(),
     };
+    check(&req).map_err(usage(CMD))?;
     let stop = crate::signals::stop_flag();
     if a.emit {
         return ended(dbio_orchestrate::collect::emit(&req, stop));
@@ -92,6 +93,10 @@ fn hosts(req: &CollectRequest, a: &CollectArgs, stop: &AtomicBool) -> Result<Exi
             Ok(state) => eprintln!("{CMD}: {}: {c} {state}", h.host),
             Err(why) => eprintln!("{CMD}: {}: {c}: {why}", h.host),
         }
+    }
+    if let Some(c) = done.iter().find_map(|h| h.collection.as_deref()) {
+        let fleet = c.rsplit_once('@').map_or(c, |x| x.0);
+        eprintln!("{CMD}: the hosts summed, interval by interval: dbio collect --report {fleet}");
     }
     Ok(match done.iter().any(|h| h.ended.is_err()) {
         true => Exit::Failure,

@@ -42,7 +42,7 @@ pub fn history(a: HistoryArgs) -> Result<Exit, Exit> {
         Err(m) => return Err(usage(CMD)(m)),
     };
     let rows = store.list(&filter).map_err(failure(CMD))?;
-    let collections = dbio_report::history::collections(&store).map_err(failure(CMD))?;
+    let collections = dbio_report::history::collections(&store, &filter).map_err(failure(CMD))?;
     if rows.is_empty() {
         eprintln!(
             "dbio history: no stored runs match (history {})",

@@ -5,7 +5,6 @@
 use dbio_db::gather::{GatherError, Gathered, Source};
 use dbio_db::snapshot::Counts;
 use dbio_model::advise::ObjectIo;
-use std::io::Read;
 
 /// The counts of the trace the source names, when it names one (None otherwise); a trace
 /// without `--files`, or `--files` without a trace, is refused by name.
@@ -15,7 +14,7 @@ pub(super) fn gathered(
 ) -> Result<Option<Gathered>, GatherError> {
     let input = |m: String| GatherError::Input(m);
     let trace = match source.exports.as_slice() {
-        [one] if is_trace(one) => Some(one),
+        [one] if dbio_trace::format::is_trace(one.as_ref()) => Some(one),
         _ => None,
     };
     let (trace, dir) = match (trace, files) {
@@ -58,13 +57,4 @@ pub(super) fn gathered(
         name: trace.clone(),
         interrupted: None,
     }))
-}
-
-/// Whether the file at `path` begins as a dbio trace does.
-fn is_trace(path: &str) -> bool {
-    let mut magic = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok()
-        && &magic == dbio_trace::format::MAGIC
 }

@@ -5,9 +5,17 @@ use dbio_analyze::collect::Window;
 use dbio_db::gather::{GatherError, Gathered};
 use dbio_model::advise::AdviseResult;
 
-/// Whether the history at `db` holds a collection named `name`.
+/// Whether the history at `db` holds a collection named `name`, or a fleet's of that name
+/// (its hosts' NAME@HOST).
 pub fn exists(name: &str, db: Option<&str>) -> bool {
-    matches!(dbio_store::lookup::open_existing(db), Ok(Some(s)) if matches!(s.collection(name), Ok(Some(_))))
+    let Ok(Some(s)) = dbio_store::lookup::open_existing(db) else {
+        return false;
+    };
+    // A fleet's name (its hosts' NAME@HOST) too, for advise to say which to give.
+    let fleet = format!("{name}@");
+    matches!(s.collection(name), Ok(Some(_)))
+        || s.collection_names()
+            .is_ok_and(|n| n.iter().any(|n| n.starts_with(&fleet)))
 }
 
 /// The counts of window `w` of collection `name`, and of the whole collection unless `w`

@@ -153,4 +153,4 @@ mod setup;
 pub use hosts::{collect_on_hosts, Fleet, HostEnded};
 
 pub use report::{report, window_counts};
-pub use setup::{begin, no_collection, read_exports, Begun, CollectRequest, Kept};
+pub use setup::{begin, check, no_collection, read_exports, Begun, CollectRequest, Kept};

@@ -136,13 +136,21 @@ fn length(flag: &str, v: &str) -> Result<Duration, String> {
         .map_err(|e| format!("{flag} {v}: not a length ({e}); e.g. {flag} 60s, 10m, 7d"))
 }
 
-/// Checks the flags, connects, and makes (or finds, to resume) the collection in `store`;
-/// without a store the samples go to standard output, for a launching dbio.
-pub fn begin(r: &CollectRequest, store: Option<Store>) -> Result<Begun, String> {
-    if let Some(name) = &r.resume {
-        let store = store.ok_or("a collection on several hosts cannot be resumed")?;
-        return resume(r, name, store);
+/// Checks the flags that need nothing opened (lengths, names, what goes with what), so that
+/// bad ones are refused before the history is.
+pub fn check(r: &CollectRequest) -> Result<(), String> {
+    if r.exports.is_some() {
+        if r.url.is_some() || r.interval.is_some() || r.duration.is_some() || r.device != "auto" {
+            return Err("--exports reads a folder of saved exports: --url, --device, --interval and --duration are for sampling a live database; give one or the other".into());
+        }
+    } else if r.resume.is_none() {
+        lengths(r)?;
     }
+    named(r.name.as_deref(), "").map(drop)
+}
+
+/// The interval and the duration asked, checked, and that there is something to sample.
+fn lengths(r: &CollectRequest) -> Result<(Duration, Option<Duration>), String> {
     let interval = length("--interval", r.interval.as_deref().unwrap_or("60s"))?;
     if interval < Duration::from_secs(1) {
         return Err(format!(
@@ -161,6 +169,17 @@ pub fn begin(r: &CollectRequest, store: Option<Store>) -> Result<Begun, String> 
     if r.url.is_none() && r.device == "auto" {
         return Err("give --url (a database to sample), --device sda,nvme0n1 (devices and CPU alone) or --resume NAME".into());
     }
+    Ok((interval, duration))
+}
+
+/// Checks the flags, connects, and makes (or finds, to resume) the collection in `store`;
+/// without a store the samples go to standard output, for a launching dbio.
+pub fn begin(r: &CollectRequest, store: Option<Store>) -> Result<Begun, String> {
+    if let Some(name) = &r.resume {
+        let store = store.ok_or("a collection on several hosts cannot be resumed")?;
+        return resume(r, name, store);
+    }
+    let (interval, duration) = lengths(r)?;
     let mut sampler =
         Sampler::start(r.url.as_deref(), Vec::new(), None).map_err(|e| e.to_string())?;
     let data_dir = sampler.data_dir();
@@ -213,10 +232,7 @@ pub fn read_exports(r: &CollectRequest, store: &Store) -> Result<Option<(String,
     let err = |e: dbio_store::StoreError| e.to_string();
     let (info, old) = match (&r.exports, &r.resume) {
         (Some(dir), _) => {
-            if r.url.is_some() || r.interval.is_some() || r.duration.is_some() || r.device != "auto"
-            {
-                return Err("--exports reads a folder of saved exports: --url, --device, --interval and --duration are for sampling a live database; give one or the other".into());
-            }
+            check(r)?;
             let now = crate::fleet::rfc3339(SystemTime::now());
             let info = CollectionInfo {
                 name: named(r.name.as_deref(), &now)?,
