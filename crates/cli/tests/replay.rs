@@ -13,7 +13,8 @@ use serde_json::Value;
 const MIB: usize = 1 << 20;
 
 /// A trace `t.trace` in `dir` of fio's 1,024 8 KiB random reads and writes (70/30) on a
-/// loop device of 64 MiB in memory, paced at 500 IOPS a direction: its summary (None after a skip).
+/// loop device of 64 MiB in memory, paced at 500 IOPS a direction: its summary (None after
+/// a skip).
 fn captured(test: &str, dir: &std::path::Path) -> Option<Value> {
     let fio = require_tool(test, "fio")?;
     let dev = LoopDev::attach_in_memory(test, &pseudo_random(64 * MIB, 11))?;
