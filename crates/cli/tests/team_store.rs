@@ -237,6 +237,17 @@ fn moved_both_ways(url: &str, dir: &Path) {
         "{err}"
     );
     assert_eq!(report(url, "sql"), report(&lite, "sql"));
+    // Again: nothing copied twice.
+    let before = labels(url);
+    let (code, _, err) = dbio_db(&lite, &["history", "--export-to", url]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("copied 0 results and 0 collections")
+            && err.contains("2 results already there")
+            && err.contains("collections already there, left as they were: sql"),
+        "{err}"
+    );
+    assert_eq!(labels(url), before);
     assert_eq!(
         report(url, "sql")["objects"],
         report(url, "sql-direct")["objects"]

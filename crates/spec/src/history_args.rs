@@ -50,10 +50,11 @@ pub struct HistoryArgs {
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub limit: u32,
     /// Copy every result and collection of this history into DB (a file, or a team store:
-    /// postgres://…), creating it if need be.
+    /// postgres://…), creating it if need be; what DB holds already is not copied again.
     #[arg(long, value_name = "DB", conflicts_with = "import_from")]
     pub export_to: Option<String>,
-    /// Copy every result and collection of DB (a file or postgres://…) into this history.
+    /// Copy every result and collection of DB (a file or postgres://…) into this history,
+    /// but those it holds already.
     #[arg(long, value_name = "DB")]
     pub import_from: Option<String>,
     #[command(flatten)]

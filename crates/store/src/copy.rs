@@ -1,14 +1,17 @@
 //! Moving a history between stores (`dbio history --export-to DB`, `--import-from DB`): a
-//! SQLite file and a team's PostgreSQL store, either way. Every result is copied as stored
-//! (its JSON and summary byte for byte; stored anew, with the copy's time), and every
-//! collection the target does not hold yet, sample by sample.
+//! SQLite file and a team's PostgreSQL store, either way. Every result the target does not
+//! hold yet is copied as stored (its JSON and summary byte for byte; stored anew, with the
+//! copy's time), and every collection it does not hold yet, sample by sample: copying twice
+//! copies nothing the second time.
 
-use crate::{Filter, NewEntry, Store, StoreError};
+use crate::{Entry, Filter, NewEntry, Store, StoreError};
 
 /// What a copy did.
 #[derive(Debug, Default, PartialEq)]
 pub struct Copied {
     pub results: usize,
+    /// Results the target held already (the same start, host, targets and JSON).
+    pub held: usize,
     pub collections: usize,
     /// Collections the target held already, by name, left as they were.
     pub skipped: Vec<String>,
@@ -20,10 +23,15 @@ impl Store {
         let mut done = Copied::default();
         let mut entries = self.list(&Filter::default())?;
         entries.reverse();
+        let there = to.list(&Filter::default())?;
         for e in entries {
             let (Some(json), Some(summary)) = (self.json(e.id)?, self.summary(e.id)?) else {
                 continue;
             };
+            if holds(to, &there, &e, &json)? {
+                done.held += 1;
+                continue;
+            }
             to.add(&NewEntry {
                 kind: e.kind,
                 started_at: e.started_at,
@@ -65,4 +73,19 @@ impl Store {
         }
         Ok(done)
     }
+}
+
+/// Whether `to`, whose results are `there`, holds `e` already: one of the same kind, start,
+/// host and targets whose JSON is `json`.
+fn holds(to: &Store, there: &[Entry], e: &Entry, json: &str) -> Result<bool, StoreError> {
+    let same = |t: &&Entry| {
+        (&t.kind, &t.started_at, &t.host, &t.targets)
+            == (&e.kind, &e.started_at, &e.host, &e.targets)
+    };
+    for t in there.iter().filter(same) {
+        if to.json(t.id)?.as_deref() == Some(json) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }

@@ -177,14 +177,16 @@ pub fn copy(db: Option<&str>, other: &str, import: bool) -> Result<String, Looku
         (this()?, open(Some(other))?)
     };
     let done = from.copy_into(&to)?;
-    let skipped = if done.skipped.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "; already there, left as they were: {}",
+    let mut skipped = String::new();
+    if done.held > 0 {
+        skipped += &format!("; {} results already there", done.held);
+    }
+    if !done.skipped.is_empty() {
+        skipped += &format!(
+            "; collections already there, left as they were: {}",
             done.skipped.join(", ")
-        )
-    };
+        );
+    }
     Ok(format!(
         "copied {} results and {} collections from {} into {}{skipped}",
         done.results,
