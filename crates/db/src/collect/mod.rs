@@ -2,6 +2,7 @@
 //! every interval, across restarts, resets and lost connections.
 
 mod across;
+mod device_io;
 pub mod exports;
 mod sampler;
 

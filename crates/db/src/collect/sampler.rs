@@ -5,10 +5,11 @@
 //! gap, which is said.
 
 use super::across::delta_across;
+use super::device_io::device_io;
 use crate::live::Live;
 use crate::slob::procfs::{cpu_between, cpu_of, host_ticks, Disk};
 use crate::snapshot::Snapshot;
-use dbio_model::collect::{DbIo, DeviceIo, Sample};
+use dbio_model::collect::{DbIo, Sample};
 use std::collections::HashMap;
 
 /// A collection's sampler: the connection and the counters of the last sample.
@@ -94,14 +95,8 @@ impl Sampler {
         let mut events = Vec::new();
         let db = self.url.is_some().then(|| self.db(now, &mut events));
         let disks: Vec<Option<Disk>> = self.devices.iter().map(|d| Disk::read(d)).collect();
-        let devices = self
-            .devices
-            .iter()
-            .zip(self.disks.iter().zip(&disks))
-            .filter_map(|(name, pair)| match pair {
-                (Some(a), Some(b)) => Some(device_io(name, a, b)),
-                _ => None,
-            })
+        let devices = (self.devices.iter().zip(self.disks.iter().zip(&disks)))
+            .filter_map(|(name, (a, b))| device_io(name, a.as_ref(), b.as_ref(), &mut events))
             .collect();
         let host = host_ticks();
         let (busy, total) = (
@@ -232,20 +227,4 @@ fn busy(o: &dbio_model::advise::ObjectIo) -> bool {
         || t(o.read_ms)
         || t(o.write_ms)
         || t(o.stall_ms)
-}
-
-/// A device's counters between two readings.
-fn device_io(name: &str, a: &Disk, b: &Disk) -> DeviceIo {
-    let d = a.delta(b);
-    DeviceIo {
-        name: name.to_string(),
-        reads: d.reads,
-        writes: d.writes,
-        bytes_read: d.sectors_read * 512,
-        bytes_written: d.sectors_written * 512,
-        read_ms: d.read_ms,
-        write_ms: d.write_ms,
-        busy_ms: d.io_ms,
-        queue_ms: d.queue_ms,
-    }
 }
