@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{dbio_command, scratch};
+use common::{dbio_command, dbio_json, scratch};
 use dbio_db::testkit::{or_skip, PrivatePostgres};
 use serde_json::Value;
 use std::path::Path;
@@ -90,14 +90,7 @@ fn args_name<'a>(args: &[&'a str]) -> &'a str {
 
 /// The collection's report as JSON, when it has samples.
 fn report(db: &Path, name: &str) -> Option<Value> {
-    let out = dbio_command()
-        .args(["collect", "--report", name, "--json", "-", "--db"])
-        .arg(db)
-        .output()
-        .unwrap();
-    out.status
-        .success()
-        .then(|| serde_json::from_slice(&out.stdout).unwrap())
+    dbio_json(db, &["collect", "--report", name]).ok()
 }
 
 /// Ctrl-C to `child`; its exit status and stderr.

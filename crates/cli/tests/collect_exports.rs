@@ -5,8 +5,7 @@
 
 mod common;
 
-use common::{a_disk, dbio_command, scratch};
-use serde_json::Value;
+use common::{a_disk, dbio_command, dbio_json, scratch};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
@@ -45,18 +44,7 @@ fn collect(db: &Path, args: &[&str]) -> (Option<i32>, String) {
 }
 
 fn reads(db: &Path, object: &str) -> (u64, String) {
-    let out = dbio_command()
-        .args(["collect", "--report", "sql", "--json", "-", "--db"])
-        .arg(db)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r = dbio_json(db, &["collect", "--report", "sql"]).unwrap_or_else(|e| panic!("{e}"));
     let o = r["objects"]
         .as_array()
         .unwrap()
@@ -141,18 +129,7 @@ fn a_folder_of_exports_is_a_collection_across_a_restart_and_goes_on() {
         "{md}"
     );
     // Placed by the whole folder, the data file's reads are the exports' own.
-    let out = dbio_command()
-        .args(["advise", "sql", "--window", "all", "--json", "-", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = dbio_json(&db, &["advise", "sql", "--window", "all"]).unwrap_or_else(|e| panic!("{e}"));
     let o = v["objects"]
         .as_array()
         .unwrap()
@@ -279,12 +256,7 @@ fn a_folder_of_oracle_exports_is_a_collection_across_a_restart() {
         &["--exports", folder.to_str().unwrap(), "--name", "ora"],
     );
     assert_eq!(code, Some(0), "{err}");
-    let out = dbio_command()
-        .args(["collect", "--report", "ora", "--json", "-", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r = dbio_json(&db, &["collect", "--report", "ora"]).unwrap_or_else(|e| panic!("{e}"));
     let o = r["objects"]
         .as_array()
         .unwrap()

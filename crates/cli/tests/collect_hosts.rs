@@ -6,7 +6,7 @@
 mod common;
 mod netns;
 
-use common::{dbio_command, skip, LoopDev, DBIO};
+use common::{dbio_command, dbio_json, skip, LoopDev, DBIO};
 use serde_json::Value;
 
 #[test]
@@ -182,13 +182,7 @@ fn each_host_collects_into_its_own_collection_and_a_dead_one_fails_alone() {
 
 /// `dbio collect --report NAME --json -` on history `db`.
 fn report(db: &std::path::Path, name: &str) -> Value {
-    let r = dbio_command()
-        .args(["collect", "--report", name, "--json", "-", "--db"])
-        .arg(db)
-        .output()
-        .unwrap();
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    serde_json::from_slice(&r.stdout).unwrap()
+    dbio_json(db, &["collect", "--report", name]).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Requests device `i` of a report moved over the collection: its mean IOPS (weighted by the

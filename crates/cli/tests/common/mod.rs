@@ -69,6 +69,21 @@ pub fn dbio_command() -> Command {
     c
 }
 
+/// `dbio ARGS --db DB --json -`'s output as JSON, or dbio's message when it fails
+/// (for `dbio collect --report NAME`: a collection with no sample yet).
+pub fn dbio_json(db: &Path, args: &[&str]) -> Result<Value, String> {
+    let out = dbio_command()
+        .args(args)
+        .args(["--json", "-", "--db"])
+        .arg(db)
+        .output()
+        .unwrap();
+    match out.status.success() {
+        true => Ok(serde_json::from_slice(&out.stdout).unwrap()),
+        false => Err(String::from_utf8_lossy(&out.stderr).into_owned()),
+    }
+}
+
 /// Runs dbio with `args` (any command) in `dir`: exit status, stdout and stderr.
 pub fn dbio_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
     let out = dbio_command().current_dir(dir).args(args).output().unwrap();
