@@ -2,8 +2,9 @@
 //! cluster, interval by interval: the seeds' totals across hosts. Each host's samples are
 //! placed on a common grid of the interval, from the first sample seen (the hosts started
 //! together; a host a second behind lands on the same points), or of 10 minutes of the clock
-//! where older samples are kept as such sums; at each point the hosts' devices are summed as "all hosts", the CPU is the
-//! busiest host's, the servers' CPUs are summed, and each host's database is one object.
+//! where older samples are kept as such sums; at each point the hosts' devices are summed as
+//! "all hosts", the CPU is the busiest host's, the servers' CPUs are summed, and each host's
+//! database is one object.
 
 use dbio_model::advise::{ObjectIo, ObjectKind};
 use dbio_model::collect::{merged, DbIo, DeviceIo, Sample};

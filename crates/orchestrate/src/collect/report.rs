@@ -79,18 +79,7 @@ fn cluster(store: &Store, name: &str) -> Result<CollectionReport, String> {
             .map_err(|e| e.to_string())?;
     }
     let mut sum = Summary::default();
-    let mut devices = Vec::new();
-    for s in cl.samples() {
-        for d in &s.devices {
-            if !devices.contains(&d.name) {
-                devices.push(d.name.clone());
-            }
-        }
-        sum.add(&s);
-    }
-    if devices.is_empty() {
-        return Err(format!("collection {name}: its hosts have no sample yet"));
-    }
+    cl.samples().for_each(|s| sum.add(&s));
     let names: Vec<String> = hosts.iter().map(host_of).collect();
     let systems: Vec<&str> = hosts.iter().map(|c| c.info.system.as_str()).collect();
     let info = CollectionInfo {
@@ -106,13 +95,18 @@ fn cluster(store: &Store, name: &str) -> Result<CollectionReport, String> {
         host: names.join(", "),
         interval_s: first.interval_s,
         duration_s: first.duration_s,
-        devices,
+        devices: Vec::new(),
         started_at: (hosts.iter().map(|c| c.info.started_at.clone()))
             .min()
             .unwrap_or_default(),
         from_exports: hosts.iter().all(|c| c.info.from_exports),
     };
-    Ok(sum.finish(info, states(&hosts, &names), HOUR_MS))
+    let mut r = sum.finish(info, states(&hosts, &names), HOUR_MS);
+    if r.samples == 0 {
+        return Err(format!("collection {name}: its hosts have no sample yet"));
+    }
+    r.info.devices = r.devices.iter().map(|d| d.name.clone()).collect();
+    Ok(r)
 }
 
 /// How the hosts' collections stand: one word when they agree, else host by host.
