@@ -285,6 +285,24 @@ def scenario_defs(opts):
                                 lambda tag: run_t_io_uring(opts, dev, 32, tag)))
             rules += [("iops", "t/io_uring", ">=", 1.00),
                       ("proc_cpu_us_per_io", "t/io_uring", "<=", 1.05)]
+    if opts.shm_file:
+        # The same reads of the loop device's backing file itself: a tmpfs file read with
+        # O_DIRECT is done by io_uring's own workers, threads of the tool's process, so the
+        # process (not a kernel thread outside it, as under the loop device) sets the rate.
+        f = opts.shm_file
+        fio_shm = [f"--filename={f}", *URING_COMMON, "--iodepth=32", "--rw=randread", "--bs=4k",
+                   "--fixedbufs=1", "--registerfiles=1"]
+        variants = [("fio", "io_uring+fixedbufs+registerfiles",
+                     lambda tag: run_fio(opts, fio_shm, tag)),
+                    ("dbio", "uring", lambda tag: run_dbio(opts, f, "uring", "randread", "4k", 32,
+                                                           tag))]
+        rules = [("iops", "io_uring+fixedbufs+registerfiles", ">=", 1.00)]
+        if opts.t_io_uring:
+            variants.insert(1, ("t/io_uring", "t/io_uring",
+                                lambda tag: run_t_io_uring(opts, f, 32, tag)))
+            rules += [("iops", "t/io_uring", ">=", 1.00),
+                      ("proc_cpu_us_per_io", "t/io_uring", "<=", 1.05)]
+        defs["shm-4k-randread"] = (variants, rules)
     if opts.loop:
         # For information: the same reads at twice the queue depth. On this kind of machine both
         # tools rise together with depth, so at QD 32 the loop device's kernel path, not the
@@ -524,6 +542,7 @@ def main():
     ap.add_argument("--workdir", required=True, help="where the per-run JSON and logs go")
     ap.add_argument("--scenarios", required=True, help="space-separated names, in order")
     ap.add_argument("--loop")
+    ap.add_argument("--shm-file")
     ap.add_argument("--file")
     ap.add_argument("--null-file")
     ap.add_argument("--json-out")
