@@ -474,32 +474,6 @@ fn missing_and_unreadable_paths_are_reported_and_the_rest_estimated() {
     assert!(r.stdout.contains("2 path(s) skipped"), "{}", r.stdout);
 }
 
-/// Whether this process runs as root (whom no file mode stops).
-fn running_as_root() -> bool {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    status
-        .lines()
-        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"))
-}
-
-/// `dbio ARGS`, as the unprivileged user `nobody` (uid and gid 65534, no groups, via
-/// util-linux's setpriv) when this process is root, else as this process's user; its
-/// history in `data_home`, which that user must be able to write.
-fn dbio_unprivileged(data_home: &Path, args: &[&str]) -> std::process::Output {
-    let mut c = if running_as_root() {
-        let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-            .arg(DBIO);
-        c
-    } else {
-        Command::new(DBIO)
-    };
-    c.args(args)
-        .env("XDG_DATA_HOME", data_home)
-        .output()
-        .expect("run dbio")
-}
-
 #[test]
 fn a_file_without_read_permission_is_skipped() {
     // Root reads any file whatever its mode, so the reading runs as an unprivileged user

@@ -19,6 +19,55 @@ fn assert_unchanged(what: &str, before: &[u8], path: &std::path::Path) {
     }
 }
 
+/// A user who does not own a file still reads it: O_NOATIME, which the kernel grants only to
+/// the owner (and root), is dropped for anyone else instead of the run being refused. The file
+/// is root's, read by `nobody`.
+#[test]
+fn a_file_the_user_does_not_own_is_read() {
+    let test = "a_file_the_user_does_not_own_is_read";
+    if !running_as_root() {
+        skip(
+            test,
+            "run as root, which owns the file that an unprivileged user then reads",
+        );
+        return;
+    }
+    if require_tool(test, "setpriv").is_none() {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    // World-traversable, under the system's temp dir (as reduce's unprivileged test).
+    let dir = tempfile::Builder::new()
+        .prefix("dbio-it-owner-")
+        .tempdir()
+        .unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let path = dir.path().join("theirs.db");
+    std::fs::write(&path, pseudo_random(MIB, 7)).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let p = path.to_str().unwrap();
+    let out = dbio_unprivileged(
+        dir.path(),
+        &[
+            "run",
+            "--target",
+            p,
+            "--rw",
+            "randread",
+            "--ops",
+            "50",
+            "--no-store",
+            "--json",
+            "-",
+            "-q",
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(ios(&r, "read"), 50);
+}
+
 #[test]
 fn a_foreign_file_is_read_but_not_written_without_destroy_data() {
     let dir = scratch();

@@ -56,14 +56,7 @@ fn open_with(path: &str, opts: &TargetOptions, rw: bool, excl: bool) -> Result<F
     if excl {
         flags |= libc::O_EXCL;
     }
-    // std always adds O_CLOEXEC.
-    let open = || {
-        OpenOptions::new()
-            .read(true)
-            .write(rw)
-            .custom_flags(flags)
-            .open(path)
-    };
+    let open = || open_noatime(path, rw, flags);
     let mut result = open();
     // A ring that used the device a moment ago (an earlier run, or the previous step of a
     // sweep) is torn down by the kernel in the background and keeps its exclusive claim
@@ -95,6 +88,24 @@ fn open_with(path: &str, opts: &TargetOptions, rw: bool, excl: bool) -> Result<F
         lock_for_writing(path, &file)?;
     }
     Ok(file)
+}
+
+/// Opens `path` with `flags` and O_NOATIME, as fio opens devices and t/io_uring every target:
+/// reads then skip the access-time check the kernel makes on each one, and a file dbio did not
+/// create keeps its access time. Only the file's owner (or root) may ask for that; anyone else
+/// gets the file without it. (std always adds O_CLOEXEC.)
+fn open_noatime(path: &str, rw: bool, flags: i32) -> io::Result<File> {
+    let open = |flags| {
+        OpenOptions::new()
+            .read(true)
+            .write(rw)
+            .custom_flags(flags)
+            .open(path)
+    };
+    match open(flags | libc::O_NOATIME) {
+        Err(e) if e.raw_os_error() == Some(libc::EPERM) => open(flags),
+        result => result,
+    }
 }
 
 /// Locks a file a run writes (flock, exclusive), so that a second dbio run writing it is
@@ -547,6 +558,54 @@ mod tests {
         drop(holder.stdin.take());
         holder.wait().unwrap();
         assert!(open_target(p, &write_opts(false)).is_ok());
+    }
+
+    /// A read run leaves a file's access time as it was, where a plain read on the same file
+    /// system moves it (relatime: an access time older than the last change is updated).
+    #[test]
+    fn reads_leave_the_access_time_alone() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data");
+        std::fs::write(&path, vec![7u8; 8192]).unwrap();
+        let atime = |p: &Path| std::fs::metadata(p).unwrap().atime();
+        let age = |p: &Path| {
+            let f = File::options().write(true).open(p).unwrap();
+            let old = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400 * 3);
+            f.set_times(std::fs::FileTimes::new().set_accessed(old))
+                .unwrap();
+        };
+        // The control: without O_NOATIME a read moves it here (else the check below says nothing).
+        age(&path);
+        let before = atime(&path);
+        std::fs::read(&path).unwrap();
+        if atime(&path) == before {
+            super::super::loop_tests::skip(
+                "reads_leave_the_access_time_alone",
+                "a file system that updates access times (this one is mounted noatime)",
+            );
+            return;
+        }
+        age(&path);
+        let before = atime(&path);
+        let t = open_target(path.to_str().unwrap(), &TargetOptions::default()).unwrap();
+        let flags = status_flags(&t.file);
+        assert_ne!(flags & libc::O_NOATIME, 0, "opened without O_NOATIME");
+        let mut buf = vec![0u8; 4096];
+        std::os::unix::fs::FileExt::read_exact_at(&t.file, &mut buf, 0).unwrap();
+        assert_eq!(atime(&path), before, "the read moved the access time");
+    }
+
+    /// The file status flags of `f` (fcntl F_GETFL), through /proc/self/fdinfo.
+    fn status_flags(f: &File) -> i32 {
+        use std::os::fd::AsRawFd;
+        let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{}", f.as_raw_fd())).unwrap();
+        let octal = info
+            .lines()
+            .find_map(|l| l.strip_prefix("flags:"))
+            .unwrap()
+            .trim();
+        i32::from_str_radix(octal, 8).unwrap()
     }
 
     #[test]
