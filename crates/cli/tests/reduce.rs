@@ -485,11 +485,7 @@ fn a_file_without_read_permission_is_skipped() {
         return;
     }
     use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::Builder::new()
-        .prefix("dbio-it-perm-")
-        .tempdir()
-        .unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let dir = shared_scratch("dbio-it-perm-");
     let d = dir.path();
     let probe = dbio_unprivileged(d, &["--version"]);
     if !probe.status.success() {

@@ -36,12 +36,7 @@ fn a_file_the_user_does_not_own_is_read() {
         return;
     }
     use std::os::unix::fs::PermissionsExt;
-    // World-traversable, under the system's temp dir (as reduce's unprivileged test).
-    let dir = tempfile::Builder::new()
-        .prefix("dbio-it-owner-")
-        .tempdir()
-        .unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let dir = shared_scratch("dbio-it-owner-");
     let path = dir.path().join("theirs.db");
     std::fs::write(&path, pseudo_random(MIB, 7)).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();

@@ -113,6 +113,15 @@ pub fn running_as_root() -> bool {
         .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"))
 }
 
+/// A scratch directory under the system's temp dir that any user may enter and write (mode
+/// 777): for files that [`dbio_unprivileged`] reads or writes.
+pub fn shared_scratch(prefix: &str) -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::Builder::new().prefix(prefix).tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    dir
+}
+
 /// `dbio ARGS`, as the unprivileged user `nobody` (uid and gid 65534, no groups, via
 /// util-linux's setpriv) when this process is root, else as this process's user; its
 /// history in `data_home`, which that user must be able to write.
