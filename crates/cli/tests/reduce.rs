@@ -650,6 +650,42 @@ fn sparse_file_thin_savings_from_allocated_size() {
     assert!(want >= 3 << 20, "the 3 MiB hole was allocated: {allocated}");
 }
 
+/// Estimating a database's files leaves their access times as they were, where a plain read
+/// on the same file system moves them (relatime: an access time older than a day is updated).
+#[test]
+fn reading_a_file_leaves_its_access_time_alone() {
+    use std::os::unix::fs::MetadataExt;
+    let test = "reading_a_file_leaves_its_access_time_alone";
+    let dir = scratch();
+    let f = dir.path().join("table.dat");
+    std::fs::write(&f, pseudo_random(1 << 20, 5)).unwrap();
+    let atime = || std::fs::metadata(&f).unwrap().atime();
+    let age = || {
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3 * 86_400);
+        let times = std::fs::FileTimes::new().set_accessed(old);
+        std::fs::File::options()
+            .write(true)
+            .open(&f)
+            .unwrap()
+            .set_times(times)
+            .unwrap();
+        atime()
+    };
+    let before = age();
+    std::fs::read(&f).unwrap();
+    if atime() == before {
+        skip(
+            test,
+            "a file system that updates access times (this one is mounted noatime)",
+        );
+        return;
+    }
+    let before = age();
+    let r = reduce(dir.path(), &[f.to_str().unwrap(), "-q"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(atime(), before, "dbio reduce moved the access time");
+}
+
 #[test]
 fn bad_flags_get_one_line_errors() {
     let dir = scratch();

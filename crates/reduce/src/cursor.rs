@@ -191,7 +191,8 @@ impl<'a> Cursor<'a> {
                     // The file system refused this O_DIRECT read: the page cache from here on
                     // (a plain open: a device's exclusive claim is already held).
                     let path = &self.list[o.index].path;
-                    o.fallback.get_or_init(|| std::fs::File::open(path).ok());
+                    o.fallback
+                        .get_or_init(|| dbio_engine::device::open_noatime(path, false, 0).ok());
                     self.outcome(o.index).direct = false;
                     direct = false;
                 }

@@ -191,7 +191,7 @@ fn compress_part(
     let mut open: Option<(usize, std::fs::File)> = None;
     for p in picks {
         if open.as_ref().is_none_or(|(i, _)| *i != p.source) {
-            open = std::fs::File::open(&list[p.source].path)
+            open = dbio_engine::device::open_noatime(&list[p.source].path, false, 0)
                 .ok()
                 .map(|f| (p.source, f));
         }

@@ -3,9 +3,9 @@
 //! read-only. What cannot be read is reported with the OS error, and the rest goes on.
 
 use dbio_model::reduce::SkippedPath;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Seek, SeekFrom};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 /// One file or device to read.
@@ -139,21 +139,12 @@ fn walk(dir: &Path, root: &Path, l: &mut Listing) {
 
 /// Opens `path` read-only, with O_DIRECT unless `buffered`; a file system that refuses
 /// O_DIRECT gets a buffered open (the bool says which one it got). A block device is opened
-/// exclusively (O_EXCL): one mounted or held by another program is busy, and said so.
+/// exclusively (O_EXCL): one mounted or held by another program is busy, and said so. O_NOATIME
+/// where the kernel allows it: reading a database's files leaves their access times alone.
 pub fn open(path: &Path, buffered: bool, device: bool) -> io::Result<(File, bool)> {
     let excl = if device { libc::O_EXCL } else { 0 };
     let opened = |flags: i32| {
-        OpenOptions::new()
-            .read(true)
-            .custom_flags(flags | excl)
-            .open(path)
-            .map_err(|e| match e.raw_os_error() {
-                Some(libc::EBUSY) => io::Error::new(
-                    e.kind(),
-                    format!("{e}: the device is mounted or held by another program; estimate its files through the file system, or unmount it"),
-                ),
-                _ => e,
-            })
+        dbio_engine::device::open_noatime(path, false, flags | excl).map_err(busy_device)
     };
     if !buffered {
         match opened(libc::O_DIRECT) {
@@ -163,6 +154,17 @@ pub fn open(path: &Path, buffered: bool, device: bool) -> io::Result<(File, bool
         }
     }
     Ok((opened(0)?, false))
+}
+
+/// EBUSY from an exclusive open, said as what it means for a device.
+fn busy_device(e: io::Error) -> io::Error {
+    match e.raw_os_error() {
+        Some(libc::EBUSY) => io::Error::new(
+            e.kind(),
+            format!("{e}: the device is mounted or held by another program; estimate its files through the file system, or unmount it"),
+        ),
+        _ => e,
+    }
 }
 
 /// Size and modification time, to tell a file that changed while it was read.

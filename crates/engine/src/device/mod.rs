@@ -15,7 +15,7 @@ mod types;
 mod loop_tests;
 
 pub use error::TargetError;
-pub use open::{discard_created, open_target};
+pub use open::{discard_created, open_noatime, open_target};
 pub use owner::mark_prefilled;
 pub use prefill::{prefill, PREFILL_CHUNK};
 pub use safety::detect_signatures;

@@ -94,13 +94,13 @@ fn open_with(path: &str, opts: &TargetOptions, rw: bool, excl: bool) -> Result<F
 /// reads then skip the access-time check the kernel makes on each one, and a file dbio did not
 /// create keeps its access time. Only the file's owner (or root) may ask for that; anyone else
 /// gets the file without it. (std always adds O_CLOEXEC.)
-fn open_noatime(path: &str, rw: bool, flags: i32) -> io::Result<File> {
+pub fn open_noatime(path: impl AsRef<Path>, rw: bool, flags: i32) -> io::Result<File> {
     let open = |flags| {
         OpenOptions::new()
             .read(true)
             .write(rw)
             .custom_flags(flags)
-            .open(path)
+            .open(path.as_ref())
     };
     match open(flags | libc::O_NOATIME) {
         Err(e) if e.raw_os_error() == Some(libc::EPERM) => open(flags),
