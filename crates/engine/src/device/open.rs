@@ -561,7 +561,7 @@ mod tests {
     }
 
     /// A read run leaves a file's access time as it was, where a plain read on the same file
-    /// system moves it (relatime: an access time older than the last change is updated).
+    /// system moves it (relatime: an access time older than a day is updated).
     #[test]
     fn reads_leave_the_access_time_alone() {
         use std::os::unix::fs::MetadataExt;
